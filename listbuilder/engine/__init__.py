@@ -1,0 +1,1 @@
+"""The rules engine: plain Python, importable without any web or PDF library."""

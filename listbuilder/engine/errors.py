@@ -1,0 +1,53 @@
+"""Errors for malformed input: data files and roster files. Each names file, line and key."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from listbuilder.engine.model import Origin
+
+Loc = tuple[str | int, ...]
+
+
+def format_loc(loc: Loc) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top)"
+
+
+@dataclass(frozen=True)
+class DataError:
+    file: str
+    loc: Loc
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {format_loc(self.loc)}: {self.message}"
+
+
+class DataLoadError(Exception):
+    """The data could not be loaded; `errors` lists every problem found."""
+
+    def __init__(self, errors: Sequence[DataError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+
+
+class Problems:
+    """Collects cross-file data problems (duplicates, dangling names) found while building."""
+
+    def __init__(self) -> None:
+        self.errors: list[DataError] = []
+
+    def add(self, origin: Origin, loc: Loc, message: str) -> None:
+        self.errors.append(DataError(origin.file, loc, message))
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise DataLoadError(self.errors)

@@ -1,0 +1,166 @@
+"""Frozen data the engine works on: catalog pieces (what the data folder holds) and rosters.
+
+Each rule system subclasses `Unit` and `Catalog` to add its own fields; everything here is the
+part all five systems share. Objects are built by the systems' named constructors from validated
+schemas, never from raw YAML dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class Origin:
+    """Where a catalog item came from, so messages and the UI can name it."""
+
+    file: str = ""
+    custom: bool = False  # from the player's own data folder, not the built-in data
+    sample: bool = False  # content we wrote because the seed gives none
+
+
+BUILTIN = Origin()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpecialRule:
+    name: str
+    text: str  # always our own words
+    cost: int | None = None  # only systems that price rules (WarStuff) set this
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Upgrade:
+    name: str
+    pts: int
+    per_model: bool = False  # cost is multiplied by the unit's model count
+    text: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Faction:
+    name: str
+    text: str = ""
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unit:
+    """What every system's catalog unit has. Systems subclass it with their own profile."""
+
+    name: str
+    faction: str | None = None
+    category: str = ""
+    keywords: tuple[str, ...] = ()
+    special_rules: tuple[str, ...] = ()
+    upgrades: tuple[Upgrade, ...] = ()
+    origin: Origin = BUILTIN
+
+    def upgrade(self, name: str) -> Upgrade | None:
+        return next((u for u in self.upgrades if u.name == name), None)
+
+    def has_keyword(self, keyword: str) -> bool:
+        return keyword.casefold() in (k.casefold() for k in self.keywords)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Card:
+    name: str
+    count: int
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deck:
+    name: str
+    cards: tuple[Card, ...]
+    origin: Origin = BUILTIN
+
+    @property
+    def size(self) -> int:
+        return sum(card.count for card in self.cards)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Catalog:
+    """Everything loaded for one system. Systems subclass it to add their own tables."""
+
+    system: str
+    revision: str
+    factions: tuple[Faction, ...] = ()
+    units: tuple[Unit, ...] = ()
+    rules: tuple[SpecialRule, ...] = ()
+    decks: tuple[Deck, ...] = ()
+
+    @cached_property
+    def _units_by_name(self) -> Mapping[str, tuple[Unit, ...]]:
+        index: dict[str, list[Unit]] = {}
+        for unit in self.units:
+            index.setdefault(unit.name.casefold(), []).append(unit)
+        return MappingProxyType({k: tuple(v) for k, v in index.items()})
+
+    def units_named(self, name: str) -> tuple[Unit, ...]:
+        return self._units_by_name.get(name.casefold(), ())
+
+    def find_unit(self, name: str, factions: Iterable[str] = ()) -> Unit | None:
+        """The unit called `name`, preferring the given factions; None if unknown or ambiguous."""
+        candidates = self.units_named(name)
+        wanted = {f.casefold() for f in factions}
+        if wanted:
+            preferred = tuple(u for u in candidates if (u.faction or "").casefold() in wanted)
+            candidates = preferred or candidates
+        return candidates[0] if len(candidates) == 1 else None
+
+    def faction(self, name: str) -> Faction | None:
+        return next((f for f in self.factions if f.name.casefold() == name.casefold()), None)
+
+    def rule(self, name: str) -> SpecialRule | None:
+        return next((r for r in self.rules if r.name.casefold() == name.casefold()), None)
+
+    def deck(self, name: str) -> Deck | None:
+        return next((d for d in self.decks if d.name.casefold() == name.casefold()), None)
+
+    def units_of(self, faction: str) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if (u.faction or "").casefold() == faction.casefold())
+
+
+@dataclass(frozen=True, kw_only=True)
+class RosterEntry:
+    """One line of a roster. `count` means what the system says it means (see its module)."""
+
+    unit: str
+    count: int = 1
+    upgrades: tuple[str, ...] = ()
+    faction: str | None = None  # only needed when two factions have a unit of that name
+    label: str | None = None  # a handle other entries refer to (a Bodyguard a Leader joins)
+    joins: str | None = None  # label of the entry this one joins
+    pts: int | None = None  # the cost recorded when the roster was saved
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitDesign:
+    """A unit the player designed inside the roster (systems that allow it, e.g. WarStuff)."""
+
+    name: str
+    quality: int
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Roster:
+    system: str
+    name: str
+    points_limit: int | None = None
+    factions: tuple[str, ...] = ()
+    choices: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    designs: tuple[UnitDesign, ...] = ()
+    entries: tuple[RosterEntry, ...] = ()
+    data_revision: str | None = None
+
+    def design(self, name: str) -> UnitDesign | None:
+        return next((d for d in self.designs if d.name.casefold() == name.casefold()), None)

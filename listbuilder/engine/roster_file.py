@@ -1,0 +1,256 @@
+"""Roster files: YAML a player keeps and shares. Read with line-numbered errors, written
+deterministically (export, import, export again gives the same bytes).
+
+The format is documented in docs/roster-format.md; `RosterModel` is its schema, and
+docs/roster.schema.json is generated from it (`listbuilder schema`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+import yaml
+from pydantic import Field, ValidationError
+
+from listbuilder.engine.catalog import locate, parse_yaml, schema_errors
+from listbuilder.engine.errors import DataError, DataLoadError, Loc
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
+from listbuilder.engine.schema import Count, Label, Name, Points, Schema
+from listbuilder.engine.system import RuleSystem
+
+FORMAT_VERSION = 1
+MAX_ROSTER_BYTES = 256 * 1024
+
+
+class EntryModel(Schema):
+    unit: Name = Field(description="Unit name exactly as in the catalog (or a design's name)")
+    count: Count = Field(1, description="Models in the unit, or copies: see the system's notes")
+    upgrades: list[Name] = Field(default_factory=list, max_length=50)
+    faction: Name | None = Field(None, description="Only when two factions share the unit name")
+    label: Label | None = Field(None, description="A handle other entries can refer to")
+    joins: Label | None = Field(None, description="Label of the entry this one joins")
+    pts: Points | None = Field(None, description="Cost when saved; informational")
+
+
+class DesignModel(Schema):
+    name: Name
+    quality: int
+    rules: list[Name] = Field(default_factory=list, max_length=40)
+
+
+class RosterModel(Schema):
+    """A roster file. Unknown keys are errors."""
+
+    format: Literal[1] = Field(description="Roster format version")
+    system: Name = Field(description="System id, as `listbuilder systems` prints it")
+    data_revision: str | None = Field(None, max_length=64)
+    name: Name
+    points_limit: Points | None = None
+    factions: list[Name] = Field(default_factory=list, max_length=20)
+    choices: dict[Name, int | str] = Field(default_factory=dict)
+    designs: list[DesignModel] = Field(default_factory=list, max_length=200)
+    entries: list[EntryModel] = Field(default_factory=list, max_length=500)
+
+
+class RosterFileError(DataLoadError):
+    """The file can't be read as a roster; `errors` says where and how to fix each problem."""
+
+
+@dataclass(frozen=True)
+class LoadedRoster:
+    roster: Roster
+    system: RuleSystem
+    catalog: Catalog
+    lines: tuple[int | None, ...]  # source line of each entry, for messages
+
+
+def closest(name: str, options: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest option, or '' when nothing is near."""
+    by_fold = {o.casefold(): o for o in options}
+    match = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
+    return f" (did you mean {by_fold[match[0]]!r}?)" if match else ""
+
+
+def read_roster(
+    text: str,
+    file: str,
+    find_system: Callable[[str], RuleSystem],
+    systems: Sequence[str],
+    catalog_for: Callable[[RuleSystem], Catalog],
+) -> LoadedRoster:
+    """Parse, schema-check and resolve a roster file against its system's catalog."""
+    if len(text.encode("utf-8")) > MAX_ROSTER_BYTES:
+        too_big = f"file is larger than {MAX_ROSTER_BYTES // 1024} KB: is it a roster?"
+        raise RosterFileError([DataError(file, (), too_big)])
+    try:
+        data = parse_yaml(text, file)
+    except DataLoadError as exc:
+        raise RosterFileError(exc.errors) from exc
+    if not isinstance(data, dict):
+        raise RosterFileError([DataError(file, (), "a roster is a mapping with keys such as "
+                                                   "format, system, name and entries", 1)])
+    try:
+        model = RosterModel.model_validate(data)
+    except ValidationError as exc:
+        raise RosterFileError(schema_errors(exc, text, file)) from exc
+
+    errors: list[DataError] = []
+
+    def err(loc: Loc, message: str) -> None:
+        errors.append(DataError(file, loc, message, locate(text, loc)))
+
+    try:
+        system = find_system(model.system)
+    except ValueError:
+        err(("system",), f"unknown system {model.system!r}{closest(model.system, systems)}; "
+                         f"known: {', '.join(systems)}")
+        raise RosterFileError(errors) from None
+    catalog = catalog_for(system)
+    roster = to_roster(model)
+
+    for key, value in model.choices.items():
+        spec = system.choices.get(key)
+        if spec is None:
+            known = ", ".join(system.choices) or "none"
+            err(("choices", key), f"{system.name} has no choice {key!r}"
+                                  f"{closest(key, system.choices)}; its choices: {known}")
+        elif not isinstance(value, spec.kind):
+            err(("choices", key), f"must be {'a number' if spec.kind is int else 'text'}, "
+                                  f"got {value!r}")
+    for key, spec in system.choices.items():
+        if spec.required and key not in model.choices:
+            err(("choices",), f"choice {key!r} is missing: add it ({spec.help})")
+    if model.designs and not system.allows_designs:
+        err(("designs",), f"{system.name} has no unit designs: remove the designs section")
+    for i, design in enumerate(model.designs):
+        for j, rule in enumerate(design.rules):
+            if catalog.rule(rule) is None:
+                err(("designs", i, "rules", j), f"unknown special rule {rule!r}"
+                                                f"{closest(rule, (r.name for r in catalog.rules))}")
+    for i, faction in enumerate(model.factions):
+        if catalog.faction(faction) is None:
+            err(("factions", i), f"unknown faction {faction!r}"
+                                 f"{closest(faction, (f.name for f in catalog.factions))}")
+
+    labels = [e.label for e in model.entries if e.label]
+    for i, entry in enumerate(roster.entries):
+        unit = system.resolve(catalog, roster, entry)
+        if unit is None:
+            err(("entries", i, "unit"), _unknown_unit(catalog, roster, entry))
+            continue
+        for j, upgrade in enumerate(entry.upgrades):
+            if unit.upgrade(upgrade) is None:
+                options = [u.name for u in unit.upgrades]
+                err(("entries", i, "upgrades", j),
+                    f"{unit.name} has no upgrade {upgrade!r}{closest(upgrade, options)}"
+                    + (f"; its upgrades: {', '.join(options)}" if options else ""))
+        if entry.joins and entry.joins not in labels:
+            err(("entries", i, "joins"), f"no entry has the label {entry.joins!r}: "
+                                         f"give the entry it joins `label: {entry.joins}`")
+        if entry.label and labels.count(entry.label) > 1:
+            err(("entries", i, "label"), f"label {entry.label!r} is used twice: make each unique")
+    if errors:
+        raise RosterFileError(errors)
+    lines = tuple(locate(text, ("entries", i)) for i in range(len(roster.entries)))
+    return LoadedRoster(roster, system, catalog, lines)
+
+
+def _unknown_unit(catalog: Catalog, roster: Roster, entry: RosterEntry) -> str:
+    same_name = catalog.units_named(entry.unit)
+    if len(same_name) > 1 and not entry.faction:
+        homes = " and ".join(sorted({u.faction or "?" for u in same_name}))
+        return (f"{entry.unit!r} is in {homes}: add `faction: {same_name[0].faction}` "
+                f"(or the other) to say which")
+    pool = [u.name for u in catalog.units] + [d.name for d in roster.designs]
+    wanted = {f.casefold() for f in ((entry.faction,) if entry.faction else roster.factions)}
+    if wanted:
+        mine = [u.name for u in catalog.units if (u.faction or "").casefold() in wanted]
+        pool = mine + [d.name for d in roster.designs]
+        if same_name:
+            return (f"{entry.unit!r} is not in {', '.join(sorted(wanted))}; it belongs to "
+                    f"{same_name[0].faction}: add that faction or pick another unit")
+    return f"unknown unit {entry.unit!r}{closest(entry.unit, pool)}"
+
+
+def to_roster(model: RosterModel) -> Roster:
+    return Roster(
+        system=model.system,
+        name=model.name,
+        points_limit=model.points_limit,
+        factions=tuple(model.factions),
+        choices=MappingProxyType(dict(model.choices)),
+        designs=tuple(UnitDesign(name=d.name, quality=d.quality, rules=tuple(d.rules))
+                      for d in model.designs),
+        entries=tuple(RosterEntry(unit=e.unit, count=e.count, upgrades=tuple(e.upgrades),
+                                  faction=e.faction, label=e.label, joins=e.joins, pts=e.pts)
+                      for e in model.entries),
+        data_revision=model.data_revision,
+    )
+
+
+def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict[str, Any]:
+    """The roster as plain data in file order, with today's costs and data revision recorded."""
+    out: dict[str, Any] = {"format": FORMAT_VERSION, "system": system.id,
+                           "data_revision": catalog.revision, "name": roster.name}
+    if roster.points_limit is not None:
+        out["points_limit"] = roster.points_limit
+    if roster.factions:
+        out["factions"] = list(roster.factions)
+    if roster.choices:
+        out["choices"] = dict(roster.choices)
+    if roster.designs:
+        out["designs"] = [{"name": d.name, "quality": d.quality, "rules": list(d.rules)}
+                          for d in roster.designs]
+    entries = []
+    for entry in roster.entries:
+        row: dict[str, Any] = {"unit": entry.unit, "count": entry.count}
+        if entry.faction:
+            row["faction"] = entry.faction
+        if entry.upgrades:
+            row["upgrades"] = list(entry.upgrades)
+        if entry.label:
+            row["label"] = entry.label
+        if entry.joins:
+            row["joins"] = entry.joins
+        if system.resolve(catalog, roster, entry) is not None:
+            row["pts"] = system.entry_cost(catalog, roster, entry)
+        entries.append(row)
+    out["entries"] = entries
+    return out
+
+
+def dump_roster(roster: Roster, system: RuleSystem, catalog: Catalog) -> str:
+    body = yaml.dump(roster_to_data(roster, system, catalog), Dumper=yaml.SafeDumper,
+                     sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return f"# Listbuilder roster ({system.name}); format: docs/roster-format.md\n{body}"
+
+
+def data_changes(roster: Roster, system: RuleSystem, catalog: Catalog) -> list[str]:
+    """What changed for this roster's units since the data revision it was saved against."""
+    if roster.data_revision is None or roster.data_revision == catalog.revision:
+        return []
+    out = []
+    for entry in roster.entries:
+        if system.resolve(catalog, roster, entry) is None:
+            out.append(f"{entry.unit}: no longer in the catalog")
+            continue
+        now = system.entry_cost(catalog, roster, entry)
+        if entry.pts is not None and entry.pts != now:
+            out.append(f"{entry.unit}: {entry.pts} -> {now} pts")
+    if not out:
+        out.append(f"The data changed since this roster was saved (revision "
+                   f"{roster.data_revision} -> {catalog.revision}); none of its units changed.")
+    return out
+
+
+def with_recorded_costs(roster: Roster, system: RuleSystem, catalog: Catalog) -> Roster:
+    """The roster as it would be saved now: today's costs and revision recorded."""
+    entries = tuple(
+        replace(e, pts=system.entry_cost(catalog, roster, e)
+                if system.resolve(catalog, roster, e) is not None else None)
+        for e in roster.entries)
+    return replace(roster, entries=entries, data_revision=catalog.revision)

@@ -1,0 +1,34 @@
+"""Building blocks for the pydantic schemas that check YAML at the edge (data and rosters)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+
+
+class Schema(BaseModel):
+    """Strict by default: an unknown key is an error, so a typo never passes silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def in_range(lo: int, hi: int | None = None) -> AfterValidator:
+    """Use as `Annotated[int, in_range(1, 5)]`: the error reads 'must be 1 to 5, got 7'."""
+
+    def check(value: int) -> int:
+        if value < lo or (hi is not None and value > hi):
+            span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise ValueError(f"must be {span}, got {value}")
+        return value
+
+    return AfterValidator(check)
+
+
+Count = Annotated[int, in_range(1, 10_000)]
+Points = Annotated[int, in_range(0, 1_000_000)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1200)]
+Label = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40, pattern=r"^[\w\-]+$")
+]

@@ -1,0 +1,1 @@
+"""One module per rule system: its data schema, costs, limits and catalog building."""

@@ -1,0 +1,11 @@
+"""Hammer Wars. (Being written: catalog, costs and limits land with this module's tests.)"""
+
+from __future__ import annotations
+
+from listbuilder.engine.system import RuleSystem
+
+
+class HammerWars(RuleSystem):
+    id = "hammerwars"
+    name = "Hammer Wars"
+    blurb = ""

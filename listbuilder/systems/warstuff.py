@@ -1,0 +1,275 @@
+"""WarStuff: build-your-own one-model units, priced by a single formula.
+
+The cost formula lives in `unit_cost`: Quality x 10 plus the special rules' costs, never below
+5 pts. It prices every unit, the seed's quickplay units included (their printed figure is kept
+as `printed_pts`; six of them differ, see docs/rules-notes.md). Players may design units in the
+roster (`designs`); an entry's `count` is the number of copies, each a one-model unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Annotated, TypeVar
+
+from pydantic import Field
+
+from listbuilder.engine.errors import Problems
+from listbuilder.engine.model import (
+    Catalog,
+    Faction,
+    Origin,
+    Roster,
+    RosterEntry,
+    SpecialRule,
+    Unit,
+)
+from listbuilder.engine.schema import Name, Points, Schema, Text, in_range
+from listbuilder.engine.system import RuleSystem, SourceFile, Violation, plural, where_entry
+
+# Rules that cannot sensibly stand together on one unit, and why (shown in the message).
+CONFLICTS: tuple[tuple[str, str, str], ...] = (
+    ("Fast", "Slow", "a unit cannot move both faster and slower than normal"),
+    ("Large", "Small", "a unit cannot be both larger and smaller than normal"),
+    ("Shooter (Short)", "Shooter (Medium)", "a unit has one shooting attack, so one range"),
+    ("Shooter (Short)", "Shooter (Long)", "a unit has one shooting attack, so one range"),
+    ("Shooter (Medium)", "Shooter (Long)", "a unit has one shooting attack, so one range"),
+)
+# Legal but paying for nothing: the second rule cancels the drawback the first is discounted for.
+HOLLOW: tuple[tuple[str, str, str], ...] = (
+    ("Undead", "Fearless", "Undead is -5 pts for dying on a failed morale test, "
+                           "and Fearless never fails one"),
+)
+
+
+# -- data schema ------------------------------------------------------------------------------
+
+Quality = Annotated[int, in_range(1, 5)]
+
+
+class RuleModel(Schema):
+    name: Name
+    cost: int
+    text: Text
+
+
+class GenreModel(Schema):
+    name: Name
+    text: Text
+
+
+class UnitModel(Schema):
+    name: Name
+    genre: Name
+    quality: Quality
+    rules: list[Name] = Field(default_factory=list)
+    printed_pts: Points | None = None  # the figure the seed prints, kept to show differences
+
+
+class QualityModel(Schema):
+    min: int
+    max: int
+    points_per_quality: int
+    minimum_cost: int
+
+
+class WarStuffFile(Schema):
+    sample: bool = False
+    unit_quality: QualityModel | None = None
+    warband_limits: list[Points] = Field(default_factory=list)
+    advised_max_unit_cost: Points | None = None
+    rules: list[RuleModel] = Field(default_factory=list)
+    genres: list[GenreModel] = Field(default_factory=list)
+    units: list[UnitModel] = Field(default_factory=list)
+
+
+# -- catalog models ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class WarStuffUnit(Unit):
+    quality: int
+    pts: int  # by the formula
+    printed_pts: int | None = None
+    designed: bool = False  # designed inside a roster rather than taken from the catalog
+
+    @property
+    def genre(self) -> str | None:
+        return self.faction
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarStuffCatalog(Catalog):
+    points_per_quality: int = 10
+    minimum_cost: int = 5
+    quality_range: tuple[int, int] = (1, 5)
+    warband_limits: tuple[int, ...] = (150, 300)
+    advised_max_unit_cost: int = 75
+
+    def price(self, quality: int, rules: Iterable[str]) -> int:
+        return unit_cost(quality, (self.rule(r) for r in rules), self.points_per_quality,
+                         self.minimum_cost)
+
+
+def unit_cost(quality: int, rules: Iterable[SpecialRule | None], per_quality: int = 10,
+              minimum: int = 5) -> int:
+    """WarStuff's formula: Quality x 10 + the rules' costs, at least 5 pts. Unknown rules add 0."""
+    return max(minimum, quality * per_quality + sum((r.cost or 0) for r in rules if r))
+
+
+# -- the system -------------------------------------------------------------------------------
+
+class WarStuff(RuleSystem):
+    id = "warstuff"
+    name = "WarStuff"
+    blurb = ("Skirmish with any miniatures: design each model from a Quality and special rules, "
+             "priced by one formula.")
+    data_schema = WarStuffFile
+    default_points_limit = 150
+    min_factions = 0
+    max_factions = None
+    allows_designs = True
+    count_label = "copies"
+
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
+        problems = Problems()
+        docs = [(f.origin, f.data) for f in files if isinstance(f.data, WarStuffFile)]
+        rules = _unique_named(problems, "rules", [(o, i, r) for o, d in docs
+                                                   for i, r in enumerate(d.rules)])
+        genres = _unique_named(problems, "genres", [(o, i, g) for o, d in docs
+                                                     for i, g in enumerate(d.genres)])
+        settings = next((d.unit_quality for _, d in docs if d.unit_quality), None)
+        if settings is None:
+            problems.add(files[0].origin if files else Origin(), ("unit_quality",),
+                         "no file sets unit_quality (min, max, points_per_quality, minimum_cost)")
+        rule_map = {r.name.casefold(): SpecialRule(name=r.name, text=r.text, cost=r.cost, origin=o)
+                    for o, r in rules}
+        genre_names = {g.name.casefold() for _, g in genres}
+        units: list[WarStuffUnit] = []
+        seen: dict[tuple[str, str], str] = {}
+        for origin, doc in docs:
+            for i, u in enumerate(doc.units):
+                key = (u.genre.casefold(), u.name.casefold())
+                if key in seen:
+                    problems.add(origin, ("units", i, "name"), f"{u.name!r} is already in "
+                                 f"{u.genre} (from {seen[key]}): rename it")
+                seen[key] = origin.file
+                if u.genre.casefold() not in genre_names:
+                    problems.add(origin, ("units", i, "genre"),
+                                 f"unknown genre {u.genre!r}: add it under genres or fix the name")
+                for j, r in enumerate(u.rules):
+                    if r.casefold() not in rule_map:
+                        problems.add(origin, ("units", i, "rules", j),
+                                     f"unknown special rule {r!r}")
+                units.append(self._unit(u, origin, rule_map, settings))
+        problems.raise_if_any()
+        assert settings is not None  # raise_if_any has reported its absence
+        limits = next((d.warband_limits for _, d in docs if d.warband_limits), [150, 300])
+        advised = next((d.advised_max_unit_cost for _, d in docs if d.advised_max_unit_cost), 75)
+        return WarStuffCatalog(
+            system=self.id, revision=revision,
+            factions=tuple(Faction(name=g.name, text=g.text, origin=o) for o, g in genres),
+            rules=tuple(rule_map.values()), units=tuple(units),
+            points_per_quality=settings.points_per_quality, minimum_cost=settings.minimum_cost,
+            quality_range=(settings.min, settings.max), warband_limits=tuple(limits),
+            advised_max_unit_cost=advised,
+        )
+
+    @staticmethod
+    def _unit(u: UnitModel, origin: Origin, rules: dict[str, SpecialRule],
+              settings: QualityModel | None) -> WarStuffUnit:
+        per, minimum = (settings.points_per_quality, settings.minimum_cost) if settings else (10, 5)
+        pts = unit_cost(u.quality, (rules.get(r.casefold()) for r in u.rules), per, minimum)
+        return WarStuffUnit(name=u.name, faction=u.genre, category=u.genre, quality=u.quality,
+                            special_rules=tuple(u.rules), pts=pts, printed_pts=u.printed_pts,
+                            origin=origin)
+
+    # -- roster ------------------------------------------------------------------------------
+    def resolve(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
+        design = roster.design(entry.unit)
+        if design is not None and isinstance(catalog, WarStuffCatalog):
+            return WarStuffUnit(name=design.name, quality=design.quality,
+                                special_rules=design.rules, designed=True,
+                                pts=catalog.price(design.quality, design.rules),
+                                origin=Origin(custom=True))
+        return super().resolve(catalog, roster, entry)
+
+    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+        unit = self.resolve(catalog, roster, entry)
+        return unit.pts * entry.count if isinstance(unit, WarStuffUnit) else 0
+
+    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+        assert isinstance(catalog, WarStuffCatalog)
+        out: list[Violation] = []
+        limit = roster.points_limit
+        if limit and limit not in catalog.warband_limits:
+            usual = " or ".join(str(n) for n in catalog.warband_limits)
+            out.append(Violation("warstuff.custom-limit", "warning", "roster",
+                                 f"A {limit} pts warband is a custom size; the rules suggest "
+                                 f"{usual} pts: agree it with your opponent."))
+        for i, design in enumerate(roster.designs):
+            where = f"designs[{i}] {design.name}"
+            out += _design_problems(catalog, design.name, design.quality, design.rules, where)
+            if catalog.units_named(design.name):
+                out.append(Violation("warstuff.design-name-taken", "error", where,
+                                     f"{design.name!r} is already a quickplay unit: give your "
+                                     f"design another name."))
+        for i, entry in enumerate(roster.entries):
+            unit = self.resolve(catalog, roster, entry)
+            if isinstance(unit, WarStuffUnit) and unit.pts > catalog.advised_max_unit_cost:
+                out.append(Violation(
+                    "warstuff.unit-over-advised", "warning", where_entry(i, entry),
+                    f"{unit.name} costs {unit.pts} pts; the designers advise at most "
+                    f"{catalog.advised_max_unit_cost} pts a unit for balanced games."))
+        return out
+
+    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        models = sum(e.count for e in roster.entries if self.resolve(catalog, roster, e))
+        return (("Models", str(models)), ("Designs", str(len(roster.designs))))
+
+
+def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: Sequence[str],
+                     where: str) -> list[Violation]:
+    out: list[Violation] = []
+    lo, hi = catalog.quality_range
+    if not lo <= quality <= hi:
+        fix = lo if quality < lo else hi
+        out.append(Violation("warstuff.quality-range", "error", where,
+                             f"{name} has Quality {quality}; it must be {lo} to {hi}: "
+                             f"set it to {fix}."))
+    folded = [r.casefold() for r in rules]
+    for rule in sorted({r for r in rules if folded.count(r.casefold()) > 1}):
+        out.append(Violation("warstuff.repeated-rule", "error", where,
+                             f"{name} has {rule} {plural(folded.count(rule.casefold()), 'time')}; "
+                             f"a rule counts once: remove the extra."))
+    present = set(folded)
+    for a, b in combinations(sorted(set(rules), key=str.casefold), 2):
+        for x, y, why in CONFLICTS:
+            if {a.casefold(), b.casefold()} == {x.casefold(), y.casefold()}:
+                out.append(Violation("warstuff.conflicting-rules", "error", where,
+                                     f"{name} has both {a} and {b}; {why}: remove one."))
+    for x, y, why in HOLLOW:
+        if x.casefold() in present and y.casefold() in present:
+            out.append(Violation("warstuff.hollow-rules", "warning", where,
+                                 f"{name} has {x} and {y}: {why}. Drop {x} or accept the "
+                                 f"discount is unearned."))
+    return out
+
+
+Named = TypeVar("Named", RuleModel, GenreModel)
+
+
+def _unique_named(
+    problems: Problems, section: str, items: list[tuple[Origin, int, Named]]
+) -> list[tuple[Origin, Named]]:
+    seen: dict[str, str] = {}
+    out = []
+    for origin, i, item in items:
+        key = item.name.casefold()
+        if key in seen:
+            problems.add(origin, (section, i, "name"),
+                         f"{item.name!r} is defined twice (also in {seen[key]}): keep one")
+            continue
+        seen[key] = origin.file
+        out.append((origin, item))
+    return out
