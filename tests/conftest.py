@@ -17,7 +17,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Library:
     return Library(custom_dir=tmp_path_factory.mktemp("no-custom-data"))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def read(library: Library):
     """Read roster YAML text with the built-in data: read(text) -> LoadedRoster."""
 
@@ -27,7 +27,7 @@ def read(library: Library):
     return _read
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def violations(read):
     """Rule ids broken by a roster given as YAML text (errors and warnings)."""
 

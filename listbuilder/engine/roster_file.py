@@ -169,7 +169,8 @@ def _unknown_unit(catalog: Catalog, roster: Roster, entry: RosterEntry) -> str:
     wanted = {f.casefold() for f in ((entry.faction,) if entry.faction else roster.factions)}
     if wanted:
         mine = [u.name for u in catalog.units if (u.faction or "").casefold() in wanted]
-        pool = mine + [d.name for d in roster.designs]
+        if mine:  # an unknown faction is reported on its own; suggest from everything then
+            pool = mine + [d.name for d in roster.designs]
         if same_name:
             return (f"{entry.unit!r} is not in {', '.join(sorted(wanted))}; it belongs to "
                     f"{same_name[0].faction}: add that faction or pick another unit")
@@ -254,3 +255,13 @@ def with_recorded_costs(roster: Roster, system: RuleSystem, catalog: Catalog) ->
                 if system.resolve(catalog, roster, e) is not None else None)
         for e in roster.entries)
     return replace(roster, entries=entries, data_revision=catalog.revision)
+
+
+def roster_json_schema(system_ids: Sequence[str]) -> dict[str, Any]:
+    """JSON Schema of roster files, for editors with a YAML language server."""
+    schema = RosterModel.model_json_schema()
+    schema["properties"]["system"] = {
+        "title": "System", "description": "System id, as `listbuilder systems` prints it",
+        "enum": list(system_ids), "type": "string"}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Listbuilder roster", **schema}

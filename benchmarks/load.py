@@ -1,0 +1,47 @@
+"""Cold time to load all five systems' data, in a fresh interpreter each run.
+
+Run: .venv/bin/python benchmarks/load.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+
+CODE = """
+import time
+t0 = time.perf_counter()
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import SYSTEMS
+t1 = time.perf_counter()
+lib = Library()
+counts = [len(lib.catalog(s).units) for s in SYSTEMS]
+t2 = time.perf_counter()
+print(f"{(t1 - t0) * 1000:.1f} {(t2 - t1) * 1000:.1f} {sum(counts)}")
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    imports, loads = [], []
+    units = 0
+    for _ in range(args.runs):
+        out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True,
+                             check=True).stdout.split()
+        imports.append(float(out[0]))
+        loads.append(float(out[1]))
+        units = int(out[2])
+    total = [a + b for a, b in zip(imports, loads, strict=True)]
+    print(f"systems: 5, units loaded: {units}, runs: {args.runs} (fresh interpreter each)")
+    print(f"import engine+systems: median {statistics.median(imports):.1f} ms")
+    print(f"load+validate all data: median {statistics.median(loads):.1f} ms")
+    print(f"cold total:            median {statistics.median(total):.1f} ms "
+          f"(min {min(total):.1f}, max {max(total):.1f}; goal < 300 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The `listbuilder` command as a player uses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from listbuilder.cli import main
+from listbuilder.engine.registry import SYSTEMS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_systems_prints_id_and_name_one_a_line() -> None:
+    code, out, _ = run("systems")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == len(SYSTEMS) == 5
+    for line, system in zip(lines, SYSTEMS, strict=True):
+        assert line.split()[0] == system.id and line.endswith(system.name)
+
+
+def test_catalog_json_counts_the_tables() -> None:
+    code, out, _ = run("catalog", "warstuff", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (len(data["units"]), len(data["rules"]), len(data["factions"])) == (98, 35, 12)
+    assert data["warband_limits"] == [150, 300]
+
+
+def test_catalog_text_and_unknown_system() -> None:
+    code, out, _ = run("catalog", "warstuff")
+    assert code == 0 and "98 units" in out and "Dinosaurs" in out
+    code, _, err = run("catalog", "chess")
+    assert code == 2 and "unknown system 'chess'" in err
+
+
+def test_validate_exit_codes(tmp_path: Path) -> None:
+    code, out, _ = run("validate", str(ROOT / "examples/warstuff/legal.yaml"))
+    assert code == 0 and out.rstrip().endswith("legal")
+    code, out, _ = run("validate", str(ROOT / "examples/warstuff/illegal.yaml"))
+    assert code == 1
+    assert "roster.points-limit: 195 pts spent; the limit is 150: remove 45 pts." in out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: 1\nsystem: warstuff\nname: x\nentries:\n  - unit: Dragn\n")
+    code, out, err = run("validate", str(bad))
+    assert code == 2 and out == ""
+    assert f"{bad}:5: entries[0].unit: unknown unit 'Dragn' (did you mean 'Dragon'?)" in err
+    code, _, err = run("validate", str(tmp_path / "missing.yaml"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_validate_json() -> None:
+    code, out, _ = run("validate", "--json", str(ROOT / "examples/warstuff/illegal.yaml"))
+    data = json.loads(out)
+    assert code == 1 and data["legal"] is False and data["points"] == 195
+    assert {v["rule"] for v in data["violations"]} >= {"roster.points-limit"}
+
+
+def test_export_round_trips(tmp_path: Path) -> None:
+    out_file = tmp_path / "out.yaml"
+    code, _, _ = run("export", str(ROOT / "examples/warstuff/legal.yaml"), "-o", str(out_file))
+    assert code == 0
+    code, again, _ = run("export", str(out_file))
+    assert code == 0 and again == out_file.read_text()
