@@ -12,6 +12,7 @@ import click
 
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
+from listbuilder.engine.model import Origin
 from listbuilder.engine.registry import SYSTEMS, get_system, system_ids
 from listbuilder.engine.roster_file import (
     RosterFileError,
@@ -78,14 +79,19 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
     click.echo(f"{system.name} (data revision {cat.revision})")
     click.echo(f"  {len(cat.factions)} factions, {len(cat.units)} units, {len(cat.rules)} rules, "
                f"{len(cat.decks)} decks")
-    for faction in cat.factions or [None]:
-        units = cat.units_of(faction.name) if faction else cat.units
-        if faction:
-            mark = " [custom]" if faction.origin.custom else ""
-            click.echo(f"\n{faction.name}{mark}")
+    def mark(origin: Origin) -> str:
+        return " [custom]" if origin.custom else (" [sample]" if origin.sample else "")
+
+    shared = [u for u in cat.units if u.faction is None]
+    if shared:
+        click.echo("\nUnits (any faction)")
+        for unit in shared:
+            click.echo(f"  {unit.name}{mark(unit.origin)}")
+    for faction in cat.factions:
+        units = cat.units_of(faction.name)
+        click.echo(f"\n{faction.name}{mark(faction.origin)}" + ("" if units else " (no own units)"))
         for unit in units:
-            mark = " [custom]" if unit.origin.custom else ""
-            click.echo(f"  {unit.name}{mark}")
+            click.echo(f"  {unit.name}{mark(unit.origin)}")
     for deck in cat.decks:
         click.echo(f"\nDeck: {deck.name} ({deck.size} cards, {len(deck.cards)} kinds)")
 

@@ -81,7 +81,8 @@ def test_formula_examples_from_the_catalog(library: Library) -> None:
 def test_formula_prices_every_quickplay_unit_and_six_differ_from_print(library: Library) -> None:
     c = cat(library)
     for unit in c.units:
-        assert unit.pts == max(5, unit.quality * 10 + sum(RULE_COSTS[r] for r in unit.special_rules))
+        raw = unit.quality * 10 + sum(RULE_COSTS[r] for r in unit.special_rules)
+        assert unit.pts == max(5, raw)
     differ = {(u.name, u.printed_pts, u.pts) for u in c.units if u.printed_pts != u.pts}
     assert differ == {
         ("Rat Warrior", 25, 30), ("Rat Ogre", 60, 65), ("Eldar Guardian", 35, 40),

@@ -1,0 +1,83 @@
+"""ActionHammer: battles of 1/18 scale action figures, several factions to an army.
+
+An entry's `count` is the number of models in the unit, within its datasheet's range; it costs
+points per model x models plus its upgrades. A Leader entry may join a Bodyguard entry with
+`joins: <label>`. The seed's core numbers (stances, dice, distances) live in system.yaml for a
+dice resolver; the datasheets are sample content of ours (the seed prints none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.system import RuleSystem, SourceFile, Violation
+from listbuilder.systems.actionhammer.build import build_catalog
+from listbuilder.systems.actionhammer.limits import (
+    Placed,
+    check_allowances,
+    check_characters,
+    check_joins,
+    leader_allowance,
+    unit_allowance,
+    unit_count,
+)
+from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Stance, Weapon
+from listbuilder.systems.actionhammer.schema import ActionHammerFile
+
+__all__ = ["ActionHammer", "ActionHammerCatalog", "Datasheet", "Stance", "Weapon"]
+
+
+class ActionHammer(RuleSystem):
+    id = "actionhammer"
+    name = "ActionHammer"
+    blurb = ("Action-figure battles at 1/18 scale: datasheets priced per model, Leaders with "
+             "Bodyguards, and stances that trade accuracy for safety.")
+    data_schema = ActionHammerFile
+    default_points_limit = 2000
+    min_factions = 1
+    max_factions = None
+    count_label = "models"
+
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> ActionHammerCatalog:
+        return build_catalog(self.id, files, revision)
+
+    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
+        if isinstance(unit, Datasheet):
+            return (unit.min_models, unit.max_models)
+        return (1, None)
+
+    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+        sheet = self.resolve(catalog, roster, entry)
+        return sheet.cost(entry.count, entry.upgrades) if isinstance(sheet, Datasheet) else 0
+
+    def placed(self, catalog: Catalog, roster: Roster) -> list[Placed]:
+        """The entries whose datasheet is known, with their index in the roster."""
+        out = []
+        for i, entry in enumerate(roster.entries):
+            sheet = self.resolve(catalog, roster, entry)
+            if isinstance(sheet, Datasheet):
+                out.append(Placed(i, entry, sheet))
+        return out
+
+    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+        if not isinstance(catalog, ActionHammerCatalog):
+            return []
+        placed = self.placed(catalog, roster)
+        out: list[Violation] = []
+        if roster.points_limit and roster.points_limit > 0:
+            out += check_allowances(catalog.army, roster.points_limit, placed)
+        out += check_characters(catalog.army, placed)
+        out += check_joins(placed, (e.label for e in roster.entries if e.label))
+        return out
+
+    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        placed = self.placed(catalog, roster)
+        leaders = str(sum(1 for p in placed if p.sheet.is_leader))
+        units = str(unit_count(placed))
+        limit = roster.points_limit
+        if isinstance(catalog, ActionHammerCatalog) and limit and limit > 0:
+            leaders += f"/{leader_allowance(catalog.army, limit)}"
+            units += f"/{unit_allowance(catalog.army, limit)}"
+        models = str(sum(p.entry.count for p in placed))
+        return (("Leaders", leaders), ("Units", units), ("Models", models))

@@ -1,0 +1,199 @@
+"""ActionHammer's army organisation: allowances that grow with the points limit, one copy of
+each Character, and Leaders joining a Bodyguard. Every check returns Violations, never raises."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from listbuilder.engine.model import RosterEntry
+from listbuilder.engine.system import Violation, plural, where_entry
+from listbuilder.systems.actionhammer.model import Army, Datasheet
+
+MULTI_MODEL = 2  # a Bodyguard is a multi-model unit: two models or more
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A roster entry whose datasheet was found (unknown units are the base class's business)."""
+
+    index: int
+    entry: RosterEntry
+    sheet: Datasheet
+
+    @property
+    def where(self) -> str:
+        return where_entry(self.index, self.entry)
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+
+def allowance(limit: int, per: int, at_least: int = 0) -> int:
+    """How many the limit allows at one per full `per` points (never fewer than `at_least`)."""
+    return max(at_least, limit // per)
+
+
+def joined_to(placed: Sequence[Placed]) -> dict[int, Placed]:
+    """Entry index -> the other placed entry it joins, when that entry exists."""
+    by_label = {p.entry.label: p for p in placed if p.entry.label}
+    out = {}
+    for p in placed:
+        target = by_label.get(p.entry.joins) if p.entry.joins else None
+        if target is not None and target.index != p.index:
+            out[p.index] = target
+    return out
+
+
+def unit_count(placed: Sequence[Placed]) -> int:
+    """Units on the table: an entry joined to another counts with it, as one."""
+    return len(placed) - len(joined_to(placed))
+
+
+# -- allowances that grow with the points limit -----------------------------------------------
+
+def check_allowances(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
+    return [*_leaders(army, limit, placed), *_same_datasheet(army, limit, placed),
+            *_units(army, limit, placed)]
+
+
+def leader_allowance(army: Army, limit: int) -> int:
+    return allowance(limit, army.leaders_per)
+
+
+def unit_allowance(army: Army, limit: int) -> int:
+    # at least one: below 500 pts the rule would otherwise forbid any army at all
+    return allowance(limit, army.units_per, at_least=1)
+
+
+def _leaders(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
+    n = sum(1 for p in placed if p.sheet.is_leader)
+    allowed = leader_allowance(army, limit)
+    if n <= allowed:
+        return []
+    return [Violation(
+        "actionhammer.leaders-per-1000", "error", "roster",
+        f"{plural(n, 'Leader')}; {limit} pts allows {allowed} (1 per full {army.leaders_per} "
+        f"pts): remove {plural(n - allowed, 'Leader')} or raise the points limit to "
+        f"{n * army.leaders_per}.")]
+
+
+def _same_datasheet(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
+    # at least one: below 1000 pts the rule would otherwise forbid every datasheet
+    allowed = allowance(limit, army.same_datasheet_per, at_least=1)
+    out = []
+    for group in _groups(placed):
+        if len(group) > allowed:
+            n = len(group)
+            out.append(Violation(
+                "actionhammer.datasheet-per-1000", "error", group[allowed].where,
+                f"{plural(n, 'unit')} of {group[0].name}; {limit} pts allows {allowed} "
+                f"(1 per full {army.same_datasheet_per} pts): remove {n - allowed}."))
+    return out
+
+
+def _units(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
+    n = unit_count(placed)
+    allowed = unit_allowance(army, limit)
+    if n <= allowed:
+        return []
+    joined = joined_to(placed)
+    loose = [p for p in placed if p.sheet.is_leader and p.index not in joined]
+    hint = " or join a Leader to a Bodyguard" if loose else ""
+    return [Violation(
+        "actionhammer.units-per-500", "error", "roster",
+        f"{plural(n, 'unit')} (a Leader with its Bodyguard counts as one); {limit} pts allows "
+        f"{allowed} (1 per full {army.units_per} pts): remove {plural(n - allowed, 'unit')}"
+        f"{hint}.")]
+
+
+def check_characters(army: Army, placed: Sequence[Placed]) -> list[Violation]:
+    out = []
+    allowed = army.character_copies
+    for group in _groups(p for p in placed if p.sheet.is_character):
+        n = len(group)
+        for extra in group[allowed:]:
+            out.append(Violation(
+                "actionhammer.character-copies", "error", extra.where,
+                f"{extra.name} is a Character and is taken {plural(n, 'time')}; an army brings "
+                f"{plural(allowed, 'copy', 'copies')}: remove {n - allowed}."))
+    return out
+
+
+def _groups(placed: Iterable[Placed]) -> list[list[Placed]]:
+    """Entries grouped by datasheet name (across factions: the rule counts names)."""
+    groups: dict[str, list[Placed]] = {}
+    for p in placed:
+        groups.setdefault(p.name.casefold(), []).append(p)
+    return list(groups.values())
+
+
+# -- Leaders and Bodyguards -------------------------------------------------------------------
+
+def check_joins(placed: Sequence[Placed], labels: Iterable[str]) -> list[Violation]:
+    known = set(labels)
+    by_label = {p.entry.label: p for p in placed if p.entry.label}
+    out: list[Violation] = []
+    guarded: dict[int, tuple[Placed, list[Placed]]] = {}
+    for p in placed:
+        label = p.entry.joins
+        if label is None:
+            continue
+        if label not in known:
+            out.append(Violation(
+                "actionhammer.bodyguard-missing", "error", p.where,
+                f"{p.name} joins {label!r}, but no entry has that label: add `label: {label}` "
+                f"to its Bodyguard or remove `joins`."))
+            continue
+        target = by_label.get(label)
+        if target is None:  # the labelled entry is an unknown unit, reported already
+            continue
+        problem = _join_problem(p, target)
+        if problem is not None:
+            out.append(problem)
+        elif target.index != p.index:
+            guarded.setdefault(target.index, (target, []))[1].append(p)
+    for guard, leaders in guarded.values():
+        out += _one_leader(guard, leaders)
+    return out
+
+
+def _join_problem(leader: Placed, guard: Placed) -> Violation | None:
+    a, b = leader.sheet, guard.sheet
+    label = leader.entry.joins
+    if not a.is_leader:
+        return Violation("actionhammer.only-leaders-join", "error", leader.where,
+                         f"{a.name} joins {b.name}, but only Leaders join a Bodyguard: "
+                         f"remove `joins: {label}`.")
+    if b.is_leader:
+        return Violation("actionhammer.leader-not-bodyguard", "error", leader.where,
+                         f"{a.name} joins {b.name}, a Leader; a Bodyguard may not be a Leader: "
+                         f"join a unit without the Leader keyword.")
+    models = guard.entry.count
+    if models < MULTI_MODEL:
+        return Violation("actionhammer.bodyguard-size", "error", leader.where,
+                         f"{a.name} joins {b.name} of {plural(models, 'model')}; a Bodyguard "
+                         f"has at least {MULTI_MODEL}: add {MULTI_MODEL - models} or join "
+                         f"another unit.")
+    if a.move != b.move:
+        return Violation("actionhammer.bodyguard-move", "error", leader.where,
+                         f'{a.name} has Move {a.move}" and {b.name} Move {b.move}"; a Leader '
+                         f'joins a Bodyguard of the same Move: pick a unit with Move {a.move}" '
+                         f"or leave {a.name} on its own.")
+    if (a.faction or "").casefold() != (b.faction or "").casefold():
+        return Violation("actionhammer.bodyguard-faction", "error", leader.where,
+                         f"{a.name} is {a.faction} and {b.name} is {b.faction}; a Leader joins "
+                         f"a Bodyguard of its own faction: pick a {a.faction} unit.")
+    return None
+
+
+def _one_leader(guard: Placed, leaders: list[Placed]) -> list[Violation]:
+    if len(leaders) < 2:
+        return []
+    keep = leaders[0].name
+    return [Violation("actionhammer.bodyguard-one-leader", "error", extra.where,
+                      f"{plural(len(leaders), 'Leader')} join {guard.name} "
+                      f"({guard.entry.label}); a Bodyguard takes 1, {keep}: move {extra.name} "
+                      f"to another unit or leave it on its own.")
+            for extra in leaders[1:]]

@@ -1,0 +1,90 @@
+"""One Page 40k (1st edition): units of N models with one Quality, equipment and special rules.
+
+The rules print no points, so our sample factions give each datasheet points per model; an
+entry's `count` is the unit's size in models. The game's own tables (actions, vehicle damage,
+facings, cover and elevation, setup) live in `data/op40k/system.yaml` for the dice resolver.
+Readings of unclear rules: docs/rules-notes/op40k.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
+from listbuilder.systems.op40k.build import build_op40k_catalog
+from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
+from listbuilder.systems.op40k.schema import Op40kData
+
+__all__ = ["OnePage40k"]
+
+
+class OnePage40k(RuleSystem):
+    id = "op40k"
+    name = "One Page 40k (1st edition)"
+    blurb = "Units of N models with one Quality; alternate activations over 4 rounds."
+    data_schema = Op40kData
+    default_points_limit = 500  # our choice; the rules print no points (data/op40k/army.yaml)
+    min_factions = 1
+    max_factions = 1
+    count_label = "size"  # an entry's count is the number of models in the unit
+
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
+        return build_op40k_catalog(self.id, files, revision)
+
+    def datasheet(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Datasheet | None:
+        unit = self.resolve(catalog, roster, entry)
+        return unit if isinstance(unit, Datasheet) else None
+
+    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
+        if isinstance(unit, Datasheet):
+            return unit.min_size, unit.max_size
+        return 1, None
+
+    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+        unit = self.datasheet(catalog, roster, entry)
+        if unit is None:
+            return 0
+        return unit.pts_per_model * entry.count + upgrades_cost(unit, entry)
+
+    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+        out: list[Violation] = []
+        for i, entry in enumerate(roster.entries):
+            unit = self.datasheet(catalog, roster, entry)
+            if unit is None:
+                continue  # the base class reports unknown units
+            out += _wrong_faction(i, entry, unit, roster)
+            if entry.joins:
+                out.append(Violation(
+                    "op40k.no-joining", "error", where_entry(i, entry),
+                    f"{entry.unit} joins {entry.joins!r}, but One Page 40k units never join "
+                    f"one another: remove `joins`."))
+        return out
+
+    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        sheets = [(e, u) for e in roster.entries
+                  if (u := self.datasheet(catalog, roster, e)) is not None]
+        vehicles = sum(u.is_vehicle for _, u in sheets)
+        models = sum(e.count for e, u in sheets if not u.is_vehicle)
+        return (("Units", str(len(sheets) - vehicles)), ("Models", str(models)),
+                ("Vehicles", str(vehicles)))
+
+
+def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:
+    """Each distinct upgrade once (a repeat is reported, not charged twice)."""
+    total = 0
+    for name in dict.fromkeys(entry.upgrades):
+        upgrade = unit.upgrade(name)
+        if upgrade is not None:
+            total += upgrade.pts * (entry.count if upgrade.per_model else 1)
+    return total
+
+
+def _wrong_faction(i: int, entry: RosterEntry, unit: Datasheet, roster: Roster) -> list[Violation]:
+    chosen = {f.casefold() for f in roster.factions}
+    if not chosen or (unit.faction or "").casefold() in chosen:
+        return []  # no faction chosen is the base class's message
+    army = " and ".join(roster.factions)
+    return [Violation(
+        "op40k.wrong-faction", "error", where_entry(i, entry),
+        f"{unit.name} belongs to {unit.faction}, not {army}: remove it or pick a unit of {army}.")]
