@@ -1,0 +1,343 @@
+"""The Space Empires catalog: frozen models built from the checked files, and the cross-file
+checks (unknown letters, speeds, notes, factions; repeated names; missing constants)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from listbuilder.engine.errors import Loc, Problems
+from listbuilder.engine.model import (
+    BUILTIN,
+    Card,
+    Catalog,
+    Deck,
+    Faction,
+    Origin,
+    SpecialRule,
+    Unit,
+)
+from listbuilder.engine.system import SourceFile
+from listbuilder.systems.spaceempires.schema import (
+    CardModel,
+    ConstantsModel,
+    SpaceEmpiresFile,
+    UnitModel,
+)
+
+SPACE, GROUND, FAST, LEADER = "S", "G", "F", "L"
+# The roster choices that count planets, and the planet kind each one counts.
+PLANET_CHOICES: tuple[tuple[str, str], ...] = (
+    ("poor_planets", "Poor"), ("rich_planets", "Rich"), ("homeworlds", "Homeworld"))
+
+# -- catalog models ---------------------------------------------------------------------------
+
+def half_up(value: int, divisor: int) -> int:
+    """`value / divisor` rounded up: a Force 1 Leader still costs 1, never nothing."""
+    return -(-value // divisor)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chit(Unit):
+    """One unit of a faction's chit pile. `category` is "Space" or "Ground"."""
+
+    pile: int
+    speed: str
+    types: tuple[str, ...]  # the printed letters, "VL" split into ("V", "L")
+    force: int
+    cost: int  # recruit cost of one chit: Force, Leaders half rounded up
+    note: str | None = None
+    fortification: bool = False
+
+    @classmethod
+    def from_schema(cls, model: UnitModel, origin: Origin, cost_divisor: int,
+                    type_names: Mapping[str, str]) -> Chit:
+        leader = LEADER in model.types
+        return cls(name=model.name, faction=model.faction,
+                   category="Space" if SPACE in model.types else "Ground",
+                   keywords=tuple(type_names.get(t, t) for t in model.types),
+                   pile=model.pile, speed=model.speed, types=tuple(model.types),
+                   force=model.force, note=model.note, fortification=model.fortification,
+                   cost=half_up(model.force, cost_divisor) if leader else model.force,
+                   origin=origin)
+
+    @property
+    def is_space(self) -> bool:
+        return SPACE in self.types
+
+    @property
+    def is_leader(self) -> bool:
+        return LEADER in self.types
+
+    def has_type(self, letter: str) -> bool:
+        """True for a printed letter, and for the two the seed never prints: G (not a Space
+        unit) and F (Fast speed), so card bonuses can name any of the ten letters."""
+        if letter == GROUND:
+            return not self.is_space
+        if letter == FAST:
+            return self.speed == "Fast" or FAST in self.types
+        return letter in self.types
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionCard(Card):
+    """A card of the action deck, with its effect as data for a move and battle resolver."""
+
+    kind: str
+    stacks: int | None = None
+    bonus: int | None = None
+    bonus_types: tuple[str, ...] = ()
+    scope: str | None = None
+    transports: bool = False
+    look_at: str | None = None
+    cost: int | None = None
+    upgrade_from: str | None = None
+    upgrade_to: str | None = None
+
+    @classmethod
+    def from_schema(cls, model: CardModel) -> ActionCard:
+        return cls(name=model.name, count=model.count, text=model.text, kind=model.kind,
+                   stacks=model.stacks, bonus=model.bonus, bonus_types=tuple(model.bonus_types),
+                   scope=model.scope, transports=model.transports, look_at=model.look_at,
+                   cost=model.cost, upgrade_from=model.upgrade_from, upgrade_to=model.upgrade_to)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitType:
+    letter: str
+    name: str
+    text: str
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Speed:
+    name: str
+    letter: str
+    min_move: int
+    max_move: int
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanetKind:
+    name: str
+    revenue: int
+    recruit_limit: int  # units recruited there per turn
+    recruits_space: bool  # False: ground units only
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Phase:
+    name: str
+    text: str
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Abbreviation:
+    code: str
+    meaning: str
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitNote:
+    code: str
+    name: str
+    faction: str
+    origin: Origin = BUILTIN
+
+
+@dataclass(frozen=True, kw_only=True)
+class Constants:
+    setup_space_units: int
+    setup_ground_units: int
+    hand_draw: int
+    hand_max: int
+    leader_bonus: int
+    card_bonus: int
+    transport_force_in_space: int
+    bombard_force_divisor: int
+    leader_cost_divisor: int
+    upkeep_units_per_revenue: int
+    recruit_draw: int
+    recruit_bonus_draw: str
+    transport_speed: str
+    fortification_move: int
+    victory_planet_percent: int
+
+    @classmethod
+    def from_schema(cls, model: ConstantsModel) -> Constants:
+        return cls(**model.model_dump())
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpaceEmpiresCatalog(Catalog):
+    units: tuple[Chit, ...] = ()
+    unit_types: tuple[UnitType, ...] = ()
+    speeds: tuple[Speed, ...] = ()
+    planets: tuple[PlanetKind, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    abbreviations: tuple[Abbreviation, ...] = ()
+    notes: tuple[UnitNote, ...] = ()
+    constants: Constants
+
+    def planet(self, name: str) -> PlanetKind | None:
+        return next((p for p in self.planets if p.name.casefold() == name.casefold()), None)
+
+    def speed(self, name: str) -> Speed | None:
+        return next((s for s in self.speeds if s.name.casefold() == name.casefold()), None)
+
+    def pile(self, faction: str) -> tuple[Chit, ...]:
+        return tuple(u for u in self.units if (u.faction or "").casefold() == faction.casefold())
+
+
+# -- building the catalog ---------------------------------------------------------------------
+
+Docs = Sequence[tuple[Origin, SpaceEmpiresFile]]
+
+
+def _unique(problems: Problems, docs: Docs, section: str, key: str,
+            what: str = "name") -> list[tuple[Origin, Any]]:
+    """The items of one section across files; a repeated key is a problem, the first is kept."""
+    seen: dict[str, str] = {}
+    out: list[tuple[Origin, Any]] = []
+    for origin, doc in docs:
+        for i, item in enumerate(getattr(doc, section)):
+            value = str(getattr(item, key)).casefold()
+            if value in seen:
+                problems.add(origin, (section, i, key), f"{what} {getattr(item, key)!r} is "
+                             f"defined twice (also in {seen[value]}): keep one")
+                continue
+            seen[value] = origin.file
+            out.append((origin, item))
+    return out
+
+
+def _constants(problems: Problems, docs: Docs) -> Constants | None:
+    found = [(o, d.constants) for o, d in docs if d.constants is not None]
+    for origin, _ in found[1:]:
+        problems.add(origin, ("constants",), f"constants are already set in {found[0][0].file}: "
+                                             f"remove this section")
+    if not found:
+        problems.add(docs[0][0] if docs else Origin(), ("constants",),
+                     "no file sets the constants section: add it to system.yaml")
+        return None
+    return Constants.from_schema(found[0][1])
+
+
+def _check_letters(problems: Problems, origin: Origin, loc: Loc, letters: Iterable[str],
+                   known: set[str]) -> None:
+    for j, letter in enumerate(letters):
+        if letter not in known:
+            problems.add(origin, (*loc, j), f"unknown unit type {letter!r}; known: "
+                                            f"{', '.join(sorted(known))}")
+
+
+def _check_card(problems: Problems, origin: Origin, loc: Loc, card: CardModel,
+                letters: set[str], planets: set[str]) -> None:
+    needs: dict[str, tuple[str, ...]] = {
+        "move": ("stacks",), "force": ("bonus", "scope"), "look": ("look_at",),
+        "upgrade": ("cost", "upgrade_from", "upgrade_to"), "cancel-move": ()}
+    for key in needs[card.kind]:
+        if getattr(card, key) is None:
+            problems.add(origin, loc, f"a {card.kind} card needs {key}: add it")
+    if card.kind == "force" and not card.bonus_types:
+        problems.add(origin, loc, "a force card needs bonus_types: add the unit type letters")
+    _check_letters(problems, origin, (*loc, "bonus_types"), card.bonus_types, letters)
+    for key in ("upgrade_from", "upgrade_to"):
+        value = getattr(card, key)
+        if value is not None and value.casefold() not in planets:
+            problems.add(origin, (*loc, key), f"unknown planet kind {value!r}")
+
+
+def _check_unit(problems: Problems, origin: Origin, i: int, unit: UnitModel,
+                known: Mapping[str, set[str]]) -> None:
+    if unit.faction.casefold() not in known["factions"]:
+        problems.add(origin, ("units", i, "faction"), f"unknown faction {unit.faction!r}: add it "
+                                                      f"under factions or fix the name")
+    if unit.speed.casefold() not in known["speeds"]:
+        problems.add(origin, ("units", i, "speed"), f"unknown speed {unit.speed!r}; known: "
+                                                    f"{', '.join(sorted(known['speeds']))}")
+    if unit.note is not None and unit.note.casefold() not in known["notes"]:
+        problems.add(origin, ("units", i, "note"), f"unknown note {unit.note!r}: add it "
+                                                   f"under notes or fix the code")
+    _check_letters(problems, origin, ("units", i, "types"), unit.types, known["letters"])
+
+
+def _check_units_and_cards(problems: Problems, docs: Docs, known: Mapping[str, set[str]],
+                           planets: set[str]) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    for origin, doc in docs:
+        for i, unit in enumerate(doc.units):
+            key = (unit.faction.casefold(), unit.name.casefold())
+            if key in seen:
+                problems.add(origin, ("units", i, "name"), f"{unit.name!r} is already in "
+                             f"{unit.faction} (from {seen[key]}): rename it")
+            seen[key] = origin.file
+            _check_unit(problems, origin, i, unit, known)
+        for d, deck in enumerate(doc.decks):
+            names: set[str] = set()
+            for c, card in enumerate(deck.cards):
+                loc = ("decks", d, "cards", c)
+                if card.name.casefold() in names:
+                    problems.add(origin, (*loc, "name"), f"card {card.name!r} is listed twice "
+                                                         f"in {deck.name}: give one count")
+                names.add(card.name.casefold())
+                _check_card(problems, origin, loc, card, known["letters"], planets)
+
+
+def build(files: Sequence[SourceFile], system: str, revision: str) -> SpaceEmpiresCatalog:
+    problems = Problems()
+    docs = [(f.origin, f.data) for f in files if isinstance(f.data, SpaceEmpiresFile)]
+    constants = _constants(problems, docs)
+    types = _unique(problems, docs, "unit_types", "letter", "unit type")
+    speeds = _unique(problems, docs, "speeds", "name", "speed")
+    planets = _unique(problems, docs, "planets", "name", "planet kind")
+    notes = _unique(problems, docs, "notes", "code", "note")
+    factions = _unique(problems, docs, "factions", "name", "faction")
+    phases = _unique(problems, docs, "phases", "name", "phase")
+    rules = _unique(problems, docs, "rules", "name", "rule")
+    decks = _unique(problems, docs, "decks", "name", "deck")
+    planet_names = {p.name.casefold() for _, p in planets}
+    for _, kind in PLANET_CHOICES:
+        if kind.casefold() not in planet_names:
+            problems.add(docs[0][0] if docs else Origin(), ("planets",),
+                         f"planet kind {kind!r} is missing: the roster choices count it")
+    known = {"factions": {f.name.casefold() for _, f in factions},
+             "speeds": {s.name.casefold() for _, s in speeds},
+             "notes": {n.code.casefold() for _, n in notes},
+             "letters": {t.letter for _, t in types}}
+    _check_units_and_cards(problems, docs, known, planet_names)
+    if constants is not None and constants.transport_speed.casefold() not in known["speeds"]:
+        origin = next(o for o, d in docs if d.constants is not None)
+        problems.add(origin, ("constants", "transport_speed"),
+                     f"unknown speed {constants.transport_speed!r}: name one of the speeds")
+    problems.raise_if_any()
+    assert constants is not None  # raise_if_any has reported its absence
+    type_names = {t.letter: t.name for _, t in types}
+    return SpaceEmpiresCatalog(
+        system=system, revision=revision,
+        factions=tuple(Faction(name=f.name, text=f.text, origin=o) for o, f in factions),
+        units=tuple(Chit.from_schema(u, o, constants.leader_cost_divisor, type_names)
+                    for o, d in docs for u in d.units),
+        rules=tuple(SpecialRule(name=r.name, text=r.text, origin=o) for o, r in rules),
+        decks=tuple(Deck(name=d.name, cards=tuple(ActionCard.from_schema(c) for c in d.cards),
+                         origin=o) for o, d in decks),
+        unit_types=tuple(UnitType(letter=t.letter, name=t.name, text=t.text, origin=o)
+                         for o, t in types),
+        speeds=tuple(Speed(name=s.name, letter=s.letter, min_move=s.min_move,
+                           max_move=s.max_move, origin=o) for o, s in speeds),
+        planets=tuple(PlanetKind(name=p.name, revenue=p.revenue, recruit_limit=p.recruit_limit,
+                                 recruits_space=p.recruits_space, origin=o) for o, p in planets),
+        phases=tuple(Phase(name=p.name, text=p.text, origin=o) for o, p in phases),
+        abbreviations=tuple(Abbreviation(code=a.code, meaning=a.meaning, origin=o)
+                            for o, d in docs for a in d.abbreviations),
+        notes=tuple(UnitNote(code=n.code, name=n.name, faction=n.faction, origin=o)
+                    for o, n in notes),
+        constants=constants,
+    )
+

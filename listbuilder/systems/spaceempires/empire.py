@@ -1,0 +1,234 @@
+"""One empire at its Recruit Phase: the choices read once, the starting draw and the limits
+its recruits must keep (cost, recruit limits, upkeep, chit piles)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry
+from listbuilder.engine.system import Violation, plural, where_entry
+from listbuilder.systems.spaceempires.catalog import (
+    PLANET_CHOICES,
+    Chit,
+    PlanetKind,
+    SpaceEmpiresCatalog,
+)
+
+CHOICE_DEFAULTS: Mapping[str, int] = {"poor_planets": 0, "rich_planets": 0, "homeworlds": 1,
+                                      "treasury": 0}
+
+
+@dataclass(frozen=True)
+class StartingForces:
+    """The chits an empire starts with on its Homeworld, in the order they were drawn."""
+
+    space: tuple[str, ...] = ()
+    ground: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(self.space) + len(self.ground)
+
+    def counts(self) -> Counter[str]:
+        return Counter(self.space + self.ground)
+
+
+def starting_forces(catalog: SpaceEmpiresCatalog, faction: str, seed: int) -> StartingForces:
+    """Draw the setup's space and ground chits from the faction's pile, one chit at a time.
+
+    Every chit is a separate ticket (a unit with pile 4 is four times as likely as one with
+    pile 1) and no chit is drawn twice. Leaders are chits of the pile like any other, so they
+    can be drawn. The same catalog, faction and seed always give the same draw.
+    """
+    rng = random.Random(seed)
+    pile = catalog.pile(faction)
+    space = [c.name for c in pile if c.is_space for _ in range(c.pile)]
+    ground = [c.name for c in pile if not c.is_space for _ in range(c.pile)]
+    k = catalog.constants
+    return StartingForces(
+        space=tuple(rng.sample(space, min(k.setup_space_units, len(space)))),
+        ground=tuple(rng.sample(ground, min(k.setup_ground_units, len(ground)))))
+
+
+@dataclass(frozen=True)
+class Empire:
+    """A roster's choices, read once, with what they give this turn. Negative counts are read
+    as 0 here (`_check_choices` reports them), so one bad choice gives one message."""
+
+    seed: int | None
+    planets: tuple[tuple[PlanetKind, int], ...]
+    treasury: int
+    faction: str | None
+
+    @classmethod
+    def of(cls, catalog: SpaceEmpiresCatalog, roster: Roster) -> Empire:
+        held = tuple((kind, max(_choice(roster, key), 0)) for key, name in PLANET_CHOICES
+                     if (kind := catalog.planet(name)) is not None)
+        seed = roster.choices.get("seed")
+        faction = roster.factions[0] if len(roster.factions) == 1 else None
+        return cls(seed if isinstance(seed, int) else None, held,
+                   max(_choice(roster, "treasury"), 0),
+                   faction if faction and catalog.faction(faction) else None)
+
+    @property
+    def revenue(self) -> int:
+        return sum(kind.revenue * n for kind, n in self.planets)
+
+    @property
+    def available(self) -> int:
+        return self.revenue + self.treasury
+
+    @property
+    def recruit_limit(self) -> int:
+        return sum(kind.recruit_limit * n for kind, n in self.planets)
+
+    @property
+    def space_limit(self) -> int:
+        return sum(kind.recruit_limit * n for kind, n in self.planets
+                   if kind.recruits_space)
+
+    def describe_planets(self) -> str:
+        return ", ".join(f"{kind.name} {n}" for kind, n in self.planets)
+
+    def draw(self, catalog: SpaceEmpiresCatalog) -> StartingForces | None:
+        if self.seed is None or self.faction is None:
+            return None
+        return starting_forces(catalog, self.faction, self.seed)
+
+
+def _choice(roster: Roster, key: str) -> int:
+    value = roster.choices.get(key, CHOICE_DEFAULTS[key])
+    return value if isinstance(value, int) else CHOICE_DEFAULTS[key]
+
+
+Recruit = tuple[int, RosterEntry, Chit]
+
+
+def space_empires_catalog(catalog: Catalog) -> SpaceEmpiresCatalog:
+    if not isinstance(catalog, SpaceEmpiresCatalog):
+        raise TypeError(f"expected the Space Empires catalog, got {type(catalog).__name__}")
+    return catalog
+
+
+def _tally(names: Sequence[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(f"{name} x{n}" if n > 1 else name for name, n in sorted(counts.items()))
+
+
+def _check_choices(roster: Roster) -> list[Violation]:
+    out: list[Violation] = []
+    if not isinstance(roster.choices.get("seed"), int):
+        out.append(Violation("spaceempires.seed-missing", "error", "roster",
+                             "No seed for the starting draw: set choices.seed to any whole "
+                             "number."))
+    for key in CHOICE_DEFAULTS:
+        value = roster.choices.get(key)
+        if isinstance(value, int) and value < 0:
+            out.append(Violation("spaceempires.negative-choice", "error", "roster",
+                                 f"{key} is {value}; it cannot be below 0: set it to 0 or more."))
+    return out
+
+
+def _check_cost(empire: Empire, recruits: Sequence[Recruit]) -> list[Violation]:
+    spent = sum(c.cost * e.count for _, e, c in recruits)
+    if spent <= empire.available:
+        return []
+    return [Violation(
+        "spaceempires.recruit-cost", "error", "roster",
+        f"Recruits cost {spent}; revenue {empire.revenue} + treasury "
+        f"{empire.treasury} gives {empire.available}: remove recruits worth "
+        f"{spent - empire.available} Force (Leaders count half).")]
+
+
+def _check_recruit_limits(empire: Empire, recruits: Sequence[Recruit]) -> list[Violation]:
+    out: list[Violation] = []
+    n = sum(e.count for _, e, _ in recruits)
+    if n > empire.recruit_limit:
+        out.append(Violation(
+            "spaceempires.recruit-limit", "error", "roster",
+            f"{plural(n, 'recruit')}; your planets ({empire.describe_planets()}) recruit "
+            f"{empire.recruit_limit} a turn: remove {n - empire.recruit_limit}."))
+    space = sum(e.count for _, e, c in recruits if c.is_space)
+    if space > empire.space_limit:
+        out.append(Violation(
+            "spaceempires.space-recruit-limit", "error", "roster",
+            f"{plural(space, 'space unit')} recruited; only Rich worlds and Homeworlds recruit "
+            f"them, {empire.space_limit} a turn here: remove {space - empire.space_limit} "
+            f"space {'unit' if space - empire.space_limit == 1 else 'units'}."))
+    return out
+
+
+def _check_upkeep(catalog: SpaceEmpiresCatalog, empire: Empire, recruits: Sequence[Recruit],
+                  draw: StartingForces | None) -> list[Violation]:
+    start = draw.total if draw else 0
+    n = sum(e.count for _, e, _ in recruits)
+    per = catalog.constants.upkeep_units_per_revenue
+    upkeep = per * empire.revenue
+    excess = start + n - upkeep
+    if excess <= 0:
+        return []
+    fix = (f"recruit {excess} fewer" if excess <= n else
+           f"recruit none and discard {excess - n} starting units, or hold more planets")
+    return [Violation(
+        "spaceempires.upkeep", "error", "roster",
+        f"{plural(start + n, 'unit')} ({start} at start + {n} recruited); upkeep keeps "
+        f"{per} x {empire.revenue} revenue = {upkeep}: {fix}.")]
+
+
+def _check_piles(recruits: Sequence[Recruit], draw: StartingForces | None) -> list[Violation]:
+    drawn = draw.counts() if draw else Counter[str]()
+    by_unit: dict[tuple[str, str], list[Recruit]] = {}
+    for recruit in recruits:
+        chit = recruit[2]
+        by_unit.setdefault((chit.faction or "", chit.name), []).append(recruit)
+    out: list[Violation] = []
+    for (_, name), group in by_unit.items():
+        chit = group[0][2]
+        if any(e.count > chit.pile for _, e, _ in group):
+            continue  # roster.count-bounds already says this entry alone is too many
+        recruited = sum(e.count for _, e, _ in group)
+        start = drawn[name]
+        excess = start + recruited - chit.pile
+        if excess > 0:
+            i, entry, _ = group[0]
+            out.append(Violation(
+                "spaceempires.chit-pile", "error", where_entry(i, entry),
+                f"{name}: {start} drawn at start + {recruited} recruited = "
+                f"{start + recruited} chits; the pile holds {chit.pile}: recruit {excess} "
+                f"fewer."))
+    return out
+
+
+def check_empire(catalog: SpaceEmpiresCatalog, empire: Empire, roster: Roster,
+                 recruits: Sequence[Recruit]) -> list[Violation]:
+    """Every limit the empire's recruits break this turn."""
+    draw = empire.draw(catalog)
+    return [*_check_choices(roster), *_check_cost(empire, recruits),
+            *_check_recruit_limits(empire, recruits),
+            *_check_upkeep(catalog, empire, recruits, draw), *_check_piles(recruits, draw)]
+
+
+def summary_lines(catalog: SpaceEmpiresCatalog, empire: Empire,
+                  recruits: Sequence[Recruit]) -> tuple[tuple[str, str], ...]:
+    draw = empire.draw(catalog)
+    spent = sum(c.cost * e.count for _, e, c in recruits)
+    n = sum(e.count for _, e, _ in recruits)
+    space = sum(e.count for _, e, c in recruits if c.is_space)
+    start = draw.total if draw else 0
+    upkeep = catalog.constants.upkeep_units_per_revenue * empire.revenue
+    lines = [
+        ("Revenue", f"{empire.revenue} ({empire.describe_planets()})"),
+        ("Spent", f"{spent}/{empire.available} (revenue {empire.revenue} + "
+                  f"treasury {empire.treasury})"),
+        ("Recruits", f"{n}/{empire.recruit_limit} (space {space}/{empire.space_limit})"),
+        ("Units", f"{start + n}/{upkeep} upkeep ({start} at start + {n} recruited)"),
+    ]
+    if draw is None:
+        lines.append(("Starting draw", "none: choose one faction and a seed"))
+    else:
+        lines.append(("Starting space units", _tally(draw.space)))
+        lines.append(("Starting ground units", _tally(draw.ground)))
+    return tuple(lines)

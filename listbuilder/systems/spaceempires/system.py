@@ -1,0 +1,74 @@
+"""The SpaceEmpires rule system: hooks that tie the catalog and the empire checks together."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
+from listbuilder.systems.spaceempires.catalog import Chit, SpaceEmpiresCatalog, build
+from listbuilder.systems.spaceempires.empire import (
+    Empire,
+    Recruit,
+    check_empire,
+    space_empires_catalog,
+    summary_lines,
+)
+from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
+
+
+class SpaceEmpires(RuleSystem):
+    id = "spaceempires"
+    name = "War Hammer Space Empires (Warp Empires)"
+    blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
+             "recruit each turn within your planets' revenue, limits and upkeep.")
+    data_schema = SpaceEmpiresFile
+    default_points_limit = None
+    min_factions = 1
+    max_factions = 1
+    count_label = "chits"
+    choices: ClassVar[dict[str, ChoiceSpec]] = {
+        "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
+        "poor_planets": ChoiceSpec(int, "Poor planets you control (default 0)"),
+        "rich_planets": ChoiceSpec(int, "Rich planets you control (default 0)"),
+        "homeworlds": ChoiceSpec(int, "Homeworlds you control (default 1)"),
+        "treasury": ChoiceSpec(int, "revenue saved from earlier turns (default 0)"),
+    }
+
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
+        return build(files, self.id, revision)
+
+    def resolve(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
+        # An empire recruits from its own pile only; the base lookup would fall back to a
+        # unit of another faction when the name is unique in the catalog.
+        unit = super().resolve(catalog, roster, entry)
+        mine = {f.casefold() for f in roster.factions}
+        if unit is not None and mine and (unit.faction or "").casefold() not in mine:
+            return None
+        return unit
+
+    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
+        return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
+
+    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+        unit = self.resolve(catalog, roster, entry)
+        return unit.cost * entry.count if isinstance(unit, Chit) else 0
+
+    def recruits(self, catalog: Catalog, roster: Roster) -> list[Recruit]:
+        """The entries that name a unit of the pile, with their index; unknown ones are left to
+        the base class to report."""
+        out = []
+        for i, entry in enumerate(roster.entries):
+            unit = self.resolve(catalog, roster, entry)
+            if isinstance(unit, Chit):
+                out.append((i, entry, unit))
+        return out
+
+    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+        cat = space_empires_catalog(catalog)
+        return check_empire(cat, Empire.of(cat, roster), roster, self.recruits(cat, roster))
+
+    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        cat = space_empires_catalog(catalog)
+        return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
