@@ -123,12 +123,13 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
         click.echo(json.dumps({
             "system": system.id, "name": r.name, "legal": not illegal,
             "points": totals.points, "points_limit": totals.points_limit,
+            "cost_unit": system.cost_unit,
             "summary": dict(totals.lines), "changes": changes,
             "violations": [dataclasses.asdict(v) for v in found],
         }, indent=1, ensure_ascii=False))
     else:
         limit = f" / {totals.points_limit}" if totals.points_limit else ""
-        click.echo(f"{r.name} ({system.name}): {totals.points}{limit} pts")
+        click.echo(f"{r.name} ({system.name}): {totals.points}{limit} {system.cost_unit}")
         for label, value in totals.lines:
             click.echo(f"  {label}: {value}")
         for change in changes:

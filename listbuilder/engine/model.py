@@ -108,7 +108,11 @@ class Catalog:
         return self._units_by_name.get(name.casefold(), ())
 
     def find_unit(self, name: str, factions: Iterable[str] = ()) -> Unit | None:
-        """The unit called `name`, preferring the given factions; None if unknown or ambiguous."""
+        """The unit called `name`, from the given factions first, else from any faction.
+
+        None when the name is unknown or ambiguous. Whether the unit's faction is allowed in a
+        roster is a rule (`roster.wrong-faction`), checked by validation, not by lookup.
+        """
         candidates = self.units_named(name)
         wanted = {f.casefold() for f in factions}
         if wanted:

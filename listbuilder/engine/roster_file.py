@@ -161,19 +161,19 @@ def read_roster(
 
 def _unknown_unit(catalog: Catalog, roster: Roster, entry: RosterEntry) -> str:
     same_name = catalog.units_named(entry.unit)
-    if len(same_name) > 1 and not entry.faction:
-        homes = " and ".join(sorted({u.faction or "?" for u in same_name}))
-        return (f"{entry.unit!r} is in {homes}: add `faction: {same_name[0].faction}` "
-                f"(or the other) to say which")
-    pool = [u.name for u in catalog.units] + [d.name for d in roster.designs]
-    wanted = {f.casefold() for f in ((entry.faction,) if entry.faction else roster.factions)}
-    if wanted:
-        mine = [u.name for u in catalog.units if (u.faction or "").casefold() in wanted]
-        if mine:  # an unknown faction is reported on its own; suggest from everything then
-            pool = mine + [d.name for d in roster.designs]
-        if same_name:
-            return (f"{entry.unit!r} is not in {', '.join(sorted(wanted))}; it belongs to "
-                    f"{same_name[0].faction}: add that faction or pick another unit")
+    if len(same_name) > 1:
+        homes = sorted({u.faction or "?" for u in same_name})
+        return (f"{entry.unit!r} is in {' and '.join(homes)}: add `faction: {homes[0]}` "
+                f"(or another) to say which")
+    if same_name and entry.faction:
+        return (f"{entry.unit!r} belongs to {same_name[0].faction}, not {entry.faction}: "
+                f"fix the entry's faction")
+    chosen = {f.casefold() for f in roster.factions}
+    pool = [u.name for u in catalog.units
+            if not chosen or u.faction is None or u.faction.casefold() in chosen]
+    if not pool:  # the factions themselves are unknown (reported apart): suggest from all
+        pool = [u.name for u in catalog.units]
+    pool += [d.name for d in roster.designs]
     return f"unknown unit {entry.unit!r}{closest(entry.unit, pool)}"
 
 

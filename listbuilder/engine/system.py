@@ -74,6 +74,7 @@ class RuleSystem:
     allows_designs: ClassVar[bool] = False  # players may design units inside the roster
     choices: ClassVar[dict[str, ChoiceSpec]] = {}
     count_label: ClassVar[str] = "count"  # what RosterEntry.count means here, for messages
+    cost_unit: ClassVar[str] = "pts"  # what entry costs are paid in
 
     # -- catalog -------------------------------------------------------------------------
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
@@ -140,6 +141,7 @@ class RuleSystem:
                 out.append(Violation("roster.unknown-unit", "error", where_entry(i, entry),
                                      f"{entry.unit!r} is not a unit of the chosen faction."))
                 continue
+            out += self._check_faction(roster, i, entry, unit)
             lo, hi = self.count_bounds(unit)
             if entry.count < lo or (hi is not None and entry.count > hi):
                 span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
@@ -158,6 +160,18 @@ class RuleSystem:
         if self.uses_points():
             out += self._check_points(catalog, roster)
         return out
+
+    def _check_faction(self, roster: Roster, i: int, entry: RosterEntry,
+                       unit: Unit) -> list[Violation]:
+        chosen = {f.casefold() for f in roster.factions}
+        if not chosen or unit.faction is None or unit.faction.casefold() in chosen:
+            return []
+        army = ", ".join(roster.factions)
+        fix = f"remove it or pick a unit of {army}"
+        if self.max_factions is None or self.max_factions > len(chosen):
+            fix += f", or add {unit.faction} to the roster's factions"
+        return [Violation("roster.wrong-faction", "error", where_entry(i, entry),
+                          f"{unit.name} belongs to {unit.faction}, not {army}: {fix}.")]
 
     def _check_points(self, catalog: Catalog, roster: Roster) -> list[Violation]:
         limit = roster.points_limit

@@ -266,12 +266,12 @@ def test_exactly_one_faction(violations) -> None:
 
 def test_units_from_another_faction(violations) -> None:
     found = violations(roster(entry("Ork Boyz", 15) + entry("Guardsmen", 10)))
-    assert ids(found) == ["op40k.wrong-faction"]
+    assert ids(found) == ["roster.wrong-faction"]
     assert found[0].where == "entries[1] Guardsmen"
     assert found[0].message == ("Guardsmen belongs to Imperial Guard, not Orks: "
                                 "remove it or pick a unit of Orks.")
     named = violations(roster(entry("Rhino", 1, extra="    faction: Space Marines\n")))
-    assert ids(named) == ["op40k.wrong-faction"]
+    assert ids(named) == ["roster.wrong-faction"]
 
 
 def test_size_must_be_within_the_datasheet_bounds(violations) -> None:

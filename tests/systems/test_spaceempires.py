@@ -473,8 +473,9 @@ def test_unknown_units_are_skipped_not_raised(library: Library) -> None:
     r = Roster(system="spaceempires", name="T", factions=("Orks",),
                choices=MappingProxyType({"seed": 1}),
                entries=(RosterEntry(unit="Squiggoth Prime"), RosterEntry(unit="Avatar")))
-    assert ids(SYSTEM.validate(cat(library), r)) == {"roster.unknown-unit"}
-    assert SYSTEM.roster_points(cat(library), r) == 0
+    assert ids(SYSTEM.validate(cat(library), r)) == {"roster.unknown-unit",
+                                                     "roster.wrong-faction"}
+    assert SYSTEM.roster_points(cat(library), r) == 3  # the Avatar, a Leader: half of Force 6
 
 
 def test_shared_name_resolves_to_the_chosen_faction(read: Read) -> None:
@@ -483,11 +484,13 @@ def test_shared_name_resolves_to_the_chosen_faction(read: Read) -> None:
     assert isinstance(unit, Chit) and (unit.faction, unit.force) == ("Eldar", 3)
 
 
-def test_an_empire_recruits_only_from_its_own_pile(read: Read) -> None:
-    with pytest.raises(RosterFileError, match="'Avatar' is not in orks; it belongs to Eldar"):
-        read(roster("Orks", entry("Avatar")))
-    with pytest.raises(RosterFileError, match="entries\\[0\\]"):
-        read(roster("Orks", "  - unit: Avatar\n    faction: Eldar\n"))
+def test_an_empire_recruits_only_from_its_own_pile(violations: Violations) -> None:
+    found = violations(roster("Orks", entry("Avatar")))
+    assert [v.rule for v in found] == ["roster.wrong-faction"]
+    assert found[0].message == ("Avatar belongs to Eldar, not Orks: "
+                                "remove it or pick a unit of Orks.")
+    named = violations(roster("Orks", "  - unit: Avatar\n    faction: Eldar\n"))
+    assert [v.rule for v in named] == ["roster.wrong-faction"]
 
 
 def test_summary_lines(read: Read, library: Library) -> None:

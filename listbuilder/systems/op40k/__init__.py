@@ -53,7 +53,6 @@ class OnePage40k(RuleSystem):
             unit = self.datasheet(catalog, roster, entry)
             if unit is None:
                 continue  # the base class reports unknown units
-            out += _wrong_faction(i, entry, unit, roster)
             if entry.joins:
                 out.append(Violation(
                     "op40k.no-joining", "error", where_entry(i, entry),
@@ -78,13 +77,3 @@ def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:
         if upgrade is not None:
             total += upgrade.pts * (entry.count if upgrade.per_model else 1)
     return total
-
-
-def _wrong_faction(i: int, entry: RosterEntry, unit: Datasheet, roster: Roster) -> list[Violation]:
-    chosen = {f.casefold() for f in roster.factions}
-    if not chosen or (unit.faction or "").casefold() in chosen:
-        return []  # no faction chosen is the base class's message
-    army = " and ".join(roster.factions)
-    return [Violation(
-        "op40k.wrong-faction", "error", where_entry(i, entry),
-        f"{unit.name} belongs to {unit.faction}, not {army}: remove it or pick a unit of {army}.")]

@@ -28,6 +28,7 @@ class SpaceEmpires(RuleSystem):
     min_factions = 1
     max_factions = 1
     count_label = "chits"
+    cost_unit = "revenue"
     choices: ClassVar[dict[str, ChoiceSpec]] = {
         "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
         "poor_planets": ChoiceSpec(int, "Poor planets you control (default 0)"),
@@ -38,15 +39,6 @@ class SpaceEmpires(RuleSystem):
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
         return build(files, self.id, revision)
-
-    def resolve(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
-        # An empire recruits from its own pile only; the base lookup would fall back to a
-        # unit of another faction when the name is unique in the catalog.
-        unit = super().resolve(catalog, roster, entry)
-        mine = {f.casefold() for f in roster.factions}
-        if unit is not None and mine and (unit.faction or "").casefold() not in mine:
-            return None
-        return unit
 
     def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
         return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
