@@ -5,7 +5,6 @@ The format is documented in docs/roster-format.md; `RosterModel` is its schema, 
 docs/roster.schema.json is generated from it (`listbuilder schema`).
 """
 
-from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Sequence

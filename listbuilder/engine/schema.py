@@ -1,6 +1,5 @@
 """Building blocks for the pydantic schemas that check YAML at the edge (data and rosters)."""
 
-from __future__ import annotations
 
 from typing import Annotated
 

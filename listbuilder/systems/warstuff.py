@@ -6,7 +6,6 @@ as `printed_pts`; six of them differ, see docs/rules-notes.md). Players may desi
 roster (`designs`); an entry's `count` is the number of copies, each a one-model unit.
 """
 
-from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass

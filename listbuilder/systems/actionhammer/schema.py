@@ -1,7 +1,6 @@
 """The schema every YAML file under data/actionhammer/ obeys. All sections are optional; the
 loader merges the files, and `build` checks what crosses files."""
 
-from __future__ import annotations
 
 from typing import Annotated, Self
 

@@ -1,6 +1,5 @@
 """What every YAML file of data/hammerwars/ may hold: all sections optional, files merged."""
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 

@@ -1,6 +1,5 @@
 """The YAML edge of One Page 40k: the schema every file under data/op40k/ obeys."""
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 

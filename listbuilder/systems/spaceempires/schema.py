@@ -1,6 +1,5 @@
 """The schema every YAML file of data/spaceempires/ obeys: all sections optional, merged."""
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 
