@@ -137,7 +137,7 @@ def read_roster(
 
     labels = [e.label for e in model.entries if e.label]
     for i, entry in enumerate(roster.entries):
-        unit = system.resolve(catalog, roster, entry)
+        unit = system.unit_of(catalog, roster, entry)
         if unit is None:
             err(("entries", i, "unit"), _unknown_unit(catalog, roster, entry))
             continue
@@ -216,7 +216,7 @@ def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict
             row["label"] = entry.label
         if entry.joins:
             row["joins"] = entry.joins
-        if system.resolve(catalog, roster, entry) is not None:
+        if system.unit_of(catalog, roster, entry) is not None:
             row["pts"] = system.entry_cost(catalog, roster, entry)
         entries.append(row)
     out["entries"] = entries
@@ -235,7 +235,7 @@ def data_changes(roster: Roster, system: RuleSystem, catalog: Catalog) -> list[s
         return []
     out = []
     for entry in roster.entries:
-        if system.resolve(catalog, roster, entry) is None:
+        if system.unit_of(catalog, roster, entry) is None:
             out.append(f"{entry.unit}: no longer in the catalog")
             continue
         now = system.entry_cost(catalog, roster, entry)
@@ -251,7 +251,7 @@ def with_recorded_costs(roster: Roster, system: RuleSystem, catalog: Catalog) ->
     """The roster as it would be saved now: today's costs and revision recorded."""
     entries = tuple(
         replace(e, pts=system.entry_cost(catalog, roster, e)
-                if system.resolve(catalog, roster, e) is not None else None)
+                if system.unit_of(catalog, roster, e) is not None else None)
         for e in roster.entries)
     return replace(roster, entries=entries, data_revision=catalog.revision)
 

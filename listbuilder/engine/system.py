@@ -88,11 +88,11 @@ class RuleSystem:
         return sum(
             self.entry_cost(catalog, roster, e)
             for e in roster.entries
-            if self.resolve(catalog, roster, e) is not None
+            if self.unit_of(catalog, roster, e) is not None
         )
 
     # -- lookups -------------------------------------------------------------------------
-    def resolve(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
+    def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
         factions = (entry.faction,) if entry.faction else roster.factions
         return catalog.find_unit(entry.unit, factions)
 
@@ -136,7 +136,7 @@ class RuleSystem:
                 out.append(Violation("roster.unknown-faction", "error", "roster",
                                      f"Faction {f!r} is not in the {self.name} catalog."))
         for i, entry in enumerate(roster.entries):
-            unit = self.resolve(catalog, roster, entry)
+            unit = self.unit_of(catalog, roster, entry)
             if unit is None:
                 out.append(Violation("roster.unknown-unit", "error", where_entry(i, entry),
                                      f"{entry.unit!r} is not a unit of the chosen faction."))

@@ -480,7 +480,7 @@ def test_unknown_units_are_skipped_not_raised(library: Library) -> None:
 
 def test_shared_name_resolves_to_the_chosen_faction(read: Read) -> None:
     loaded = read(roster("Eldar", entry("Dreadnaughts")))
-    unit = SYSTEM.resolve(loaded.catalog, loaded.roster, loaded.roster.entries[0])
+    unit = SYSTEM.unit_of(loaded.catalog, loaded.roster, loaded.roster.entries[0])
     assert isinstance(unit, Chit) and (unit.faction, unit.force) == ("Eldar", 3)
 
 

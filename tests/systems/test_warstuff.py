@@ -194,5 +194,5 @@ def test_ambiguous_name_needs_a_genre(read) -> None:
         read(roster("  - unit: Knight\n"))
     assert "Fantasy and Medieval" in str(info.value)
     medieval = read(roster("  - unit: Knight\n", factions="factions: [Medieval]\n"))
-    unit = medieval.system.resolve(medieval.catalog, medieval.roster, medieval.roster.entries[0])
+    unit = medieval.system.unit_of(medieval.catalog, medieval.roster, medieval.roster.entries[0])
     assert unit is not None and unit.faction == "Medieval"

@@ -48,14 +48,14 @@ class ActionHammer(RuleSystem):
         return (1, None)
 
     def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        sheet = self.resolve(catalog, roster, entry)
+        sheet = self.unit_of(catalog, roster, entry)
         return sheet.cost(entry.count, entry.upgrades) if isinstance(sheet, Datasheet) else 0
 
     def placed(self, catalog: Catalog, roster: Roster) -> list[Placed]:
         """The entries whose datasheet is known, with their index in the roster."""
         out = []
         for i, entry in enumerate(roster.entries):
-            sheet = self.resolve(catalog, roster, entry)
+            sheet = self.unit_of(catalog, roster, entry)
             if isinstance(sheet, Datasheet):
                 out.append(Placed(i, entry, sheet))
         return out

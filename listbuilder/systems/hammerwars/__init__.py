@@ -46,14 +46,14 @@ class HammerWars(RuleSystem):
         return build_catalog(files, revision, self.id)
 
     def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.resolve(catalog, roster, entry)
+        unit = self.unit_of(catalog, roster, entry)
         return unit.pts * entry.count if isinstance(unit, HwUnit) else 0
 
     def listed(self, catalog: Catalog, roster: Roster) -> Listed:
         """The entries whose unit is known; the base class reports the others."""
         out = []
         for i, entry in enumerate(roster.entries):
-            unit = self.resolve(catalog, roster, entry)
+            unit = self.unit_of(catalog, roster, entry)
             if isinstance(unit, HwUnit):
                 out.append((i, entry, unit))
         return out

@@ -33,7 +33,7 @@ class OnePage40k(RuleSystem):
         return build_op40k_catalog(self.id, files, revision)
 
     def datasheet(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Datasheet | None:
-        unit = self.resolve(catalog, roster, entry)
+        unit = self.unit_of(catalog, roster, entry)
         return unit if isinstance(unit, Datasheet) else None
 
     def count_bounds(self, unit: Unit) -> tuple[int, int | None]:

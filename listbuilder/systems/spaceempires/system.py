@@ -44,7 +44,7 @@ class SpaceEmpires(RuleSystem):
         return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
 
     def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.resolve(catalog, roster, entry)
+        unit = self.unit_of(catalog, roster, entry)
         return unit.cost * entry.count if isinstance(unit, Chit) else 0
 
     def recruits(self, catalog: Catalog, roster: Roster) -> list[Recruit]:
@@ -52,7 +52,7 @@ class SpaceEmpires(RuleSystem):
         the base class to report."""
         out = []
         for i, entry in enumerate(roster.entries):
-            unit = self.resolve(catalog, roster, entry)
+            unit = self.unit_of(catalog, roster, entry)
             if isinstance(unit, Chit):
                 out.append((i, entry, unit))
         return out

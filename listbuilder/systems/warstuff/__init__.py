@@ -184,17 +184,17 @@ class WarStuff(RuleSystem):
                             origin=origin)
 
     # -- roster ------------------------------------------------------------------------------
-    def resolve(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
+    def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
         design = roster.design(entry.unit)
         if design is not None and isinstance(catalog, WarStuffCatalog):
             return WarStuffUnit(name=design.name, quality=design.quality,
                                 special_rules=design.rules, designed=True,
                                 pts=catalog.price(design.quality, design.rules),
                                 origin=Origin(custom=True))
-        return super().resolve(catalog, roster, entry)
+        return super().unit_of(catalog, roster, entry)
 
     def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.resolve(catalog, roster, entry)
+        unit = self.unit_of(catalog, roster, entry)
         return unit.pts * entry.count if isinstance(unit, WarStuffUnit) else 0
 
     def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
@@ -214,7 +214,7 @@ class WarStuff(RuleSystem):
                                      f"{design.name!r} is already a quickplay unit: give your "
                                      f"design another name."))
         for i, entry in enumerate(roster.entries):
-            unit = self.resolve(catalog, roster, entry)
+            unit = self.unit_of(catalog, roster, entry)
             if isinstance(unit, WarStuffUnit) and unit.pts > catalog.advised_max_unit_cost:
                 out.append(Violation(
                     "warstuff.unit-over-advised", "warning", where_entry(i, entry),
@@ -223,7 +223,7 @@ class WarStuff(RuleSystem):
         return out
 
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        models = sum(e.count for e in roster.entries if self.resolve(catalog, roster, e))
+        models = sum(e.count for e in roster.entries if self.unit_of(catalog, roster, e))
         return (("Models", str(models)), ("Designs", str(len(roster.designs))))
 
 
