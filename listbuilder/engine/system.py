@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel
 
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile, RuleText
 
 Severity = Literal["error", "warning"]
 
@@ -185,3 +186,15 @@ class RuleSystem:
                               f"{spent} pts spent; the limit is {limit}: "
                               f"remove {spent - limit} pts.")]
         return []
+
+    # -- display ---------------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        """The unit's full profile for cards and previews. Systems override with their stats."""
+        rules = tuple(RuleText(r.name, r.text) for name in unit.special_rules
+                      if (r := catalog.rule(name)) is not None)
+        return Profile(name=unit.name, subtitle=unit.faction or unit.category, cost="",
+                       rules=rules, keywords=unit.keywords)
+
+    # -- printing hooks (listbuilder.printing) -----------------------------------------------
+
+    # -- quick-resolve hooks (listbuilder.engine.dice and each system's resolve module) -----
