@@ -114,7 +114,9 @@ def test_broken_custom_file_is_reported_and_builtin_still_loads(tmp_path: Path) 
     problems = sorted(str(p) for p in loaded.problems)
     assert len(problems) == 2
     assert problems[0].endswith("bad.yaml:5: units[0].quality: must be 1 to 5, got 8")
-    assert "clash.yaml:2: units[0].name: 'Troll' is already in Animals & Monsters" in problems[1]
+    assert problems[1].endswith("clash.yaml:2: units[0].name: 'Troll (Animals & Monsters)' is "
+                                "defined twice (also in data/warstuff/genres/"
+                                "02-animals-monsters.yaml): keep one")
 
 
 def test_revision_follows_the_data(data: Path, empty: Path) -> None:

@@ -406,7 +406,7 @@ def test_missing_system_table_is_reported(tmp_path: Path) -> None:
     system = builtin / "hammerwars" / "system.yaml"
     text = system.read_text()
     system.write_text(text[:text.index("combat:")] + text[text.index("objectives:"):])
-    with pytest.raises(DataLoadError, match="no file defines combat: add a combat section"):
+    with pytest.raises(DataLoadError, match="no file gives the combat section: add it"):
         load_catalog(SYSTEM, builtin_dir=builtin, custom_dir=tmp_path / "none")
 
 
@@ -451,7 +451,8 @@ def test_broken_custom_file_is_reported_and_left_out(tmp_path: Path) -> None:
     loaded = load_catalog(SYSTEM, custom_dir=tmp_path / "custom")
     assert [str(p) for p in loaded.problems] == [
         f"{bad}:3: factions[0].goals[1]: unknown goal 'Glory'",
-        f"{twice}:1: combat: combat is already defined in data/hammerwars/system.yaml: keep one",
+        f"{twice}:1: combat: the combat section is already given in "
+        f"data/hammerwars/system.yaml: keep one",
     ]
     c = loaded.catalog
     assert isinstance(c, HammerWarsCatalog)

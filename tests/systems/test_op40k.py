@@ -412,7 +412,7 @@ def test_damage_table_must_cover_each_roll(tmp_path: Path) -> None:
 def test_missing_system_tables(tmp_path: Path) -> None:
     root = copy_data(tmp_path, skip="system.yaml")
     assert "(top)" not in load_errors(root, tmp_path / "empty")
-    assert "system: no file has the system section" in load_errors(root, tmp_path / "empty")
+    assert "system: no file gives the system section" in load_errors(root, tmp_path / "empty")
 
 
 def test_custom_faction_is_marked_custom_and_a_broken_one_is_left_out(tmp_path: Path) -> None:

@@ -573,8 +573,8 @@ def test_custom_file_may_not_reset_the_constants(tmp_path: Path) -> None:
     (custom / "house.yaml").write_text(constants)
     loaded = load_catalog(SYSTEM, custom_dir=tmp_path / "custom")
     assert [str(p) for p in loaded.problems] == [
-        f"{custom / 'house.yaml'}:1: constants: constants are already set in "
-        f"data/spaceempires/system.yaml: remove this section"]
+        f"{custom / 'house.yaml'}:1: constants: the constants section is already given in "
+        f"data/spaceempires/system.yaml: keep one"]
     assert cat_from(loaded.catalog).constants.setup_space_units == 8
 
 

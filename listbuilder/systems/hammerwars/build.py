@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from listbuilder.engine.errors import Problems
-from listbuilder.engine.model import BUILTIN, Origin
+from listbuilder.engine.merge import items, single_value, unique
+from listbuilder.engine.model import Origin
 from listbuilder.engine.schema import Schema
 from listbuilder.engine.system import SourceFile
 from listbuilder.systems.hammerwars.model import (
@@ -44,40 +45,10 @@ Item = tuple[Origin, int, T]  # where an item came from, its index in that file'
 Docs = Sequence[tuple[Origin, HammerWarsFile]]
 
 
-def _items(docs: Docs, section: str) -> list[Item[T]]:
-    return [(origin, i, item)
-            for origin, doc in docs for i, item in enumerate(getattr(doc, section))]
 
 
-def _unique(problems: Problems, items: list[Item[T]], section: str, key: str) -> list[Item[T]]:
-    """The items whose `key` is new; each repeat is reported where it stands and left out."""
-    seen: dict[str, Origin] = {}
-    kept = []
-    for origin, i, item in items:
-        value = str(getattr(item, key))
-        first = seen.get(value.casefold())
-        if first is not None:
-            also = "earlier in this file" if first.file == origin.file else f"in {first.file}"
-            problems.add(origin, (section, i, key), f"{value!r} is defined twice (also {also}): "
-                                                    f"keep one")
-            continue
-        seen[value.casefold()] = origin
-        kept.append((origin, i, item))
-    return kept
 
 
-def _single(problems: Problems, docs: Docs, section: str, kind: type[S]) -> S | None:
-    """The value of a section that exactly one file defines."""
-    found = [(origin, value) for origin, doc in docs
-             if isinstance(value := getattr(doc, section), kind)]
-    for origin, _ in found[1:]:
-        problems.add(origin, (section,), f"{section} is already defined in {found[0][0].file}: "
-                                         f"keep one")
-    if not found:
-        problems.add(docs[0][0] if docs else BUILTIN, (),
-                     f"no file defines {section}: add a {section} section")
-        return None
-    return found[0][1]
 
 
 def _check_units(problems: Problems, units: list[Item[UnitModel]], categories: set[str],
@@ -118,20 +89,17 @@ def _names(items: list[Item[T]], key: str = "name") -> set[str]:
 def build_catalog(files: Sequence[SourceFile], revision: str, system: str) -> HammerWarsCatalog:
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, HammerWarsFile)]
     problems = Problems()
-    pool: list[Item[PoolSlotModel]] = _unique(problems, _items(docs, "pool"), "pool", "category")
-    units: list[Item[UnitModel]] = _unique(problems, _items(docs, "units"), "units", "name")
-    factions: list[Item[FactionModel]] = _unique(problems, _items(docs, "factions"), "factions",
-                                                 "name")
-    goals: list[Item[GoalModel]] = _unique(problems, _items(docs, "goals"), "goals", "name")
-    rules: list[Item[RuleModel]] = _unique(problems, _items(docs, "rules"), "rules", "name")
-    actions: list[Item[ActionModel]] = _unique(problems, _items(docs, "actions"), "actions",
-                                               "name")
-    terrain: list[Item[TerrainModel]] = _unique(problems, _items(docs, "terrain"), "terrain",
-                                                "name")
-    deployment = _single(problems, docs, "deployment", DeploymentModel)
-    morale = _single(problems, docs, "morale", MoraleModel)
-    combat = _single(problems, docs, "combat", CombatModel)
-    objectives = _single(problems, docs, "objectives", ObjectivesModel)
+    pool: list[Item[PoolSlotModel]] = unique(problems, items(docs, "pool"), "pool", "category")
+    units: list[Item[UnitModel]] = unique(problems, items(docs, "units"), "units")
+    factions: list[Item[FactionModel]] = unique(problems, items(docs, "factions"), "factions")
+    goals: list[Item[GoalModel]] = unique(problems, items(docs, "goals"), "goals")
+    rules: list[Item[RuleModel]] = unique(problems, items(docs, "rules"), "rules")
+    actions: list[Item[ActionModel]] = unique(problems, items(docs, "actions"), "actions")
+    terrain: list[Item[TerrainModel]] = unique(problems, items(docs, "terrain"), "terrain")
+    deployment: DeploymentModel | None = single_value(problems, docs, "deployment")
+    morale: MoraleModel | None = single_value(problems, docs, "morale")
+    combat: CombatModel | None = single_value(problems, docs, "combat")
+    objectives: ObjectivesModel | None = single_value(problems, docs, "objectives")
 
     _check_units(problems, units, _names(pool, "category"), _names(rules))
     _check_pool(problems, pool, units)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
-from typing import Protocol, TypeVar, cast
+from typing import cast
 
 from listbuilder.engine.errors import Problems
+from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
 from listbuilder.engine.roster_file import closest
 from listbuilder.engine.system import SourceFile, plural
@@ -25,46 +25,11 @@ from listbuilder.systems.op40k.models import (
 )
 from listbuilder.systems.op40k.schema import Op40kData, SystemModel, UnitModel
 
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-N = TypeVar("N", bound=_Named)
-S = TypeVar("S")
 Doc = tuple[Origin, Op40kData]
 
 
-def _unique(docs: Sequence[Doc], key: str, pick: Callable[[Op40kData], Sequence[N]],
-            problems: Problems, what: str) -> Iterator[tuple[Origin, int, N]]:
-    """Each named item once; a second definition of a name is a problem at its own place."""
-    seen: dict[str, str] = {}
-    for origin, doc in docs:
-        for i, item in enumerate(pick(doc)):
-            folded = item.name.casefold()
-            if folded in seen:
-                problems.add(origin, (key, i, "name"),
-                             f"{what} {item.name!r} is defined twice (first in {seen[folded]}): "
-                             f"rename or remove one")
-                continue
-            seen[folded] = origin.file
-            yield origin, i, item
 
 
-def _single_section(docs: Sequence[Doc], key: str, problems: Problems,
-                    pick: Callable[[Op40kData], S | None]) -> tuple[Origin, S] | None:
-    found = [(origin, section) for origin, doc in docs if (section := pick(doc)) is not None]
-    for origin, _ in found[1:]:
-        problems.add(origin, (key,), f"the {key} section is already given in "
-                                     f"{found[0][0].file}: remove this one")
-    if not found:
-        # the section belongs to no file, so the message names the data folder
-        folder = str(PurePath(docs[0][0].file).parent) if docs else "data/op40k"
-        problems.add(Origin(file=folder), (key,),
-                     f"no file has the {key} section: add it (see data/op40k/system.yaml)")
-        return None
-    return found[0]
 
 
 def _check_tables(origin: Origin, tables: SystemModel, problems: Problems) -> None:
@@ -180,17 +145,17 @@ def build_op40k_catalog(system: str, files: Sequence[SourceFile], revision: str)
     """Check every file against the others and report all problems before building anything."""
     docs = [(f.origin, cast(Op40kData, f.data)) for f in files]
     problems = Problems()
-    tables = _single_section(docs, "system", problems, lambda d: d.system)
-    army = _single_section(docs, "army", problems, lambda d: d.army)
+    tables = single(problems, docs, "system")
+    army = single(problems, docs, "army")
     if tables is not None:
         _check_tables(tables[0], tables[1], problems)
     factions = [Faction(name=f.name, text=f.text, origin=o)
-                for o, _, f in _unique(docs, "factions", lambda d: d.factions, problems,
-                                       "faction")]
+                for o, _, f in unique(problems, items(docs, "factions"), "factions",
+                                      what="faction")]
     rules = [SpecialRule(name=r.name, text=r.text, origin=o)
-             for o, _, r in _unique(docs, "rules", lambda d: d.rules, problems, "special rule")]
+             for o, _, r in unique(problems, items(docs, "rules"), "rules", what="special rule")]
     weapons = [Weapon.from_schema(w, o)
-               for o, _, w in _unique(docs, "weapons", lambda d: d.weapons, problems, "weapon")]
+               for o, _, w in unique(problems, items(docs, "weapons"), "weapons", what="weapon")]
     known = _Known({f.name.casefold(): f.name for f in factions},
                    {r.name.casefold(): r.name for r in rules},
                    {w.name.casefold(): w for w in weapons})

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from listbuilder.engine.errors import Loc, Problems
+from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import (
     BUILTIN,
     Card,
@@ -200,33 +200,8 @@ class SpaceEmpiresCatalog(Catalog):
 Docs = Sequence[tuple[Origin, SpaceEmpiresFile]]
 
 
-def _unique(problems: Problems, docs: Docs, section: str, key: str,
-            what: str = "name") -> list[tuple[Origin, Any]]:
-    """The items of one section across files; a repeated key is a problem, the first is kept."""
-    seen: dict[str, str] = {}
-    out: list[tuple[Origin, Any]] = []
-    for origin, doc in docs:
-        for i, item in enumerate(getattr(doc, section)):
-            value = str(getattr(item, key)).casefold()
-            if value in seen:
-                problems.add(origin, (section, i, key), f"{what} {getattr(item, key)!r} is "
-                             f"defined twice (also in {seen[value]}): keep one")
-                continue
-            seen[value] = origin.file
-            out.append((origin, item))
-    return out
 
 
-def _constants(problems: Problems, docs: Docs) -> Constants | None:
-    found = [(o, d.constants) for o, d in docs if d.constants is not None]
-    for origin, _ in found[1:]:
-        problems.add(origin, ("constants",), f"constants are already set in {found[0][0].file}: "
-                                             f"remove this section")
-    if not found:
-        problems.add(docs[0][0] if docs else Origin(), ("constants",),
-                     "no file sets the constants section: add it to system.yaml")
-        return None
-    return Constants.from_schema(found[0][1])
 
 
 def _check_letters(problems: Problems, origin: Origin, loc: Loc, letters: Iterable[str],
@@ -293,24 +268,26 @@ def _check_units_and_cards(problems: Problems, docs: Docs, known: Mapping[str, s
 def build(files: Sequence[SourceFile], system: str, revision: str) -> SpaceEmpiresCatalog:
     problems = Problems()
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, SpaceEmpiresFile)]
-    constants = _constants(problems, docs)
-    types = _unique(problems, docs, "unit_types", "letter", "unit type")
-    speeds = _unique(problems, docs, "speeds", "name", "speed")
-    planets = _unique(problems, docs, "planets", "name", "planet kind")
-    notes = _unique(problems, docs, "notes", "code", "note")
-    factions = _unique(problems, docs, "factions", "name", "faction")
-    phases = _unique(problems, docs, "phases", "name", "phase")
-    rules = _unique(problems, docs, "rules", "name", "rule")
-    decks = _unique(problems, docs, "decks", "name", "deck")
-    planet_names = {p.name.casefold() for _, p in planets}
+    found = single(problems, docs, "constants")
+    constants = Constants.from_schema(found[1]) if found else None
+    types = unique(problems, items(docs, "unit_types"), "unit_types", field="letter",
+                   what="unit type")
+    speeds = unique(problems, items(docs, "speeds"), "speeds", what="speed")
+    planets = unique(problems, items(docs, "planets"), "planets", what="planet kind")
+    notes = unique(problems, items(docs, "notes"), "notes", field="code", what="note")
+    factions = unique(problems, items(docs, "factions"), "factions", what="faction")
+    phases = unique(problems, items(docs, "phases"), "phases", what="phase")
+    rules = unique(problems, items(docs, "rules"), "rules", what="rule")
+    decks = unique(problems, items(docs, "decks"), "decks", what="deck")
+    planet_names = {p.name.casefold() for _, _, p in planets}
     for _, kind in PLANET_CHOICES:
         if kind.casefold() not in planet_names:
             problems.add(docs[0][0] if docs else Origin(), ("planets",),
                          f"planet kind {kind!r} is missing: the roster choices count it")
-    known = {"factions": {f.name.casefold() for _, f in factions},
-             "speeds": {s.name.casefold() for _, s in speeds},
-             "notes": {n.code.casefold() for _, n in notes},
-             "letters": {t.letter for _, t in types}}
+    known = {"factions": {f.name.casefold() for _, _, f in factions},
+             "speeds": {s.name.casefold() for _, _, s in speeds},
+             "notes": {n.code.casefold() for _, _, n in notes},
+             "letters": {t.letter for _, _, t in types}}
     _check_units_and_cards(problems, docs, known, planet_names)
     if constants is not None and constants.transport_speed.casefold() not in known["speeds"]:
         origin = next(o for o, d in docs if d.constants is not None)
@@ -318,26 +295,26 @@ def build(files: Sequence[SourceFile], system: str, revision: str) -> SpaceEmpir
                      f"unknown speed {constants.transport_speed!r}: name one of the speeds")
     problems.raise_if_any()
     assert constants is not None  # raise_if_any has reported its absence
-    type_names = {t.letter: t.name for _, t in types}
+    type_names = {t.letter: t.name for _, _, t in types}
     return SpaceEmpiresCatalog(
         system=system, revision=revision,
-        factions=tuple(Faction(name=f.name, text=f.text, origin=o) for o, f in factions),
+        factions=tuple(Faction(name=f.name, text=f.text, origin=o) for o, _, f in factions),
         units=tuple(Chit.from_schema(u, o, constants.leader_cost_divisor, type_names)
                     for o, d in docs for u in d.units),
-        rules=tuple(SpecialRule(name=r.name, text=r.text, origin=o) for o, r in rules),
+        rules=tuple(SpecialRule(name=r.name, text=r.text, origin=o) for o, _, r in rules),
         decks=tuple(Deck(name=d.name, cards=tuple(ActionCard.from_schema(c) for c in d.cards),
-                         origin=o) for o, d in decks),
+                         origin=o) for o, _, d in decks),
         unit_types=tuple(UnitType(letter=t.letter, name=t.name, text=t.text, origin=o)
-                         for o, t in types),
+                         for o, _, t in types),
         speeds=tuple(Speed(name=s.name, letter=s.letter, min_move=s.min_move,
-                           max_move=s.max_move, origin=o) for o, s in speeds),
+                           max_move=s.max_move, origin=o) for o, _, s in speeds),
         planets=tuple(PlanetKind(name=p.name, revenue=p.revenue, recruit_limit=p.recruit_limit,
-                                 recruits_space=p.recruits_space, origin=o) for o, p in planets),
-        phases=tuple(Phase(name=p.name, text=p.text, origin=o) for o, p in phases),
+                                 recruits_space=p.recruits_space, origin=o) for o, _, p in planets),
+        phases=tuple(Phase(name=p.name, text=p.text, origin=o) for o, _, p in phases),
         abbreviations=tuple(Abbreviation(code=a.code, meaning=a.meaning, origin=o)
                             for o, d in docs for a in d.abbreviations),
         notes=tuple(UnitNote(code=n.code, name=n.name, faction=n.faction, origin=o)
-                    for o, n in notes),
+                    for o, _, n in notes),
         constants=constants,
     )
 

@@ -10,11 +10,12 @@ roster (`designs`); an entry's `count` is the number of copies, each a one-model
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from pydantic import Field
 
 from listbuilder.engine.errors import Problems
+from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import (
     Catalog,
     Faction,
@@ -133,41 +134,30 @@ class WarStuff(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
         problems = Problems()
         docs = [(f.origin, f.data) for f in files if isinstance(f.data, WarStuffFile)]
-        rules = _unique_named(problems, "rules", [(o, i, r) for o, d in docs
-                                                   for i, r in enumerate(d.rules)])
-        genres = _unique_named(problems, "genres", [(o, i, g) for o, d in docs
-                                                     for i, g in enumerate(d.genres)])
-        settings = next((d.unit_quality for _, d in docs if d.unit_quality), None)
-        if settings is None:
-            problems.add(files[0].origin if files else Origin(), ("unit_quality",),
-                         "no file sets unit_quality (min, max, points_per_quality, minimum_cost)")
+        rules = unique(problems, items(docs, "rules"), "rules")
+        genres = unique(problems, items(docs, "genres"), "genres")
+        settings_found = single(problems, docs, "unit_quality")
+        settings: QualityModel | None = settings_found[1] if settings_found else None
         rule_map = {r.name.casefold(): SpecialRule(name=r.name, text=r.text, cost=r.cost, origin=o)
-                    for o, r in rules}
-        genre_names = {g.name.casefold() for _, g in genres}
+                    for o, _, r in rules}
+        genre_names = {g.name.casefold() for _, _, g in genres}
         units: list[WarStuffUnit] = []
-        seen: dict[tuple[str, str], str] = {}
-        for origin, doc in docs:
-            for i, u in enumerate(doc.units):
-                key = (u.genre.casefold(), u.name.casefold())
-                if key in seen:
-                    problems.add(origin, ("units", i, "name"), f"{u.name!r} is already in "
-                                 f"{u.genre} (from {seen[key]}): rename it")
-                seen[key] = origin.file
-                if u.genre.casefold() not in genre_names:
-                    problems.add(origin, ("units", i, "genre"),
-                                 f"unknown genre {u.genre!r}: add it under genres or fix the name")
-                for j, r in enumerate(u.rules):
-                    if r.casefold() not in rule_map:
-                        problems.add(origin, ("units", i, "rules", j),
-                                     f"unknown special rule {r!r}")
-                units.append(self._unit(u, origin, rule_map, settings))
+        for origin, i, u in unique(problems, items(docs, "units"), "units",
+                                   key=lambda u: f"{u.name} ({u.genre})"):
+            if u.genre.casefold() not in genre_names:
+                problems.add(origin, ("units", i, "genre"),
+                             f"unknown genre {u.genre!r}: add it under genres or fix the name")
+            for j, r in enumerate(u.rules):
+                if r.casefold() not in rule_map:
+                    problems.add(origin, ("units", i, "rules", j), f"unknown special rule {r!r}")
+            units.append(self._unit(u, origin, rule_map, settings))
         problems.raise_if_any()
         assert settings is not None  # raise_if_any has reported its absence
         limits = next((d.warband_limits for _, d in docs if d.warband_limits), [150, 300])
         advised = next((d.advised_max_unit_cost for _, d in docs if d.advised_max_unit_cost), 75)
         return WarStuffCatalog(
             system=self.id, revision=revision,
-            factions=tuple(Faction(name=g.name, text=g.text, origin=o) for o, g in genres),
+            factions=tuple(Faction(name=g.name, text=g.text, origin=o) for o, _, g in genres),
             rules=tuple(rule_map.values()), units=tuple(units),
             points_per_quality=settings.points_per_quality, minimum_cost=settings.minimum_cost,
             quality_range=(settings.min, settings.max), warband_limits=tuple(limits),
@@ -227,6 +217,17 @@ class WarStuff(RuleSystem):
         return (("Models", str(models)), ("Designs", str(len(roster.designs))))
 
 
+    # -- builder hooks ---------------------------------------------------------------------
+    def stacks_entries(self) -> bool:
+        return True  # an entry counts copies of one one-model unit
+
+    def design_qualities(self, catalog: Catalog) -> tuple[int, ...]:
+        if not isinstance(catalog, WarStuffCatalog):
+            return ()
+        lo, hi = catalog.quality_range
+        return tuple(range(lo, hi + 1))
+
+
 def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: Sequence[str],
                      where: str) -> list[Violation]:
     out: list[Violation] = []
@@ -252,23 +253,4 @@ def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: S
             out.append(Violation("warstuff.hollow-rules", "warning", where,
                                  f"{name} has {x} and {y}: {why}. Drop {x} or accept the "
                                  f"discount is unearned."))
-    return out
-
-
-Named = TypeVar("Named", RuleModel, GenreModel)
-
-
-def _unique_named(
-    problems: Problems, section: str, items: list[tuple[Origin, int, Named]]
-) -> list[tuple[Origin, Named]]:
-    seen: dict[str, str] = {}
-    out = []
-    for origin, i, item in items:
-        key = item.name.casefold()
-        if key in seen:
-            problems.add(origin, (section, i, "name"),
-                         f"{item.name!r} is defined twice (also in {seen[key]}): keep one")
-            continue
-        seen[key] = origin.file
-        out.append((origin, item))
     return out
