@@ -661,5 +661,5 @@ def test_a_custom_file_may_not_redefine_the_core_numbers(tmp_path: Path) -> None
     assert isinstance(loaded.catalog, ActionHammerCatalog)
     assert loaded.catalog.army.leaders_per == 1000
     assert len(loaded.problems) == 1
-    assert "house.yaml:1: army: the army section is already given in data/actionhammer/system.yaml" in str(
-        loaded.problems[0])
+    assert ("house.yaml:1: army: the army section is already given in "
+            "data/actionhammer/system.yaml") in str(loaded.problems[0])
