@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/listbuilder systems
+	$(BIN)/listbuilder serve --host 127.0.0.1 --port 5000
 
 test: $(STAMP)
 	$(BIN)/ruff check listbuilder tests benchmarks

@@ -1,0 +1,66 @@
+"""A roster as plain text for chats and forums: units, options, costs, totals and whether it is
+legal. Pure: everything comes from the system's hooks, so the text matches what the builder and
+`listbuilder validate` report."""
+
+from __future__ import annotations
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry
+from listbuilder.engine.system import RuleSystem, plural
+
+
+def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
+    """The roster as lines of plain text, ending with a newline."""
+    unit_of_cost = system.cost_unit
+    lines = [f"{roster.name} ({system.name})"]
+    header = []
+    if roster.factions:
+        header.append(", ".join(roster.factions))
+    if system.uses_points() and roster.points_limit:
+        header.append(f"{roster.points_limit} {unit_of_cost} game")
+    for key, value in roster.choices.items():
+        header.append(f"{key.replace('_', ' ')}: {value}")
+    if header:
+        lines.append(" | ".join(header))
+
+    if roster.designs:
+        lines += ["", "Designed units:"]
+        for design in roster.designs:
+            rules = ", ".join(design.rules) or "no special rules"
+            lines.append(f"- {design.name}: Quality {design.quality}; {rules}")
+
+    lines.append("")
+    labels = {e.label: e for e in roster.entries if e.label}
+    for entry in roster.entries:
+        lines += _entry_lines(system, catalog, roster, entry, labels)
+    if not roster.entries:
+        lines.append("(no units yet)")
+
+    totals = system.totals(catalog, roster)
+    limit = f"/{totals.points_limit}" if totals.points_limit else ""
+    lines += ["", f"Total: {totals.points}{limit} {unit_of_cost}"]
+    lines += [f"{label}: {value}" for label, value in totals.lines]
+
+    found = system.validate(catalog, roster)
+    errors = [v for v in found if v.severity == "error"]
+    warnings = [v for v in found if v.severity == "warning"]
+    if errors:
+        lines.append(f"Not legal yet: {plural(len(errors), 'problem')}")
+    else:
+        lines.append("Legal" + (f", with {plural(len(warnings), 'warning')}" if warnings else ""))
+    lines += [f"- {v.message}" for v in errors + warnings]
+    return "\n".join(lines) + "\n"
+
+
+def _entry_lines(system: RuleSystem, catalog: Catalog, roster: Roster, entry: RosterEntry,
+                 labels: dict[str, RosterEntry]) -> list[str]:
+    known = system.unit_of(catalog, roster, entry) is not None
+    cost = f"{system.entry_cost(catalog, roster, entry)} {system.cost_unit}" if known \
+        else "not in the catalog"
+    name = f"{entry.unit} [{entry.faction}]" if entry.faction else entry.unit
+    out = [f"- {name} ({system.count_label} {entry.count}): {cost}"]
+    if entry.upgrades:
+        out.append(f"  with {', '.join(entry.upgrades)}")
+    if entry.joins:
+        target = labels.get(entry.joins)
+        out.append(f"  joins {target.unit if target else entry.joins}")
+    return out

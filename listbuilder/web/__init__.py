@@ -1,0 +1,64 @@
+"""The browser builder: `create_app` builds the Flask app; blueprints live one per module.
+
+Other parts (printing, quick-resolve) add their blueprints to `BLUEPRINTS`-style registration
+inside `create_app`, beside these.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from listbuilder.engine.catalog import PROJECT_ROOT
+from listbuilder.engine.library import Library
+from listbuilder.storage import RosterStore, sqlite_url
+from listbuilder.web.config import Config
+
+csrf = CSRFProtect()
+
+
+def create_app(test_config: Mapping[str, Any] | type | None = None,
+               instance_path: str | Path | None = None) -> Flask:
+    instance = instance_path or os.environ.get("LISTBUILDER_INSTANCE") or PROJECT_ROOT / "instance"
+    app = Flask(__name__, instance_path=str(instance),
+                template_folder=str(PROJECT_ROOT / "templates"),
+                static_folder=str(PROJECT_ROOT / "static"))
+    app.config.from_object(Config)
+    if isinstance(test_config, type):
+        app.config.from_object(test_config)
+    elif test_config is not None:
+        app.config.from_mapping(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    custom = app.config.get("LISTBUILDER_DATA")
+    app.extensions["listbuilder.library"] = Library(custom_dir=Path(custom) if custom else None)
+    url = app.config.get("DATABASE_URL") or sqlite_url(Path(app.instance_path) /
+                                                        "listbuilder.sqlite3")
+    app.extensions["listbuilder.store"] = RosterStore(url)
+    csrf.init_app(app)
+
+    from listbuilder.web import builder, errors, home, shared, templating
+
+    templating.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(builder.bp)
+    app.register_blueprint(shared.bp)
+    # Printing and quick-resolve register their blueprints here, beside these.
+    return app
+
+
+def _instance_secret(folder: Path) -> str:
+    path = folder / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()

@@ -1,0 +1,333 @@
+"""The roster page behind the private edit link, and every change made on it.
+
+Each change posts a small form with the version the page showed. The view checks the form's
+shape, applies one pure edit (`edits`), stores the canonical YAML and shows the page again:
+in place for htmx, by redirect otherwise. A stale version is refused and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from listbuilder.engine.model import Roster, UnitDesign
+from listbuilder.engine.text import roster_text
+from listbuilder.storage import StaleRoster
+from listbuilder.web import edits, forms, services
+from listbuilder.web.page import Notice, design_cost_view, roster_context
+from listbuilder.web.present import find_by_key
+from listbuilder.web.rosters import (
+    Opened,
+    RosterShapeError,
+    StoredRosterError,
+    canonical,
+    file_name,
+    open_stored,
+)
+from listbuilder.web.templating import kept_args
+from listbuilder.web.uploads import UploadProblem, read_upload
+
+bp = Blueprint("builder", __name__, url_prefix="/r/<token>")
+
+Page = tuple[str, int] | Response | WerkzeugResponse
+Change = Callable[[Opened, Any], Roster]
+
+SEED_RANGE = 1_000_000
+
+
+def _open(token: str) -> Opened:
+    stored = services.by_edit_token(token)
+    try:
+        return open_stored(services.library(), stored)
+    except StoredRosterError:
+        abort(Response(render_template("web/unreadable.html", stored=stored), 422))
+
+
+def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] | None = None,
+          **kwargs: Any) -> tuple[str, int]:
+    ctx = roster_context(opened, token, notices, **kwargs)
+    return render_template("web/roster.html", **ctx), status
+
+
+@bp.get("")
+def edit(token: str) -> Page:
+    opened = _open(token)
+    services.remember(token)
+    return _page(token, opened)
+
+
+def _form_problems(form: FlaskForm) -> list[str]:
+    out = []
+    for name, errors in form.errors.items():
+        if name == "csrf_token":
+            continue
+        field = getattr(form, name, None)
+        label = field.label.text if field is not None and field.label.text else name
+        out += [f"{label}: {e}" for e in errors]
+    return out
+
+
+def _retry_fields() -> list[tuple[str, str]]:
+    return [(k, v) for k, values in request.form.lists() if k not in ("csrf_token", "version")
+            for v in values]
+
+
+def _conflict(token: str, latest: Opened, what: str, base: int | None) -> tuple[str, int]:
+    had = f"version {base}" if base else "an older version"
+    notice = Notice("conflict", "Not saved: this roster changed since this page was loaded", [
+        f"It was saved in another tab or by someone else with the edit link (you had {had}; "
+        f"it is now version {latest.stored.version}).",
+        f"Your change, {what}, was not applied. The roster below is the latest saved one; "
+        f"apply your change to it, or leave it."],
+        retry=_retry_fields(), retry_action=request.path)
+    return _page(token, latest, 409, [notice])
+
+
+def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
+    """Check the form, apply the change to the saved version it was based on, save, show."""
+    opened = _open(token)
+    if not form.validate_on_submit():
+        if isinstance(form, forms.VersionedForm) and form.version.errors:
+            abort(400)
+        return _page(token, opened, 422, [Notice("error", f"Not changed: {what}",
+                                                 _form_problems(form))])
+    base = getattr(form, "version", None)
+    base_version = base.data if base is not None else opened.stored.version
+    if base_version != opened.stored.version:
+        return _conflict(token, opened, what, base_version)
+    try:
+        roster = change(opened, form)
+        text = canonical(roster, opened.system, opened.catalog)
+        stored = services.store().save(opened.stored.id, base_version, roster.name, text)
+    except (edits.EditError, RosterShapeError) as exc:
+        return _page(token, opened, 422, [Notice("error", f"Not changed: {what}", [str(exc)])])
+    except StaleRoster:
+        return _conflict(token, _open(token), what, base_version)
+    if services.is_htmx():
+        return _page(token, Opened(stored, roster, opened.system, opened.catalog))
+    anchor = request.form.get("anchor", "")[:40]
+    return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,
+                            **kept_args()))
+
+
+# -- roster settings and choices --------------------------------------------------------------
+
+@bp.post("/settings")
+def settings(token: str) -> Page:
+    opened = _open(token)
+    form = forms.SettingsForm()
+    form.factions.choices = [f.name for f in opened.catalog.factions]
+
+    def change(o: Opened, f: forms.SettingsForm) -> Roster:
+        limit = f.points_limit.data if o.system.uses_points() else None
+        return edits.set_settings(o.roster, f.name.data or "", limit, f.factions.data or ())
+
+    return apply(token, form, change, "the roster's name, factions and points limit")
+
+
+@bp.post("/choices")
+def choices(token: str) -> Page:
+    opened = _open(token)
+    options = {k: opened.system.choice_options(opened.catalog, opened.roster, k)
+               for k in opened.system.choices}
+    form = forms.choices_form(opened.system, options)()
+
+    def change(o: Opened, f: FlaskForm) -> Roster:
+        return edits.set_choices(o.roster, {k: getattr(f, k).data for k in o.system.choices})
+
+    return apply(token, form, change, "the roster's choices")
+
+
+@bp.post("/redraw")
+def redraw(token: str) -> Page:
+    form = forms.RedrawForm()
+
+    def change(o: Opened, f: forms.RedrawForm) -> Roster:
+        if f.key.data not in o.system.random_choices():
+            raise edits.EditError(f"{o.system.name} has no random draw called {f.key.data!r}.")
+        return edits.set_choices(o.roster, {f.key.data: secrets.randbelow(SEED_RANGE)})
+
+    return apply(token, form, change, "a new draw")
+
+
+# -- entries ----------------------------------------------------------------------------------
+
+@bp.post("/add")
+def add(token: str) -> Page:
+    form = forms.AddForm()
+
+    def change(o: Opened, f: forms.AddForm) -> Roster:
+        unit = find_by_key(o.catalog, f.unit.data or "")
+        if unit is None:
+            raise edits.EditError(f"{f.unit.data!r} is not a unit of {o.system.name}.")
+        return edits.add_unit(o.system, o.catalog, o.roster, unit)
+
+    return apply(token, form, change, f"adding {(form.unit.data or '').split('|')[0]}")
+
+
+@bp.post("/entry")
+def entry(token: str) -> Page:
+    form = forms.EntryForm()
+
+    def change(o: Opened, f: forms.EntryForm) -> Roster:
+        return edits.update_entry(o.roster, f.index.data, f.unit.data or "", f.count.data,
+                                  f.upgrades.data or ())
+
+    return apply(token, form, change, f"changing {form.unit.data or 'an entry'}")
+
+
+@bp.post("/remove")
+def remove(token: str) -> Page:
+    form = forms.RemoveForm()
+
+    def change(o: Opened, f: forms.RemoveForm) -> Roster:
+        return edits.remove_entry(o.roster, f.index.data, f.unit.data or "")
+
+    return apply(token, form, change, f"removing {form.unit.data or 'an entry'}")
+
+
+@bp.post("/move")
+def move(token: str) -> Page:
+    form = forms.MoveForm()
+
+    def change(o: Opened, f: forms.MoveForm) -> Roster:
+        return edits.move_entry(o.roster, f.index.data, f.unit.data or "", f.step.data)
+
+    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}")
+
+
+@bp.post("/join")
+def join(token: str) -> Page:
+    form = forms.JoinForm()
+
+    def change(o: Opened, f: forms.JoinForm) -> Roster:
+        target, _, target_unit = (f.target.data or "").partition(":")
+        if not target:
+            return edits.join_entry(o.roster, f.index.data, f.unit.data or "", None, None)
+        if not target.isdigit():
+            raise edits.EditError("Pick the unit to join from the list.")
+        return edits.join_entry(o.roster, f.index.data, f.unit.data or "", int(target),
+                                target_unit)
+
+    return apply(token, form, change, f"attaching {form.unit.data or 'a unit'}")
+
+
+# -- designs (systems that allow them) --------------------------------------------------------
+
+def _design(f: forms.DesignForm) -> UnitDesign:
+    return UnitDesign(name=(f.name.data or "").strip(), quality=f.quality.data,
+                      rules=tuple(dict.fromkeys(f.rules.data or ())))
+
+
+@bp.post("/design")
+def design(token: str) -> Page:
+    form = forms.DesignForm()
+    opened = _open(token)
+    if not opened.system.allows_designs:
+        abort(404, f"{opened.system.name} has no unit designs.")
+    if "preview" in request.form:  # no script: work the cost out without saving
+        form.validate()
+        return _page(token, opened, 200, design_form=form)
+
+    def change(o: Opened, f: forms.DesignForm) -> Roster:
+        new = _design(f)
+        roster = edits.save_design(o.roster, new, f.replacing.data or None)
+        if not f.replacing.data and request.form.get("add_entry"):
+            roster = edits.add_design_entry(roster, new, o.system.stacks_entries())
+        return roster
+
+    return apply(token, form, change, f"saving the design {form.name.data or ''}".strip())
+
+
+@bp.post("/design/remove")
+def design_remove(token: str) -> Page:
+    form = forms.DesignRef()
+
+    def change(o: Opened, f: forms.DesignRef) -> Roster:
+        return edits.remove_design(o.roster, f.name.data or "")
+
+    return apply(token, form, change, f"removing the design {form.name.data or ''}".strip())
+
+
+@bp.post("/design/field")
+def design_field(token: str) -> Page:
+    form = forms.DesignRef()
+
+    def change(o: Opened, f: forms.DesignRef) -> Roster:
+        found = o.roster.design(f.name.data or "")
+        if found is None:
+            raise edits.EditError(f"There is no design called {f.name.data!r} any more.")
+        return edits.add_design_entry(o.roster, found, o.system.stacks_entries())
+
+    return apply(token, form, change, f"adding {form.name.data or 'a design'}")
+
+
+@bp.get("/design-cost")
+def design_cost(token: str) -> str:
+    """The creator's cost line, worked out as boxes are ticked (htmx)."""
+    opened = _open(token)
+    form = forms.DesignForm(request.args, meta={"csrf": False})
+    form.validate()
+    return render_template("web/_design_cost.html", cost=design_cost_view(opened, form),
+                           cost_unit=opened.system.cost_unit)
+
+
+# -- files ------------------------------------------------------------------------------------
+
+@bp.post("/import")
+def replace_from_file(token: str) -> Page:
+    """Replace the roster with an uploaded file of the same system; a bad file changes nothing."""
+    form = forms.ReplaceForm()
+    opened = _open(token)
+    if form.validate_on_submit() and form.version.data == opened.stored.version:
+        try:
+            loaded = read_upload(services.library(), form.file.data)
+        except UploadProblem as exc:
+            return _page(token, opened, 422, [Notice(
+                "error", "The file was not imported; the roster is unchanged", exc.lines)])
+        if loaded.system.id != opened.system.id:
+            return _page(token, opened, 422, [Notice(
+                "error", "The file was not imported; the roster is unchanged",
+                [f"The file is a {loaded.system.name} roster and this one is "
+                 f"{opened.system.name}: open it from the home page as a new roster."])])
+
+        def change(o: Opened, f: forms.ReplaceForm) -> Roster:
+            return loaded.roster
+
+        return apply(token, form, change, "importing the file")
+    return apply(token, form, lambda o, f: o.roster, "importing the file")
+
+
+@bp.post("/acknowledge")
+def acknowledge(token: str) -> Page:
+    """Save the roster with today's costs, which clears the 'data changed' list."""
+    return apply(token, forms.VersionedForm(), lambda o, f: o.roster, "keeping today's costs")
+
+
+@bp.get("/export.yaml")
+def export(token: str) -> Response:
+    opened = _open(token)
+    return yaml_download(opened)
+
+
+@bp.get("/roster.txt")
+def text(token: str) -> Response:
+    opened = _open(token)
+    return text_download(opened)
+
+
+def yaml_download(opened: Opened) -> Response:
+    body = canonical(opened.roster, opened.system, opened.catalog)
+    return Response(body, mimetype="application/yaml", headers={
+        "Content-Disposition": f'attachment; filename="{file_name(opened.roster, ".yaml")}"'})
+
+
+def text_download(opened: Opened) -> Response:
+    body = roster_text(opened.system, opened.catalog, opened.roster)
+    return Response(body, mimetype="text/plain", headers={
+        "Content-Disposition": f'inline; filename="{file_name(opened.roster, ".txt")}"'})

@@ -1,0 +1,28 @@
+"""Settings read from the environment once, at start-up, with a subclass for tests."""
+
+from __future__ import annotations
+
+import os
+
+
+class Config:
+    # The key that signs the session cookie (the player's list of rosters, CSRF tokens). When
+    # unset, a random key is kept in the instance folder so restarts keep sessions.
+    SECRET_KEY = os.environ.get("LISTBUILDER_SECRET_KEY")
+    # Any SQLAlchemy URL; unset means an SQLite file in the instance folder.
+    DATABASE_URL = os.environ.get("DATABASE_URL")
+    # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
+    LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
+    MAX_CONTENT_LENGTH = 512 * 1024  # uploads: roster files are at most 256 KB
+    WTF_CSRF_TIME_LIMIT = None  # a token lasts as long as the session: pages stay open for hours
+    SESSION_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_SECURE = os.environ.get("LISTBUILDER_SECURE_COOKIES") == "1"
+    REMEMBERED_ROSTERS = 40  # edit links the browser keeps for the home page list
+    PERMANENT_SESSION_LIFETIME = 365 * 24 * 3600  # that list outlives a month away
+
+
+class TestConfig(Config):
+    TESTING = True
+    SECRET_KEY = "test-secret-key"
+    DATABASE_URL = "sqlite://"  # replaced by a temp file in the tests' fixtures
+    LISTBUILDER_DATA = None

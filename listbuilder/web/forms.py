@@ -1,0 +1,146 @@
+"""Forms check the shape of what is posted (types, lengths, counts); the engine checks rules.
+
+Every form posts with a CSRF token (Flask-WTF). Forms that change a saved roster carry the
+version the page showed, so a stale page is refused instead of overwriting newer work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import Field, IntegerField, SelectField, SelectMultipleField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import HiddenInput
+
+from listbuilder.engine.system import RuleSystem
+
+MAX_NAME = 80
+MAX_COUNT = 10_000
+MAX_POINTS = 1_000_000
+MAX_KEY = 170  # a unit key is "name|faction"
+MAX_PICKS = 50  # upgrades or special rules ticked at once
+
+
+def _at_most(n: int, what: str) -> Any:
+    def check(form: FlaskForm, field: Field) -> None:
+        if len(field.data or []) > n:
+            raise ValidationError(f"At most {n} {what}.")
+        if any(len(v) > MAX_NAME for v in field.data or []):
+            raise ValidationError(f"Each of the {what} is at most {MAX_NAME} characters.")
+
+    return check
+
+
+def _hidden_int(lo: int = 0) -> IntegerField:
+    return IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(min=lo)])
+
+
+class VersionedForm(FlaskForm):
+    """A change to a saved roster, based on the version the page showed."""
+
+    version = _hidden_int(1)
+
+
+class RosterSettingsFields(FlaskForm):
+    name = StringField("Roster name", validators=[
+        InputRequired("Give the roster a name."), Length(max=MAX_NAME)])
+    factions = SelectMultipleField("Faction", validate_choice=True)
+    points_limit = IntegerField("Points limit", validators=[
+        Optional(), NumberRange(1, MAX_POINTS, "The points limit must be 1 to %(max)s.")])
+
+
+class NewRosterForm(RosterSettingsFields):
+    pass
+
+
+class SettingsForm(RosterSettingsFields, VersionedForm):
+    pass
+
+
+def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], ...]]) -> type:
+    """A form class with one field per roster choice of the system."""
+    fields: dict[str, Any] = {}
+    for key, spec in system.choices.items():
+        label = key.replace("_", " ").capitalize()
+        if options.get(key):
+            fields[key] = SelectField(label, description=spec.help,
+                                      choices=["", *[v for v, _ in options[key]]],
+                                      validators=[Optional()])
+        elif spec.kind is int:
+            fields[key] = IntegerField(label, description=spec.help, validators=[
+                Optional(), NumberRange(0, 2**31 - 1, "Must be 0 to %(max)s.")])
+        else:
+            fields[key] = StringField(label, description=spec.help,
+                                      validators=[Optional(), Length(max=MAX_NAME)])
+    return type(f"{system.id.capitalize()}ChoicesForm", (VersionedForm,), fields)
+
+
+class UnitFilterForm(FlaskForm):
+    class Meta:
+        csrf = False  # a search, sent with GET: changes nothing
+
+    q = StringField("Search", validators=[Optional(), Length(max=MAX_NAME)])
+    category = StringField("Category", validators=[Optional(), Length(max=MAX_NAME)])
+    max_cost = IntegerField("Cost at most", validators=[Optional(), NumberRange(0, MAX_POINTS)])
+
+
+class AddForm(VersionedForm):
+    unit = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=MAX_KEY)])
+
+
+class EntryRef(VersionedForm):
+    index = _hidden_int(0)
+    unit = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=MAX_NAME)])
+
+
+class EntryForm(EntryRef):
+    count = IntegerField("Count", validators=[
+        InputRequired("Give a number."),
+        NumberRange(1, MAX_COUNT, "Must be 1 to %(max)s.")])
+    upgrades = SelectMultipleField("Upgrades", validate_choice=False,
+                                   validators=[_at_most(MAX_PICKS, "upgrades")])
+
+
+class RemoveForm(EntryRef):
+    pass
+
+
+class MoveForm(EntryRef):
+    step = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(-1, 1)])
+
+
+class JoinForm(EntryRef):
+    target = StringField("Joins", validators=[Optional(), Length(max=MAX_KEY)])
+
+
+class DesignForm(VersionedForm):
+    name = StringField("Unit name", validators=[
+        InputRequired("Give the unit a name."), Length(max=MAX_NAME)])
+    quality = IntegerField("Quality", validators=[
+        InputRequired("Pick a Quality."), NumberRange(0, 99)])
+    rules = SelectMultipleField("Special rules", validate_choice=False,
+                                validators=[_at_most(MAX_PICKS, "special rules")])
+    replacing = StringField(widget=HiddenInput(), validators=[Optional(), Length(max=MAX_NAME)])
+
+
+class DesignRef(VersionedForm):
+    name = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=MAX_NAME)])
+
+
+class RedrawForm(VersionedForm):
+    key = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=MAX_NAME)])
+
+
+class ImportForm(FlaskForm):
+    file = FileField("Roster file (.yaml)", validators=[FileRequired("Choose a roster file.")])
+
+
+class ReplaceForm(ImportForm, VersionedForm):
+    pass
+
+
+class TokenForm(FlaskForm):
+    token = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=100)])
+

@@ -1,0 +1,110 @@
+"""The roster page's context: the engine's view of the roster plus one form per change, each
+carrying the saved version the page shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import request
+from werkzeug.datastructures import MultiDict
+
+from listbuilder.engine.model import UnitDesign
+from listbuilder.storage import Stored
+from listbuilder.web import forms
+from listbuilder.web.present import (
+    RosterView,
+    categories,
+    design_preview,
+    find_by_key,
+    profile_of,
+    roster_view,
+    unit_rows,
+)
+from listbuilder.web.rosters import Opened
+
+
+@dataclass
+class Notice:
+    """A message above the roster: a refused change, a stale page, errors in a file."""
+
+    kind: str  # "error", "conflict", "info"
+    title: str
+    lines: list[str] = field(default_factory=list)
+    retry: list[tuple[str, str]] | None = None  # the refused change's fields, to apply again
+    retry_action: str = ""
+
+
+def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDesign | None, str]:
+    """The creator's starting values: a design being edited, or a catalog unit to copy."""
+    catalog, roster = view.catalog, view.roster
+    if name := args.get("edit_design", ""):
+        design = roster.design(name[:100])
+        return (design, design.name) if design else (None, "")
+    if key := args.get("copy_unit", ""):
+        unit = find_by_key(catalog, key[:200])
+        design = view.system.design_of(unit) if unit is not None else None
+        if design is not None:
+            return replace(design, name=f"{design.name} (mine)"[:80]), ""
+    return None, ""
+
+
+def roster_context(opened: Opened, token: str | None, notices: list[Notice] | None = None,
+                   design_form: forms.DesignForm | None = None) -> dict[str, Any]:
+    """Everything the roster page (editable when `token` is given) shows."""
+    system, catalog, roster = opened.system, opened.catalog, opened.roster
+    view = roster_view(system, catalog, roster)
+    stored: Stored = opened.stored
+    filters = forms.UnitFilterForm(request.args)
+    filters.validate()
+    max_cost = filters.max_cost.data if not filters.max_cost.errors else None
+    rows = unit_rows(system, catalog, roster, (filters.q.data or "") if not filters.q.errors
+                     else "", (filters.category.data or "")[:80], max_cost)
+    preview_unit = find_by_key(catalog, request.args.get("preview", "")[:200])
+    ctx: dict[str, Any] = {
+        "view": view, "stored": stored, "token": token, "editable": token is not None,
+        "rows": rows, "categories": categories(catalog, roster), "filters": filters,
+        "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
+        "preview_unit": preview_unit, "notices": notices or [],
+    }
+    if token is None:
+        return ctx
+    version = {"version": stored.version}
+    settings = forms.SettingsForm(formdata=None, data={
+        "name": roster.name, "points_limit": roster.points_limit,
+        "factions": list(roster.factions), **version})
+    settings.factions.choices = [f.name for f in catalog.factions]
+    options = {c.key: c.options for c in view.choices}
+    choices_cls = forms.choices_form(system, options)
+    choices = choices_cls(formdata=None, data={**dict(roster.choices), **version})
+    if design_form is None:
+        prefill, replacing = _design_prefill(view, request.args)
+        design_form = forms.DesignForm(formdata=None, data={
+            "name": prefill.name if prefill else "",
+            "quality": prefill.quality if prefill else None,
+            "rules": list(prefill.rules) if prefill else [],
+            "replacing": replacing, **version})
+    ctx.update({
+        "settings_form": settings, "choices_form": choices, "design_form": design_form,
+        "design_cost": design_cost_view(opened, design_form),
+        "version": stored.version,
+        "import_form": forms.ReplaceForm(formdata=None, data=version),
+    })
+    return ctx
+
+
+@dataclass(frozen=True)
+class DesignCost:
+    cost: int | None
+    problems: tuple[str, ...]
+
+
+def design_cost_view(opened: Opened, form: forms.DesignForm) -> DesignCost:
+    """What the design in the creator costs and what is wrong with it, by the engine."""
+    quality = form.quality.data
+    if not opened.system.allows_designs or not isinstance(quality, int):
+        return DesignCost(None, ())
+    name = (form.name.data or "").strip()[:80] or "New unit"
+    design = UnitDesign(name=name, quality=quality,
+                        rules=tuple(dict.fromkeys(form.rules.data or ()))[:50])
+    return DesignCost(*design_preview(opened.system, opened.catalog, opened.roster, design))

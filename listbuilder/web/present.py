@@ -1,0 +1,219 @@
+"""What the roster page shows, worked out by the engine and laid out here for the templates:
+each entry with its cost and the violations that concern it, totals, the unit browser's rows.
+
+Pure (no Flask), so templates only display and every figure comes from a system hook.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit, UnitDesign, Upgrade
+from listbuilder.engine.profile import Profile
+from listbuilder.engine.roster_file import data_changes
+from listbuilder.engine.system import RuleSystem, Totals, Violation
+from listbuilder.engine.text import roster_text
+
+_ENTRY = re.compile(r"^entries\[(\d+)\]")
+_DESIGN = re.compile(r"^designs\[(\d+)\]")
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    key: str
+    label: str
+    help: str
+    required: bool
+    is_number: bool
+    value: int | str | None
+    options: tuple[tuple[str, str], ...]  # (value, text); () for a free value
+    random: bool  # a seed the builder can re-draw
+
+
+@dataclass
+class EntryView:
+    index: int
+    entry: RosterEntry
+    unit: Unit | None
+    cost: int
+    lo: int
+    hi: int | None
+    upgrades: tuple[Upgrade, ...]
+    violations: list[Violation] = field(default_factory=list)
+    can_join: bool = False
+    joins_index: int | None = None
+    join_targets: list[tuple[int, str]] = field(default_factory=list)
+    joined_by: list[str] = field(default_factory=list)
+
+    @property
+    def has_error(self) -> bool:
+        return any(v.severity == "error" for v in self.violations)
+
+
+@dataclass
+class DesignView:
+    index: int
+    design: UnitDesign
+    cost: int
+    violations: list[Violation] = field(default_factory=list)
+
+
+@dataclass
+class RosterView:
+    system: RuleSystem
+    catalog: Catalog
+    roster: Roster
+    totals: Totals
+    entries: list[EntryView]
+    designs: list[DesignView]
+    general: list[Violation]  # about the roster as a whole
+    violations: list[Violation]
+    choices: list[ChoiceView]
+    changes: list[str]
+    text: str
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for v in self.violations if v.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for v in self.violations if v.severity == "warning")
+
+    @property
+    def legal(self) -> bool:
+        return self.errors == 0
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def choice_views(system: RuleSystem, catalog: Catalog, roster: Roster) -> list[ChoiceView]:
+    return [ChoiceView(key=key, label=_label(key), help=spec.help, required=spec.required,
+                       is_number=spec.kind is int, value=roster.choices.get(key),
+                       options=system.choice_options(catalog, roster, key),
+                       random=key in system.random_choices())
+            for key, spec in system.choices.items()]
+
+
+def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterView:
+    found = system.validate(catalog, roster)
+    entries = []
+    labels = {e.label: i for i, e in enumerate(roster.entries) if e.label}
+    for i, entry in enumerate(roster.entries):
+        unit = system.unit_of(catalog, roster, entry)
+        lo, hi = system.count_bounds(unit) if unit is not None else (1, None)
+        view = EntryView(index=i, entry=entry, unit=unit,
+                         cost=system.entry_cost(catalog, roster, entry) if unit else 0,
+                         lo=lo, hi=hi, upgrades=unit.upgrades if unit else ())
+        if unit is not None and system.can_join(unit):
+            view.can_join = True
+            view.joins_index = labels.get(entry.joins) if entry.joins else None
+            view.join_targets = [(j, _entry_name(system, other, j)) for j, other in
+                                 enumerate(roster.entries) if j != i]
+        entries.append(view)
+    for view in entries:
+        if view.joins_index is not None and view.joins_index < len(entries):
+            entries[view.joins_index].joined_by.append(view.entry.unit)
+    designs = [DesignView(i, d, _design_cost(system, catalog, roster, d))
+               for i, d in enumerate(roster.designs)]
+    general = []
+    for v in found:
+        if (m := _ENTRY.match(v.where)) and int(m[1]) < len(entries):
+            entries[int(m[1])].violations.append(v)
+        elif (m := _DESIGN.match(v.where)) and int(m[1]) < len(designs):
+            designs[int(m[1])].violations.append(v)
+        else:
+            general.append(v)
+    return RosterView(system=system, catalog=catalog, roster=roster,
+                      totals=system.totals(catalog, roster), entries=entries, designs=designs,
+                      general=general, violations=found,
+                      choices=choice_views(system, catalog, roster),
+                      changes=data_changes(roster, system, catalog),
+                      text=roster_text(system, catalog, roster))
+
+
+def _entry_name(system: RuleSystem, entry: RosterEntry, index: int) -> str:
+    return f"{entry.unit} (line {index + 1}, {system.count_label} {entry.count})"
+
+
+def _design_cost(system: RuleSystem, catalog: Catalog, roster: Roster, design: UnitDesign) -> int:
+    return design_preview(system, catalog, roster, design)[0]
+
+
+def design_preview(system: RuleSystem, catalog: Catalog, roster: Roster,
+                   design: UnitDesign) -> tuple[int, tuple[str, ...]]:
+    """What one copy of the design costs, and what is wrong with it, by the system's rules."""
+    trial = replace(roster, designs=(design,), entries=(RosterEntry(unit=design.name),))
+    cost = system.entry_cost(catalog, trial, trial.entries[0])
+    problems = tuple(v.message for v in system.validate(catalog, trial)
+                     if v.where.startswith("designs[0]"))
+    return cost, problems
+
+
+# -- the unit browser -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnitRow:
+    unit: Unit
+    cost: int  # of a new entry of this unit (default count)
+    count: int  # the default count that cost is for
+    listed: int  # entries of this unit already in the roster
+    key: str  # identifies the unit in links: name, or "name|faction" when the name is shared
+
+
+def unit_key(catalog: Catalog, unit: Unit) -> str:
+    if len(catalog.units_named(unit.name)) > 1 and unit.faction:
+        return f"{unit.name}|{unit.faction}"
+    return unit.name
+
+
+def find_by_key(catalog: Catalog, key: str) -> Unit | None:
+    name, _, faction = key.partition("|")
+    if faction:
+        return next((u for u in catalog.units_named(name)
+                     if (u.faction or "").casefold() == faction.casefold()), None)
+    found = catalog.units_named(name)
+    return found[0] if len(found) == 1 else None
+
+
+def open_units(catalog: Catalog, roster: Roster) -> list[Unit]:
+    """The units the roster's factions may take (all of them when none is chosen)."""
+    chosen = {f.casefold() for f in roster.factions}
+    return [u for u in catalog.units
+            if not chosen or u.faction is None or u.faction.casefold() in chosen]
+
+
+def categories(catalog: Catalog, roster: Roster) -> list[str]:
+    return sorted({u.category for u in open_units(catalog, roster) if u.category})
+
+
+def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str = "",
+              category: str = "", max_cost: int | None = None) -> list[UnitRow]:
+    """The browser's rows: open units matching the search words (name, category, keywords,
+    special rules, faction), the category and the cost ceiling."""
+    words = query.casefold().split()
+    rows = []
+    for unit in open_units(catalog, roster):
+        if category and unit.category.casefold() != category.casefold():
+            continue
+        haystack = " ".join((unit.name, unit.category, unit.faction or "", *unit.keywords,
+                             *unit.special_rules)).casefold()
+        if any(w not in haystack for w in words):
+            continue
+        count = system.default_count(unit)
+        entry = RosterEntry(unit=unit.name, faction=unit.faction, count=count)
+        probe = replace(roster, entries=(entry,), designs=())
+        cost = system.entry_cost(catalog, probe, entry)
+        if max_cost is not None and cost > max_cost:
+            continue
+        listed = sum(1 for e in roster.entries if e.unit.casefold() == unit.name.casefold()
+                     and (e.faction is None or e.faction == unit.faction))
+        rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit)))
+    return rows
+
+
+def profile_of(system: RuleSystem, catalog: Catalog, unit: Unit) -> Profile:
+    return system.profile(catalog, unit)

@@ -1,0 +1,32 @@
+"""Uploaded roster files: read with the full reader, so every problem comes with its line."""
+
+from __future__ import annotations
+
+from werkzeug.datastructures import FileStorage
+
+from listbuilder.engine.errors import DataLoadError
+from listbuilder.engine.library import Library
+from listbuilder.engine.roster_file import MAX_ROSTER_BYTES, LoadedRoster
+
+
+class UploadProblem(Exception):
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        super().__init__("\n".join(lines))
+
+
+def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
+    name = (upload.filename or "roster.yaml")[-100:]
+    raw = upload.read(MAX_ROSTER_BYTES + 1)
+    if len(raw) > MAX_ROSTER_BYTES:
+        raise UploadProblem([f"{name}: the file is larger than {MAX_ROSTER_BYTES // 1024} KB; "
+                             f"is it a roster?"])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UploadProblem([f"{name}: not UTF-8 text: is it a roster file (.yaml)?"]) from None
+    try:
+        return library.read_roster(text, name)
+    except DataLoadError as exc:
+        return_lines = [str(e) for e in exc.errors]
+        raise UploadProblem(return_lines) from exc

@@ -1,0 +1,90 @@
+"""Real Chromium (Debian's, driven by Playwright) against the app served on a free localhost
+port, with a temp SQLite file and instance folder. One browser for the whole session.
+
+Outside CI a missing Chromium skips these tests; in CI (CI set) it fails them loudly.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from listbuilder.web import create_app
+from listbuilder.web.config import TestConfig
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "output" / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _need_chromium() -> None:
+    if Path(CHROMIUM).exists() or shutil.which("chromium"):
+        return
+    message = f"Chromium is not installed at {CHROMIUM}: the browser tests need it"
+    if os.environ.get("CI"):
+        pytest.fail(message + " (CI must install it: .ci/run does)", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a free port in a thread; its base URL."""
+    tmp = tmp_path_factory.mktemp("browser-app")
+    (tmp / "no-custom-data").mkdir()
+    config: dict[str, Any] = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
+    config.update(DATABASE_URL=f"sqlite:///{tmp / 'rosters.sqlite3'}",
+                  LISTBUILDER_DATA=str(tmp / "no-custom-data"))
+    app = create_app(config, instance_path=tmp / "instance")
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        app.extensions["listbuilder.store"].close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def context(browser: Any, tmp_path: Path) -> Iterator[Any]:
+    """A fresh browser profile (cookies, downloads) per test, at desktop size."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    ctx.set_default_timeout(15_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: Any) -> Any:
+    return context.new_page()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,313 @@
+"""Each system built in real Chromium as a new player would: from the home page, by clicking and
+typing; a violation appears and clears; the roster is saved, reopened by its edit link, opened
+read-only by its share link, exported as YAML and imported back. Screenshots of each roster
+page at phone and desktop width go to output/screenshots/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Page = Any
+
+
+def version(page: Page) -> str:
+    return str(page.locator("#main input[name=version]").first.input_value())
+
+
+def change(page: Page, action: Callable[[], None]) -> None:
+    """Do something that saves the roster, and wait until the page shows the new version."""
+    before = version(page)
+    action()
+    page.wait_for_function(
+        "v => { const e = document.querySelector('#main input[name=version]');"
+        " return e && e.value !== v; }", arg=before)
+
+
+def cost_shows(page: Page, text: str) -> None:
+    page.wait_for_function(
+        "t => (document.querySelector('#design-cost') || {innerText: ''}).innerText.includes(t)",
+        arg=text)
+
+
+def start(page: Page, base: str, system: str, name: str) -> None:
+    page.goto(base + "/")
+    page.get_by_role("link", name=f"New {system} roster").click()
+    page.get_by_label("Roster name").fill(name)
+
+
+def submit_start(page: Page) -> None:
+    page.get_by_role("button", name="Start roster").click()
+    page.wait_for_selector("#units-title")
+    page.set_default_timeout(10_000)
+
+
+def add(page: Page, unit: str) -> None:
+    button = page.locator("#unit-list").get_by_role(
+        "button", name=re.compile(rf"^Add {re.escape(unit)}( \(|$)"))
+    change(page, button.click)
+
+
+def set_count(page: Page, index: int, count: int) -> None:
+    def type_it() -> None:
+        page.fill(f"#count-{index}", str(count))
+        page.press(f"#count-{index}", "Enter")
+
+    change(page, type_it)
+
+
+def status(page: Page) -> str:
+    return str(page.locator("#legal-status").inner_text())
+
+
+def entry_problems(page: Page, index: int) -> str:
+    box = page.locator(f"#entry-{index} .violations")
+    return str(box.inner_text()) if box.count() else ""
+
+
+def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
+           screenshots: Path, tmp_path: Path) -> None:
+    """Save, reopen by the edit link, share read-only, export and import back, screenshot."""
+    assert "Legal" in status(page), status(page)
+    assert re.search(r"saved, version \d+", page.locator(".roster-head").inner_text())
+    edit_url = page.url.split("#")[0].split("?")[0]
+    page.get_by_text("Links and files").click()
+    share_url = page.get_by_label("Share link").input_value()
+    assert edit_url.endswith(page.get_by_label("Edit link").input_value().split("/r/")[1])
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(screenshots / f"{system}-desktop.png"), full_page=True)
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.screenshot(path=str(screenshots / f"{system}-phone.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width}px wide at a 375px phone width"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export YAML").click()
+    exported = tmp_path / "roster.yaml"
+    download.value.save_as(exported)
+    text = exported.read_text(encoding="utf-8")
+    assert text.startswith("# Listbuilder roster") and all(u in text for u in units)
+
+    stranger = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        other = stranger.new_page()
+        other.goto(edit_url)  # no cookie, only the link
+        for unit in units:
+            assert other.locator(".entries").get_by_text(unit, exact=False).count() > 0
+        assert "Legal" in status(other)
+        other.goto(share_url)
+        assert "read-only" in other.locator("main").inner_text()
+        assert other.locator("form[method=post]").count() == 0
+        assert other.locator("#main input[name=version]").count() == 0
+        for unit in units:
+            assert other.locator(".entries").get_by_text(unit, exact=False).count() > 0
+        other.goto(share_url.rsplit("/s/", 1)[0] + "/")
+        # the edit link, once opened, is remembered in this browser's list
+        assert other.locator(".mine").get_by_role("link").count() == 1
+        other.set_input_files("#file", str(exported))
+        other.get_by_role("button", name="Open file").click()
+        other.wait_for_selector("#units-title")
+        with other.expect_download() as again:
+            other.get_by_text("Links and files").click()
+            other.get_by_role("link", name="Export YAML").click()
+        reimported = tmp_path / "again.yaml"
+        again.value.save_as(reimported)
+        assert reimported.read_text(encoding="utf-8") == text
+        assert other.url.split("/r/")[1] != edit_url.split("/r/")[1]  # a new roster
+    finally:
+        stranger.close()
+
+
+def test_hammer_wars(page: Page, browser: Any, server: str, screenshots: Path,
+                     tmp_path: Path) -> None:
+    start(page, server, "Hammer Wars", "Temple Guard")
+    page.get_by_label("Faction").select_option("Lizardmen")
+    submit_start(page)
+    assert "No goal chosen" in page.locator("#totals").inner_text()
+    change(page, lambda: page.get_by_label("Goal").select_option("Duty"))
+    assert "No goal chosen" not in page.locator("#totals").inner_text()
+    for unit, count in (("Assault Infantry", 9), ("Assault Specialist", 5),
+                        ("Assault Hero", 2), ("Ranged Heavy", 1)):
+        add(page, unit)
+        index = page.locator(".entry").count() - 1
+        if count > 1:
+            set_count(page, index, count)
+    strip = page.locator("#strip").inner_text()
+    assert "Infantry 9/9" in strip and "Heavy 1/1" in strip
+    set_count(page, 0, 10)
+    assert "the pool holds 9: remove 1 Infantry" in page.locator("#totals").inner_text()
+    assert "Infantry 10/9" in page.locator("#strip").inner_text()
+    set_count(page, 0, 9)
+    assert "pool holds" not in page.locator("#totals").inner_text()
+    finish(page, browser, server, "hammerwars",
+           ["Assault Infantry", "Assault Specialist", "Assault Hero", "Ranged Heavy"],
+           screenshots, tmp_path)
+
+
+def test_one_page_40k(page: Page, browser: Any, server: str, screenshots: Path,
+                      tmp_path: Path) -> None:
+    start(page, server, "One Page 40k (1st edition)", "Waaagh")
+    page.get_by_label("Faction").select_option("Orks")
+    assert page.get_by_label("Points limit").input_value() == "500"
+    submit_start(page)
+    page.get_by_label("Search").fill("boyz")
+    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length === 1")
+    page.locator("#unit-list").get_by_role("link", name="Ork Boyz").click()
+    page.wait_for_selector("#preview-title")
+    assert page.locator("#preview-title").inner_text() == "Ork Boyz"
+    change(page, page.locator("#preview").get_by_role("button", name="Add Ork Boyz").click)
+    page.get_by_label("Search").fill("")
+    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length > 3")
+    add(page, "Nobz")
+    set_count(page, 0, 40)
+    assert "it must be 10 to 30" in entry_problems(page, 0)
+    set_count(page, 0, 20)
+    assert entry_problems(page, 0) == ""
+    change(page, lambda: page.locator("#entry-0").get_by_label("Boss Nob").check())
+    assert "with Boss Nob" in page.locator("#roster-text").input_value()
+    finish(page, browser, server, "op40k", ["Ork Boyz", "Nobz"], screenshots, tmp_path)
+
+
+def test_warstuff(page: Page, browser: Any, server: str, screenshots: Path,
+                  tmp_path: Path) -> None:
+    start(page, server, "WarStuff", "Border Patrol")
+    page.get_by_label("Fantasy").check()
+    submit_start(page)
+    creator = page.locator("#creator")
+    creator.get_by_label("Unit name").fill("Ranger")
+    creator.get_by_label("Quality").select_option("3")
+    cost_shows(page, "30 pts")
+    creator.get_by_label("Pathfinder").check()
+    cost_shows(page, "35 pts")
+    creator.get_by_label("Shooter (Medium)").check()
+    cost_shows(page, "45 pts")
+    change(page, creator.get_by_role("button", name="Save design").click)
+    assert "Ranger" in page.locator("#designs").inner_text()
+    page.get_by_label("Search").fill("human warrior")
+    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length === 1")
+    add(page, "Human Warrior")
+    set_count(page, 1, 9)
+    assert "remove" in page.locator("#totals").inner_text() and "Not legal" in status(page)
+    set_count(page, 1, 2)
+    assert "Legal" in status(page)
+    # a quickplay unit copied into the creator and changed
+    page.locator("#unit-list").get_by_role("link", name="Human Warrior").first.click()
+    page.wait_for_selector("#preview-title")
+    page.get_by_role("link", name="Copy into the unit creator").click()
+    page.wait_for_selector("#d-name")
+    assert page.locator("#d-name").input_value() == "Human Warrior (mine)"
+    finish(page, browser, server, "warstuff", ["Ranger", "Human Warrior"], screenshots,
+           tmp_path)
+
+
+def test_actionhammer(page: Page, browser: Any, server: str, screenshots: Path,
+                      tmp_path: Path) -> None:
+    start(page, server, "ActionHammer", "Cobalt vanguard")
+    page.get_by_label("Cobalt Brigade").check()
+    submit_start(page)
+    add(page, "Line Troopers")
+    add(page, "Brigade Captain")
+    add(page, "Recon Marshal")
+    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(1).select_option(
+        value="0:Line Troopers"))
+    assert "same Move" in entry_problems(page, 2)
+    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(1).select_option(""))
+    assert entry_problems(page, 2) == ""
+    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(0).select_option(
+        value="0:Line Troopers"))
+    assert "Joined by Brigade Captain" in page.locator("#entry-0").inner_text()
+    finish(page, browser, server, "actionhammer",
+           ["Line Troopers", "Brigade Captain", "Recon Marshal"], screenshots, tmp_path)
+
+
+def test_space_empires(page: Page, browser: Any, server: str, screenshots: Path,
+                       tmp_path: Path) -> None:
+    start(page, server, "War Hammer Space Empires (Warp Empires)", "Waaagh! Snagrot")
+    page.get_by_label("Faction").select_option("Orks")
+    submit_start(page)
+    first = page.get_by_label(re.compile("^Seed")).input_value()
+    change(page, page.get_by_role("button", name=re.compile("^Re-draw")).click)
+    assert "Starting ground units" in page.locator("#totals").inner_text()
+    assert page.get_by_label(re.compile("^Seed")).input_value() != first  # 1 in 10**6 equal
+
+    def set_choice(label: str, value: str) -> None:
+        def go() -> None:
+            page.get_by_label(re.compile(f"^{label}")).fill(value)
+            page.get_by_label(re.compile(f"^{label}")).press("Enter")
+
+        change(page, go)
+
+    set_choice("Seed", "2024")
+    set_choice("Treasury", "2")
+    strip = page.locator("#strip").inner_text()
+    assert "Revenue" in strip and "Recruits" in strip
+    for unit in ("Warboss", "Gretchin Mob", "Ork Warship"):
+        add(page, unit)
+    assert "Spent" in page.locator("#strip").inner_text()
+    add(page, "Ork Warship")  # one more than the revenue pays for
+    assert "Recruits cost" in page.locator("#totals").inner_text()
+    set_count(page, 2, 1)
+    assert "Recruits cost" not in page.locator("#totals").inner_text()
+    finish(page, browser, server, "spaceempires", ["Warboss", "Gretchin Mob", "Ork Warship"],
+           screenshots, tmp_path)
+
+
+def test_builder_works_without_javascript(browser: Any, server: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        start(page, server, "One Page 40k (1st edition)", "No script")
+        page.get_by_label("Faction").select_option("Orks")
+        submit_start(page)
+        page.locator("#unit-list").get_by_role("button", name=re.compile("^Add Nobz")).click()
+        page.wait_for_selector("#entry-0")
+        page.fill("#count-0", "11")
+        page.locator("#entry-0").get_by_role("button", name="Update").click()
+        page.wait_for_selector("#entry-0 .violations")
+        assert "it must be 3 to 10" in entry_problems(page, 0)
+    finally:
+        context.close()
+
+
+def test_keyboard_reaches_add_and_the_count(page: Page, server: str) -> None:
+    """At phone width, with the keyboard only: search, add, then raise the count."""
+    page.set_viewport_size({"width": 375, "height": 812})
+    start(page, server, "WarStuff", "Keys")
+    page.keyboard.press("Enter")  # Enter in the name field starts the roster
+    page.wait_for_selector("#units-title")
+    page.get_by_label("Search").focus()
+    page.keyboard.type("goblin")
+    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length < 10")
+    add_button = page.locator("#unit-list button").first
+    add_button.focus()
+    change(page, lambda: page.keyboard.press("Enter"))
+    # focus stays on the same Add button after the page part is swapped in place
+    assert page.evaluate("document.activeElement.id") == add_button.get_attribute("id")
+    page.focus("#count-0")
+    page.keyboard.press("ArrowUp")
+    change(page, lambda: page.keyboard.press("Enter"))
+    assert page.locator("#count-0").input_value() == "2"
+
+
+def test_two_tabs_never_overwrite_each_other(context: Any, server: str) -> None:
+    first = context.new_page()
+    start(first, server, "One Page 40k (1st edition)", "Two tabs")
+    first.get_by_label("Faction").select_option("Orks")
+    submit_start(first)
+    second = context.new_page()
+    second.goto(first.url)
+    add(first, "Nobz")  # saved from the first tab
+    second.locator("#unit-list").get_by_role("button", name=re.compile("^Add Trukk")).click()
+    second.wait_for_selector(".notice.conflict")
+    notice = second.locator(".notice.conflict").inner_text()
+    assert "changed since this page was loaded" in notice and "adding Trukk" in notice
+    assert second.locator(".entries").get_by_text("Nobz").count() == 1  # the latest is shown
+    assert second.locator(".entries").get_by_text("Trukk").count() == 0
+    change(second, second.get_by_role("button", name="Apply my change to the latest version")
+           .click)
+    names = second.locator(".entry h3").all_inner_texts()
+    assert [n.strip() for n in names] == ["Nobz", "Trukk"]

@@ -1,0 +1,127 @@
+"""The home page, starting a roster and opening a roster file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import yaml
+from flask.testing import EnvironBuilder, FlaskClient
+from webtools import Player, csrf_of
+
+from listbuilder.engine.registry import SYSTEMS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def upload(client: FlaskClient, data: bytes, name: str = "mine.yaml",
+           url: str = "/import", **fields: object):  # type: ignore[no-untyped-def]
+    page = client.get("/").get_data(as_text=True)
+    body = {"csrf_token": csrf_of(page), "file": (io.BytesIO(data), name), **fields}
+    # built by hand so its spooled body file is closed even when the app never reads it
+    builder = EnvironBuilder(client.application, path=url, method="POST", data=body)
+    try:
+        return client.open(builder)
+    finally:
+        builder.close()
+
+
+def test_home_lists_the_five_systems_with_their_lines(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for system in SYSTEMS:
+        assert system.name in page and system.blurb.replace("'", "&#39;") in page
+        assert f"/new/{system.id}" in page
+
+
+def test_new_roster_form_has_the_system_default_limit(client: FlaskClient) -> None:
+    page = client.get("/new/actionhammer").get_data(as_text=True)
+    assert 'value="2000"' in page and 'type="checkbox" name="factions"' in page
+    page = client.get("/new/hammerwars").get_data(as_text=True)
+    assert "points_limit" not in page and '<select id="factions"' in page
+
+
+def test_new_roster_bad_posts(client: FlaskClient) -> None:
+    page = client.get("/new/op40k").get_data(as_text=True)
+    token = csrf_of(page)
+    response = client.post("/new/op40k", data={"csrf_token": token, "name": "",
+                                               "factions": "Orks"})
+    assert response.status_code == 422 and "Give the roster a name." in response.get_data(
+        as_text=True)
+    response = client.post("/new/op40k", data={"csrf_token": token, "name": "A",
+                                               "factions": "Elves"})
+    assert response.status_code == 422
+    response = client.post("/new/op40k", data={"csrf_token": token, "name": "A",
+                                               "factions": "Orks", "points_limit": "0"})
+    assert response.status_code == 422 and "must be 1 to" in response.get_data(as_text=True)
+    response = client.post("/new/op40k", data={"name": "A", "factions": "Orks"})
+    assert response.status_code == 400  # no CSRF token
+    assert client.get("/new/chess").status_code == 404
+
+
+def test_open_a_roster_file_as_a_new_roster(client: FlaskClient) -> None:
+    text = (ROOT / "examples" / "warstuff" / "legal.yaml").read_bytes()
+    response = upload(client, text)
+    assert response.status_code == 302
+    edit = response.headers["Location"]
+    saved = yaml.safe_load(client.get(edit + "/export.yaml").get_data(as_text=True))
+    assert saved["name"] == "Border Patrol" and saved["designs"][0]["name"] == "Ranger Captain"
+    assert "Border Patrol" in client.get("/").get_data(as_text=True)
+
+
+def test_a_bad_file_shows_its_errors_with_lines(client: FlaskClient) -> None:
+    bad = b"format: 1\nsystem: warstuff\nname: X\nentries:\n  - unit: Dragn\n    cuont: 2\n"
+    response = upload(client, bad, "bad.yaml")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "bad.yaml:6: entries[0].cuont: unknown key" in page
+    assert upload(client, b"\xff\xfe", "x.yaml").status_code == 422
+    assert upload(client, b"- just\n- a list\n").status_code == 422
+    too_big = upload(client, b"x" * (300 * 1024))
+    assert too_big.status_code == 422 and "larger than 256 KB" in too_big.get_data(as_text=True)
+    page = client.get("/").get_data(as_text=True)
+    assert "Your rosters" in page and "/r/" not in page  # nothing was created
+
+
+def test_upload_over_the_request_limit_is_a_friendly_413(client: FlaskClient) -> None:
+    # the body is built by hand: the test client would spool a large one to a file it never
+    # closes when the app refuses to read it
+    body = (b'--B\r\nContent-Disposition: form-data; name="file"; filename="x.yaml"\r\n\r\n'
+            + b"x" * (600 * 1024) + b"\r\n--B--\r\n")
+    response = client.post("/import", data=body, content_type="multipart/form-data; boundary=B")
+    assert response.status_code == 413 and "256 KB" in response.get_data(as_text=True)
+
+
+def test_import_without_a_file_or_csrf(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    response = client.post("/import", data={"csrf_token": csrf_of(page)})
+    assert response.status_code == 422 and "Choose a roster file." in response.get_data(
+        as_text=True)
+    assert client.post("/import", data={}).status_code == 400
+
+
+def test_forget_takes_a_roster_off_the_list_only(player: Player, client: FlaskClient) -> None:
+    token = player.start("op40k", "Forget me", ("Orks",), 500)
+    player.get("/")
+    response = client.post("/forget", data={"csrf_token": csrf_of(player.html),
+                                            "token": token})
+    assert response.status_code == 302
+    assert "Forget me" not in client.get("/").get_data(as_text=True)
+    assert client.get(f"/r/{token}").status_code == 200  # the roster is still there
+    assert client.post("/forget", data={"csrf_token": csrf_of(player.html)}).status_code == 422
+
+
+def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
+    response = client.get("/nowhere")
+    assert response.status_code == 404 and "Back to the home page" in response.get_data(
+        as_text=True)
+
+
+def test_an_unexpected_error_is_a_page_not_a_trace(app, client: FlaskClient) -> None:  # type: ignore[no-untyped-def]
+    def broken() -> str:
+        raise RuntimeError("secret detail")
+
+    app.add_url_rule("/broken", "broken", broken)
+    response = client.get("/broken")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 500 and "Something went wrong" in page
+    assert "secret detail" not in page and "Traceback" not in page

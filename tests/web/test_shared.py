@@ -1,0 +1,34 @@
+"""The read-only share link."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from webtools import Player
+
+
+def share_link(player: Player) -> str:
+    found = re.search(r'href="(/s/[^"]+)"', player.html)
+    assert found is not None
+    return found[1]
+
+
+def test_share_link_shows_the_roster_read_only(player: Player, client: FlaskClient) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Ork Boyz")
+    link = share_link(player)
+    page = client.get(link).get_data(as_text=True)
+    assert "Ork Boyz" in page and "read-only" in page
+    assert 'method="post"' not in page and player.token not in page
+    assert client.get(link + "/export.yaml").get_data(as_text=True).startswith("# Listbuilder")
+    assert "Ork Boyz" in client.get(link + "/roster.txt").get_data(as_text=True)
+    preview = client.get(link, query_string={"preview": "Ork Boyz"}).get_data(as_text=True)
+    assert 'id="preview-title">Ork Boyz<' in preview and "/add" not in preview
+
+
+def test_share_token_gives_no_edit_rights(player: Player, client: FlaskClient) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    share = share_link(player).rsplit("/", 1)[1]
+    assert client.get(f"/r/{share}").status_code == 404
+    assert client.get("/s/unknown").status_code == 404
