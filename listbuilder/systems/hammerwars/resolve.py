@@ -1,0 +1,177 @@
+"""Hammer Wars attacks, exactly: each die of an attack line against the target's armor class.
+
+A die hits when it scores the line's number for the target's armor or more, after the
+modifiers (cover -1 unless the attacker Ignores Cover, Duty's +1); a 6 always hits. Each hit
+costs the target one life. Fixed attacks (Energy Pulse, Trample Attack, a goal's attack,
+dangerous terrain) hit on their own number and ignore every modifier. A `*` line or attack
+also rolls one die at each other enemy unit within 2" of the target.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from listbuilder.engine.dice import Dist
+from listbuilder.engine.model import Catalog
+from listbuilder.engine.resolve import (
+    Chance,
+    Option,
+    Outcome,
+    ResolveError,
+    Result,
+    Side,
+    Situation,
+    kill_summary,
+    percent,
+)
+from listbuilder.systems.hammerwars.model import (
+    Attack,
+    FixedAttack,
+    HammerWarsCatalog,
+    HwRule,
+    HwUnit,
+)
+
+LINES = "attack lines"
+IGNORES_COVER = "Ignores Cover"
+MAX_NEARBY = 6
+
+
+def _units(attacker: Side, defender: Side) -> tuple[HwUnit, HwUnit]:
+    for side in (attacker, defender):
+        # a count above 1 (a roster's models in the pool) means copies: each fights alone
+        if len(side.members) != 1:
+            raise ResolveError(f"{side.label}: a Hammer Wars unit is one model; name one unit")
+        if not isinstance(side.unit, HwUnit):
+            raise ResolveError(f"{side.unit.name} is not a Hammer Wars unit card")
+    a, d = attacker.unit, defender.unit
+    assert isinstance(a, HwUnit) and isinstance(d, HwUnit)
+    return a, d
+
+
+def fixed_attacks(catalog: HammerWarsCatalog, unit: HwUnit) -> dict[str, FixedAttack]:
+    """The fixed attacks this unit may make: its rules', every goal's, and terrain's."""
+    out: dict[str, FixedAttack] = {}
+    for name in unit.special_rules:
+        rule = catalog.rule(name)
+        if isinstance(rule, HwRule) and rule.attack is not None:
+            out[rule.name] = rule.attack
+    for goal in catalog.goals:
+        if goal.attack is not None:
+            out[f"{goal.name} (goal)"] = goal.attack
+    for terrain in catalog.terrain:
+        if terrain.attack is not None:
+            out[terrain.name] = terrain.attack
+    return out
+
+
+def _catalog(catalog: Catalog) -> HammerWarsCatalog:
+    if not isinstance(catalog, HammerWarsCatalog):
+        raise ResolveError("not a Hammer Wars catalog")
+    return catalog
+
+
+def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
+    catalog = _catalog(catalog)
+    a, d = attacker.unit, defender.unit
+    if not isinstance(a, HwUnit) or not isinstance(d, HwUnit):
+        return ()
+    modes = [LINES, *fixed_attacks(catalog, a)]
+    out = [Option.pick("attack", "Attack", modes, LINES,
+                       "The unit's attack lines, or a fixed attack (a rule's, a goal's, "
+                       "dangerous terrain's) that ignores every modifier.")]
+    if len(a.attacks) > 1:
+        out.append(Option.pick("line", "Attack line",
+                               ["all", *(f"line {i + 1}" for i in range(len(a.attacks)))], "all",
+                               "Each line may pick its own target: which lines aim at this one."))
+    out += [
+        Option.flag("cover", "Target in cover",
+                    "At least half the target is in cover or hidden by terrain: -1 to hit "
+                    "(not for Ignores Cover or fixed attacks)."),
+        Option.flag("duty", "Duty declared",
+                    "The attacker is within 2\" of its revealed Duty objective: +1 to hit."),
+        Option.number("lives", "Target's lives left", 1, d.lives, d.lives,
+                      f"{d.name} has {d.lives} lives when unhurt."),
+        Option.number("nearby", "Other enemy units within 2\" of the target", 0, MAX_NEARBY, 0,
+                      "Each takes one extra die from a * line or attack (same armor as the "
+                      "target assumed)."),
+    ]
+    if "Energy Pulse" in modes:
+        out.append(Option.number("pulse", "Energy Pulse attacks on the target", 1, 2, 2,
+                                 "The marker may stay put, so a target can be caught by both "
+                                 "of its attacks."))
+    return tuple(out)
+
+
+def hit_chance(need: int, modifier: int, natural_hit: int = 6) -> Fraction:
+    """One die: natural hits always count; otherwise the modified roll must reach `need`."""
+    faces = sum(1 for roll in range(1, 7) if roll >= natural_hit or roll + modifier >= need)
+    return Fraction(faces, 6)
+
+
+def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
+    catalog = _catalog(catalog)
+    a, d = _units(attacker, defender)
+    lives = int(situation["lives"])
+    nearby = int(situation["nearby"])
+    mode = str(situation["attack"])
+    steps: list[str] = []
+    dice_groups: list[tuple[int, Fraction, bool]] = []  # dice, chance per die, blast
+    if mode == LINES:
+        modifier = 0
+        why = []
+        if situation["cover"]:
+            if IGNORES_COVER in a.special_rules:
+                why.append("cover ignored")
+            else:
+                modifier -= 1
+                why.append("cover -1")
+        if situation["duty"]:
+            modifier += 1
+            why.append("Duty +1")
+        chosen = str(situation.get("line", "all"))
+        for i, line in enumerate(a.attacks):
+            if chosen not in ("all", f"line {i + 1}"):
+                continue
+            dice_groups.append(_line(line, d.armor, modifier, catalog.combat.natural_hit))
+            p = dice_groups[-1][1]
+            steps.append(f"line {i + 1}: {line.dice} {'die' if line.dice == 1 else 'dice'} "
+                         f"needing {line.to_hit(d.armor)}+ against {d.armor} armor"
+                         f"{' (' + ', '.join(why) + ')' if why else ''}: "
+                         f"{percent(p)} a die ({p})")
+    else:
+        attack = fixed_attacks(catalog, a).get(mode)
+        if attack is None:
+            raise ResolveError(f"{a.name} has no attack {mode!r}")
+        repeats = int(situation.get("pulse", 1)) if mode == "Energy Pulse" else 1
+        p = Fraction(7 - attack.hits_on, 6)
+        dice = attack.dice * repeats
+        dice_groups.append((dice, p, attack.blast))
+        steps.append(f"{mode}: {dice} {'die' if dice == 1 else 'dice'} hitting on "
+                     f"{attack.hits_on}+, no modifiers: {percent(p)} a die ({p})")
+
+    if not dice_groups:
+        raise ResolveError("no attack line chosen")
+    hits = Dist.point(0)
+    for dice, p, _ in dice_groups:
+        hits = hits + Dist.binomial(dice, p)
+    lost = hits.clamp(0, lives)
+    outcome = Outcome("lives_lost", f"Lives lost by {d.name}", lost,
+                      labels=tuple(str(i) for i in range(lives + 1)), kill_at=lives)
+    chances: list[Chance] = []
+    blast = [p for _, p, is_blast in dice_groups if is_blast]
+    if blast and nearby:
+        each = Dist.point(0)
+        for p in blast:
+            each = each + Dist.bernoulli(p)
+        chances.append(Chance(f"Each of the {nearby} nearby units loses a life (* dice)",
+                              each.at_least(1)))
+        steps.append(f"* : one more die at each of {nearby} nearby "
+                     f"{'unit' if nearby == 1 else 'units'}")
+    return Result(system="hammerwars", attacker=a.name, defender=d.name,
+                  summary=kill_summary(outcome), outcome=outcome, chances=tuple(chances),
+                  steps=tuple(steps))
+
+
+def _line(line: Attack, armor: str, modifier: int, natural: int) -> tuple[int, Fraction, bool]:
+    return line.dice, hit_chance(line.to_hit(armor), modifier, natural), line.blast
