@@ -169,3 +169,224 @@ def schema(output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535),
+              help="Port to listen on.")
+@click.option("--debug", is_flag=True, help="Reload on code changes and show debug pages.")
+def serve(host: str, port: int, debug: bool) -> None:
+    """Run the browser builder (rosters saved under instance/, or at DATABASE_URL)."""
+    from listbuilder.web import create_app
+
+    app = create_app()
+    click.echo(f"Listbuilder at http://{host}:{port}/ (Ctrl+C stops it)")
+    app.run(host=host, port=port, debug=debug, use_reloader=debug)
+
+
+@main.command()
+@click.argument("system_id", metavar="SYSTEM")
+@click.option("--attacker", required=True, metavar="NAME",
+              help="A unit's name; 'N x Name' sets its models; 'A + B' joins units into one "
+                   "side (a Leader and its Bodyguard, a Space Empires stack).")
+@click.option("--defender", required=True, metavar="NAME", help="The target, named the same way.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A situation setting (cover=yes, facing=rear...); repeat for more. "
+                   "--options lists them.")
+@click.option("--roster", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Look names up in this roster first (entry labels or unit names).")
+@click.option("--json", "as_json", is_flag=True, help="The distributions and chances as JSON.")
+@click.option("--options", "list_options", is_flag=True,
+              help="List the settings this pair offers, then stop.")
+@click.pass_obj
+def resolve(library: Library, system_id: str, attacker: str, defender: str,
+            settings: tuple[str, ...], roster: Path | None, as_json: bool,
+            list_options: bool) -> None:
+    """What ATTACKER does to DEFENDER in SYSTEM, exactly: the distribution, its mean, the
+    chance of at least each result and of a kill."""
+    from listbuilder.engine.chart import chart_text
+    from listbuilder.engine.resolve import (
+        ResolveError,
+        find_side,
+        parse_settings,
+        quick_resolve,
+    )
+
+    try:
+        system = get_system(system_id)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="SYSTEM") from None
+    try:
+        cat = library.catalog(system)
+        loaded_roster = None
+        if roster is not None:
+            loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
+            if loaded.system.id != system.id:
+                click.echo(f"{roster}: a {loaded.system.name} roster; this resolve is for "
+                           f"{system.name}", err=True)
+                sys.exit(EXIT_UNREADABLE)
+            loaded_roster = loaded.roster
+        sides = (find_side(system, cat, attacker, loaded_roster),
+                 find_side(system, cat, defender, loaded_roster))
+        if list_options:
+            for option in system.resolve_options(cat, *sides):
+                click.echo(f"{option.key}={option.text(option.default)}  ({option.allowed()})"
+                           f"  {option.label}: {option.help}")
+            return
+        result = quick_resolve(system, cat, *sides, parse_settings(settings))
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{roster}: cannot read the file: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    except DataLoadError as exc:
+        _fail(exc)
+        return
+    except ResolveError as exc:
+        for line in str(exc).splitlines():
+            click.echo(f"error: {line}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    if as_json:
+        click.echo(json.dumps({"system_name": system.name, **result.to_json()}, indent=1,
+                              ensure_ascii=False))
+    else:
+        click.echo(f"{system.name}: " + chart_text(result))
+
+
+# -- printing (listbuilder.printing; imported inside each command to keep start-up fast) ------
+
+def _card_options(func: Any) -> Any:
+    """The options every card print takes: paper, card size, marks, bleed, duplex, ink."""
+    for option in reversed([
+        click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4",
+                     show_default=True, help="Paper size."),
+        click.option("--card", type=click.Choice(["poker", "mini", "tarot"]), default="poker",
+                     show_default=True, help="Card size: 63x88, 44x68 or 70x120 mm."),
+        click.option("--cut-marks", is_flag=True, help="Crop marks in the margins."),
+        click.option("--bleed", is_flag=True,
+                     help="One card per page with 3 mm bleed, for print shops."),
+        click.option("--duplex", type=click.Choice(["long", "short"]),
+                     help="A backs page after each fronts page, for that flip edge."),
+        click.option("--gutter-fold", is_flag=True,
+                     help="Each back beside its front; fold the sheet down the middle."),
+        click.option("--ink-saver", is_flag=True, help="No fills, dark text."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                     help="The PDF to write (default: in output/)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def _system_catalog(library: Library, system_id: str) -> tuple[Any, Any]:
+    try:
+        system = get_system(system_id)
+        return system, library.catalog(system)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="SYSTEM") from None
+
+
+@main.command(name="print")
+@click.argument("roster", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--what", type=click.Choice(["cards", "sheet", "all"]), default="all",
+              show_default=True, help="Unit cards, the roster sheet, or both.")
+@click.option("--one-per-entry", is_flag=True,
+              help="A card for every entry, even identical ones (default: one card, a count).")
+@_card_options
+@click.pass_obj
+def print_(library: Library, roster: Path, output: Path | None, **flags: Any) -> None:
+    """Print ROSTER.yaml's unit cards and roster sheet as PDF."""
+    from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
+    from listbuilder.printing.options import PrintError
+    from listbuilder.printing.render import print_roster
+
+    try:
+        options = options_from_flags(flags)
+        loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
+    except PrintError as exc:
+        fail(exc.problems)
+        return
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{roster}: cannot read the file: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    except DataLoadError as exc:
+        _fail(exc)
+        return
+    system, cat, r = loaded.system, loaded.catalog, loaded.roster
+    broken = [v for v in system.validate(cat, r) if v.severity == "error"]
+    if broken:
+        click.echo(f"warning: {r.name} breaks {len(broken)} rule(s); printing it anyway "
+                   f"(the roster sheet lists them; `listbuilder validate` explains)", err=True)
+    write_pdf(lambda progress: print_roster(cat, system, r, options, progress),
+              output or default_output(roster.stem, options.what))
+
+
+@main.command()
+@click.argument("system_id", metavar="SYSTEM")
+@_card_options
+@click.pass_obj
+def deck(library: Library, system_id: str, output: Path | None, **flags: Any) -> None:
+    """Print SYSTEM's own card set: Space Empires' action deck, Hammer Wars' unit cards."""
+    from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
+    from listbuilder.printing.options import PrintError
+    from listbuilder.printing.render import print_deck
+
+    try:
+        options = options_from_flags(flags)
+        system, cat = _system_catalog(library, system_id)
+    except PrintError as exc:
+        fail(exc.problems)
+        return
+    except DataLoadError as exc:
+        _fail(exc)
+        return
+    write_pdf(lambda progress: print_deck(cat, system, options, progress),
+              output or default_output(system.id, "deck"))
+
+
+@main.command()
+@click.argument("system_id", metavar="SYSTEM")
+@click.option("--faction", required=True, help="Whose chit pile to print.")
+@_card_options
+@click.pass_obj
+def chits(library: Library, system_id: str, faction: str, output: Path | None,
+          **flags: Any) -> None:
+    """Print the chits of a faction's pile, each as many times as the pile holds it."""
+    from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
+    from listbuilder.printing.options import PrintError
+    from listbuilder.printing.render import print_chits
+
+    try:
+        options = options_from_flags(flags)
+        system, cat = _system_catalog(library, system_id)
+    except PrintError as exc:
+        fail(exc.problems)
+        return
+    except DataLoadError as exc:
+        _fail(exc)
+        return
+    write_pdf(lambda progress: print_chits(cat, system, faction, options, progress),
+              output or default_output(system.id, faction, "chits"))
+
+
+@main.command()
+@click.argument("system_id", metavar="SYSTEM")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size.")
+@click.option("--ink-saver", is_flag=True, help="No fills, dark text.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="The PDF to write (default: in output/).")
+@click.pass_obj
+def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
+          output: Path | None) -> None:
+    """Print SYSTEM's one-page rules reference."""
+    from listbuilder.printing.commands import default_output, write_pdf
+    from listbuilder.printing.options import PrintOptions
+    from listbuilder.printing.render import print_rules
+
+    try:
+        system, cat = _system_catalog(library, system_id)
+    except DataLoadError as exc:
+        _fail(exc)
+        return
+    options = PrintOptions(paper=paper, ink_saver=ink_saver)  # type: ignore[arg-type]
+    write_pdf(lambda progress: print_rules(cat, system, options),
+              output or default_output(system.id, "rules"))

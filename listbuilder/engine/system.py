@@ -13,8 +13,19 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel
 
-from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit
+from listbuilder.engine.cards import (
+    CardSet,
+    ChitFace,
+    PlayCard,
+    RosterSheet,
+    SheetLine,
+    UnitCard,
+    glossary,
+    merge_identical,
+)
+from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.engine.resolve import Option, ResolveError, Result, Side, Situation
 
 Severity = Literal["error", "warning"]
 
@@ -196,5 +207,123 @@ class RuleSystem:
                        rules=rules, keywords=unit.keywords)
 
     # -- printing hooks (listbuilder.printing) -----------------------------------------------
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        """One entry's card: the unit's profile with the entry's size, upgrades and cost.
+        None when the entry names no known unit (validation reports it)."""
+        unit = self.unit_of(catalog, roster, entry)
+        if unit is None:
+            return None
+        taken = tuple(RuleText(f"{u.name} (+{u.pts} {self.cost_unit}"
+                               f"{' per model' if u.per_model else ''})", u.text)
+                      for name in dict.fromkeys(entry.upgrades) if (u := unit.upgrade(name)))
+        return UnitCard(profile=self.profile(catalog, unit),
+                        size=f"{entry.count} {self.count_label}",
+                        cost=f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}",
+                        upgrades=taken)
+
+    def entry_cards(self, catalog: Catalog, roster: Roster) -> list[UnitCard]:
+        """The roster's cards in roster order, one per entry that prints its own card."""
+        return [card for entry in roster.entries
+                if (card := self.entry_card(catalog, roster, entry)) is not None]
+
+    def unit_cards(self, catalog: Catalog, roster: Roster,
+                   merge: bool = True) -> tuple[UnitCard, ...]:
+        """The cards to print for a roster; identical ones share a card with a count."""
+        cards = self.entry_cards(catalog, roster)
+        return merge_identical(cards) if merge else tuple(cards)
+
+    def card_set(self, catalog: Catalog) -> CardSet | None:
+        """The system's own printable set (a shared deck, a set of unit cards); None if none."""
+        if not catalog.decks:
+            return None
+        deck = catalog.decks[0]
+        return CardSet(f"{deck.name} deck", cards=tuple(
+            PlayCard(name=c.name, text=c.text, copies=c.count) for c in deck.cards))
+
+    def chits(self, catalog: Catalog, faction: str) -> tuple[ChitFace, ...]:
+        """The counters of a faction's chit pile, for systems played with chits."""
+        return ()
+
+    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+        """The roster's choices as the roster sheet prints them."""
+        return tuple(RuleText(f"{key}: {value}", "") for key, value in roster.choices.items())
+
+    def roster_sheet(self, catalog: Catalog, roster: Roster) -> RosterSheet:
+        """The roster sheet: each entry with its cost, the totals, choices and a glossary."""
+        lines = []
+        for entry in roster.entries:
+            card = self.entry_card(catalog, roster, entry)
+            if card is None:
+                continue
+            detail = ", ".join(dict.fromkeys(entry.upgrades))
+            if entry.joins:
+                detail = ", ".join(x for x in (detail, f"joins {entry.joins}") if x)
+            cost = self.entry_cost(catalog, roster, entry)
+            lines.append(SheetLine(card.profile.name, entry.count, detail,
+                                   f"{cost} {self.cost_unit}"))
+        totals = self.totals(catalog, roster)
+        limit = f" / {totals.points_limit}" if totals.points_limit else ""
+        problems = tuple(v.message for v in self.validate(catalog, roster)
+                         if v.severity == "error")
+        return RosterSheet(
+            title=roster.name, system=self.name, factions=roster.factions,
+            choices=self.sheet_choices(catalog, roster), count_label=self.count_label,
+            lines=tuple(lines),
+            total=f"{totals.points}{limit} {self.cost_unit}", summary=totals.lines,
+            glossary=glossary(self.entry_cards(catalog, roster)), problems=problems)
+
 
     # -- quick-resolve hooks (listbuilder.engine.dice and each system's resolve module) -----
+    def has_quick_resolve(self) -> bool:
+        """True when `resolve` answers for this system (the CLI and the web offer it)."""
+        return False
+
+    def resolve_models(self, unit: Unit) -> int:
+        """Models (or chits) a side of this unit has when neither a roster nor 'N x' says."""
+        return 1
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        """The situation settings a resolve of this pair offers (cover, stance, facing...)."""
+        return ()
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        """What `attacker` does to `defender`, exactly. `situation` holds a value for every
+        option `resolve_options` gave (see listbuilder.engine.resolve.quick_resolve)."""
+        raise ResolveError(f"{self.name} has no quick-resolve")
+
+    # -- builder hooks (listbuilder.web) ---------------------------------------------------
+    def default_count(self, unit: Unit) -> int:
+        """The count a new entry of this unit starts with in the builder."""
+        return self.count_bounds(unit)[0]
+
+    def stacks_entries(self) -> bool:
+        """True when adding a unit already listed should raise that entry's count, because
+        `count` means copies of one thing rather than the size of a separate unit."""
+        return False
+
+    def choice_options(self, catalog: Catalog, roster: Roster,
+                       key: str) -> tuple[tuple[str, str], ...]:
+        """The values a roster choice may take, each with a short text; () when it is free."""
+        return ()
+
+    def random_choices(self) -> tuple[str, ...]:
+        """Choices that seed a random draw: the builder fills them in and offers a re-draw."""
+        return ()
+
+    def can_join(self, unit: Unit) -> bool:
+        """May an entry of this unit join another entry (a Leader its Bodyguard)?"""
+        return False
+
+    def design_qualities(self, catalog: Catalog) -> tuple[int, ...]:
+        """The Quality values a unit designed in the roster may have (systems with designs)."""
+        return ()
+
+    def design_of(self, unit: Unit) -> UnitDesign | None:
+        """The unit as a design the player can copy into the unit creator and change."""
+        return None
+
+    def faction_label(self) -> tuple[str, str]:
+        """What the system calls a faction, singular and plural, for labels."""
+        return ("Faction", "Factions")

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile
+from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation
+from listbuilder.systems.actionhammer import cards
 from listbuilder.systems.actionhammer.build import build_catalog
 from listbuilder.systems.actionhammer.limits import (
     Placed,
@@ -81,3 +85,41 @@ class ActionHammer(RuleSystem):
             units += f"/{unit_allowance(catalog.army, limit)}"
         models = str(sum(p.entry.count for p in placed))
         return (("Leaders", leaders), ("Units", units), ("Models", models))
+
+    # -- builder hooks ---------------------------------------------------------------------
+    def can_join(self, unit: Unit) -> bool:
+        return isinstance(unit, Datasheet) and unit.is_leader
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(unit, Datasheet):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        sheet = self.unit_of(catalog, roster, entry)
+        if isinstance(sheet, Datasheet):
+            return cards.entry_card(catalog, sheet, entry)
+        return super().entry_card(catalog, roster, entry)
+
+    def entry_cards(self, catalog: Catalog, roster: Roster) -> list[UnitCard]:
+        return cards.entry_cards(catalog, self.placed(catalog, roster))
+
+    # -- quick-resolve hooks (listbuilder/systems/actionhammer/resolve.py) -------------------
+    def has_quick_resolve(self) -> bool:
+        return True
+
+    def resolve_models(self, unit: Unit) -> int:
+        return unit.min_models if isinstance(unit, Datasheet) else 1
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        from listbuilder.systems.actionhammer import resolve
+
+        return resolve.options(catalog, attacker, defender)
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        from listbuilder.systems.actionhammer import resolve
+
+        return resolve.resolve(catalog, attacker, defender, situation)

@@ -11,9 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from listbuilder.engine.model import Catalog, Roster, RosterEntry
+from listbuilder.engine.cards import CardSet, UnitCard
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
+from listbuilder.systems.hammerwars import cards
 from listbuilder.systems.hammerwars.build import build_catalog
+from listbuilder.systems.hammerwars.builder import goal_options
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 from listbuilder.systems.hammerwars.rules import (
     Listed,
@@ -72,3 +77,49 @@ class HammerWars(RuleSystem):
         lines = [(slot.category, f"{filled[slot.category]}/{slot.models}") for slot in catalog.pool]
         pts, xp = pool_cost(listed)
         return (*lines, ("Pts to deploy all", str(pts)), ("XP to deploy all", str(xp)))
+
+    # -- builder hooks ---------------------------------------------------------------------
+    def stacks_entries(self) -> bool:
+        return True  # a pool lists each unit type once, with its number of models
+
+    def choice_options(self, catalog: Catalog, roster: Roster,
+                       key: str) -> tuple[tuple[str, str], ...]:
+        if key == "goal" and isinstance(catalog, HammerWarsCatalog):
+            return goal_options(catalog, roster)
+        return ()
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(catalog, HammerWarsCatalog) and isinstance(unit, HwUnit):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        unit = self.unit_of(catalog, roster, entry)
+        if isinstance(catalog, HammerWarsCatalog) and isinstance(unit, HwUnit):
+            return cards.entry_card(catalog, unit, entry)
+        return super().entry_card(catalog, roster, entry)
+
+    def card_set(self, catalog: Catalog) -> CardSet | None:
+        return cards.card_set(catalog) if isinstance(catalog, HammerWarsCatalog) else None
+
+    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+        if isinstance(catalog, HammerWarsCatalog):
+            return cards.sheet_choices(catalog, roster)
+        return super().sheet_choices(catalog, roster)
+
+    # -- quick-resolve hooks (listbuilder/systems/hammerwars/resolve.py) ---------------------
+    def has_quick_resolve(self) -> bool:
+        return True
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        from listbuilder.systems.hammerwars import resolve
+
+        return resolve.options(catalog, attacker, defender)
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        from listbuilder.systems.hammerwars import resolve
+
+        return resolve.resolve(catalog, attacker, defender, situation)

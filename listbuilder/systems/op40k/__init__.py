@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile
+from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
+from listbuilder.systems.op40k import cards
 from listbuilder.systems.op40k.build import build_op40k_catalog
 from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
 from listbuilder.systems.op40k.schema import Op40kData
@@ -67,6 +71,42 @@ class OnePage40k(RuleSystem):
         models = sum(e.count for e, u in sheets if not u.is_vehicle)
         return (("Units", str(len(sheets) - vehicles)), ("Models", str(models)),
                 ("Vehicles", str(vehicles)))
+
+
+    # -- builder hooks ---------------------------------------------------------------------
+    def default_count(self, unit: Unit) -> int:
+        return unit.size if isinstance(unit, Datasheet) else 1  # the size the profile prints
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(catalog, Op40kCatalog) and isinstance(unit, Datasheet):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        unit = self.datasheet(catalog, roster, entry)
+        if isinstance(catalog, Op40kCatalog) and unit is not None:
+            return cards.entry_card(catalog, unit, entry, self.entry_cost(catalog, roster, entry))
+        return super().entry_card(catalog, roster, entry)
+
+    # -- quick-resolve hooks (listbuilder/systems/op40k/resolve.py) --------------------------
+    def has_quick_resolve(self) -> bool:
+        return True
+
+    def resolve_models(self, unit: Unit) -> int:
+        return unit.size if isinstance(unit, Datasheet) else 1  # the size the profile prints
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        from listbuilder.systems.op40k import resolve
+
+        return resolve.options(catalog, attacker, defender)
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        from listbuilder.systems.op40k import resolve
+
+        return resolve.resolve(catalog, attacker, defender, situation)
 
 
 def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:

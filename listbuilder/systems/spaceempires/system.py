@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
+from listbuilder.systems.spaceempires import cards
 from listbuilder.systems.spaceempires.catalog import Chit, SpaceEmpiresCatalog, build
 from listbuilder.systems.spaceempires.empire import (
     Empire,
@@ -64,3 +68,47 @@ class SpaceEmpires(RuleSystem):
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         cat = space_empires_catalog(catalog)
         return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+
+    # -- builder hooks ---------------------------------------------------------------------
+    def stacks_entries(self) -> bool:
+        return True  # an entry counts chits of one kind recruited this turn
+
+    def random_choices(self) -> tuple[str, ...]:
+        return ("seed",)
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        unit = self.unit_of(catalog, roster, entry)
+        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
+            return cards.entry_card(catalog, unit, entry)
+        return super().entry_card(catalog, roster, entry)
+
+    def card_set(self, catalog: Catalog) -> CardSet | None:
+        return cards.card_set(space_empires_catalog(catalog))
+
+    def chits(self, catalog: Catalog, faction: str) -> tuple[ChitFace, ...]:
+        return cards.chits(space_empires_catalog(catalog), faction)
+
+    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+        return cards.sheet_choices(roster)
+
+    # -- quick-resolve hooks (listbuilder/systems/spaceempires/resolve.py) -------------------
+    def has_quick_resolve(self) -> bool:
+        return True
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        from listbuilder.systems.spaceempires import resolve
+
+        return resolve.options(catalog, attacker, defender)
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        from listbuilder.systems.spaceempires import resolve
+
+        return resolve.resolve(catalog, attacker, defender, situation)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.errors import Problems
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import (
@@ -24,9 +25,13 @@ from listbuilder.engine.model import (
     RosterEntry,
     SpecialRule,
     Unit,
+    UnitDesign,
 )
+from listbuilder.engine.profile import Profile
+from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.schema import Name, Points, Schema, Text, in_range
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, plural, where_entry
+from listbuilder.systems.warstuff import cards
 
 # Rules that cannot sensibly stand together on one unit, and why (shown in the message).
 CONFLICTS: tuple[tuple[str, str, str], ...] = (
@@ -226,6 +231,42 @@ class WarStuff(RuleSystem):
             return ()
         lo, hi = catalog.quality_range
         return tuple(range(lo, hi + 1))
+
+    def design_of(self, unit: Unit) -> UnitDesign | None:
+        if not isinstance(unit, WarStuffUnit):
+            return None
+        return UnitDesign(name=unit.name, quality=unit.quality, rules=unit.special_rules)
+
+    def faction_label(self) -> tuple[str, str]:
+        return ("Genre", "Genres")
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(unit, WarStuffUnit):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        unit = self.unit_of(catalog, roster, entry)
+        if isinstance(unit, WarStuffUnit):
+            return cards.entry_card(catalog, unit, entry)
+        return super().entry_card(catalog, roster, entry)
+
+    # -- quick-resolve hooks (listbuilder/systems/warstuff/resolve.py) -----------------------
+    def has_quick_resolve(self) -> bool:
+        return True
+
+    def resolve_options(self, catalog: Catalog, attacker: Side,
+                        defender: Side) -> tuple[Option, ...]:
+        from listbuilder.systems.warstuff import resolve
+
+        return resolve.options(catalog, attacker, defender)
+
+    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+                situation: Situation) -> Result:
+        from listbuilder.systems.warstuff import resolve
+
+        return resolve.resolve(catalog, attacker, defender, situation)
 
 
 def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: Sequence[str],

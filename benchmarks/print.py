@@ -1,0 +1,223 @@
+"""Print speed: each distinct card laid out once and imposed with pikepdf, against the same
+sheets laid out straight through WeasyPrint (every copy in place).
+
+Each measurement runs in a fresh interpreter: time is the print call alone (imports and data
+loading done before the clock starts, WeasyPrint's one-time font set-up included), memory is
+the peak resident size of that process or of its forked layout helper, whichever is larger.
+
+Run: .venv/bin/python benchmarks/print.py [--runs N] [--no-straight]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A 2000 pts ActionHammer army across both sample factions (built for size, not legality).
+ROSTER_2000 = """
+format: 1
+system: actionhammer
+name: Two thousand
+points_limit: 2000
+factions: [Cobalt Brigade, Ashen Horde]
+entries:
+  - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
+  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
+  - {unit: Line Troopers, count: 10}
+  - {unit: Shock Squad, count: 6, label: shock}
+  - {unit: Field Commissar, joins: shock}
+  - {unit: Dragoon Riders, count: 4, upgrades: [Regimental Standard]}
+  - {unit: Strider Walker}
+  - {unit: Skyhawk Jumpers, count: 5}
+  - {unit: Heavy Weapons Crew, count: 3}
+  - {unit: Sniper Team, count: 2}
+  - {unit: Ravager Wagon}
+  - {unit: Tusk Riders, count: 4, upgrades: [Iron Tusks]}
+  - {unit: Reaver Mob, count: 12, upgrades: [War Paint, Banner of Skulls]}
+  - {unit: Sergeant Hale}
+  - {unit: Carrion Flyers, count: 6}
+  - {unit: Gorehound Pack, count: 6}
+  - {unit: Scrap Gunners, count: 6}
+"""
+
+
+def _deck(copies_total: int | None) -> tuple[Any, Any, Any]:
+    from listbuilder.engine.library import Library
+    from listbuilder.engine.registry import get_system
+
+    system = get_system("spaceempires")
+    catalog = Library().catalog(system)
+    deck = system.card_set(catalog)
+    assert deck is not None
+    if copies_total is not None:  # the 18 kinds, as many copies of each as makes the total
+        n = len(deck.cards)
+        counts = [copies_total // n + (1 if i < copies_total % n else 0) for i in range(n)]
+        deck = replace(deck, cards=tuple(replace(c, copies=k)
+                                         for c, k in zip(deck.cards, counts, strict=True)))
+    return system, catalog, deck
+
+
+def measure(case: str, mode: str) -> dict[str, Any]:
+    """Run one case in this process; returns seconds, cards, distinct, pages, bytes."""
+    from listbuilder.engine.library import Library
+    from listbuilder.printing.options import PrintOptions
+    from listbuilder.printing.render import (
+        GUTTER,
+        Face,
+        _context,
+        _stock,
+        print_play_cards,
+        print_unit_cards,
+        unit_faces,
+    )
+    from listbuilder.printing.straight import render_straight
+
+    options = PrintOptions(what="cards")
+    if case == "roster":
+        loaded = Library().read_roster(ROSTER_2000, "2000.yaml")
+        system, catalog, roster = loaded.system, loaded.catalog, loaded.roster
+        cards = system.unit_cards(catalog, roster)
+        title = roster.name
+        fronts = unit_faces(system, cards)
+
+        def imposed() -> Any:
+            return print_unit_cards(system, cards, options, title)
+    else:
+        system, catalog, deck = _deck(450 if case == "450" else None)
+        title = deck.title
+        fronts = [(Face(["print/play_card.html"], c, "play", c.name), c.copies)
+                  for c in deck.cards]
+
+        def imposed() -> Any:
+            return print_play_cards(system, deck, options)
+
+    context = _context(system, options, title, deck_title=title)
+    start = time.perf_counter()
+    if mode == "imposed":
+        printed = imposed()
+        pdf, distinct, cards_out, pages = printed.pdf, printed.faces, printed.cards, \
+            printed.pages
+    else:
+        pdf = render_straight(fronts, _stock(options), options.paper, GUTTER, context)
+        distinct = len(fronts)
+        cards_out = sum(n for _, n in fronts)
+        pages = -(-cards_out // 9)
+    seconds = time.perf_counter() - start
+    # the larger of this process and the forked layout helper, if one ran
+    peak = max(resource.getrusage(who).ru_maxrss
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return {"seconds": seconds, "cards": cards_out, "distinct": distinct, "pages": pages,
+            "bytes": len(pdf), "peak_mb": peak / 1024}
+
+
+def longest(card: str = "poker") -> None:
+    """Lay out every unit card there is (all upgrades taken; ActionHammer: every Leader on
+    every Bodyguard it may join, at full strength) and name the ones with the smallest text."""
+    from listbuilder.engine.library import Library
+    from listbuilder.engine.model import Roster, RosterEntry
+    from listbuilder.engine.registry import SYSTEMS
+    from listbuilder.printing.layout import lay_out
+    from listbuilder.printing.options import PrintOptions
+    from listbuilder.printing.render import _context, _stock, unit_faces
+
+    library = Library()
+    options = PrintOptions(card=card)  # type: ignore[arg-type]
+    found = []
+    for system in SYSTEMS:
+        catalog = library.catalog(system)
+        rosters = []
+        for unit in catalog.units:
+            lo, hi = system.count_bounds(unit)
+            rosters.append([RosterEntry(unit=unit.name, faction=unit.faction, count=hi or lo,
+                                        upgrades=tuple(u.name for u in unit.upgrades))])
+        if system.id == "actionhammer":
+            for leader in catalog.units:
+                for guard in catalog.units:
+                    if (system.can_join(leader) and not system.can_join(guard)
+                            and guard.faction == leader.faction
+                            and getattr(guard, "move", 0) == getattr(leader, "move", 1)
+                            and system.count_bounds(guard)[1] not in (None, 1)):
+                        rosters.append([
+                            RosterEntry(unit=guard.name, count=system.count_bounds(guard)[1]
+                                        or 2, label="g",
+                                        upgrades=tuple(u.name for u in guard.upgrades)),
+                            RosterEntry(unit=leader.name, joins="g",
+                                        upgrades=tuple(u.name for u in leader.upgrades))])
+        cards = []
+        for entries in rosters:
+            roster = Roster(system=system.id, name="all", entries=tuple(entries),
+                            factions=tuple({e.faction for e in entries if e.faction}))
+            cards += system.unit_cards(catalog, roster)[:1]
+        laid = lay_out([face for face, _ in unit_faces(system, cards)], _stock(options),
+                       _context(system, options, "all"))
+        for c, size, pages in zip(cards, laid.font_pt, laid.pages, strict=True):
+            name = c.profile.name + "".join(f" + {a.profile.name}" for a in c.attached)
+            found.append((size, -len(pages), system.name, name))
+    found.sort()
+    print(f"{len(found)} unit cards on {card} cards; the ones with the smallest text:")
+    for size, pages, system_name, name in found[:5]:
+        print(f"  {size:.2f} pt, {-pages} card(s): {name} ({system_name})")
+
+
+def run_child(case: str, mode: str) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, __file__, "--child", case, mode], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+CASES = (("roster", "ActionHammer 2000 pts roster, its cards"),
+         ("deck", "Space Empires action deck"),
+         ("450", "450 cards of 18 kinds"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="fresh processes per figure")
+    parser.add_argument("--no-straight", action="store_true",
+                        help="skip the slow straight-through WeasyPrint reference")
+    parser.add_argument("--longest", metavar="CARD", nargs="?", const="poker",
+                        help="instead: find the longest unit cards (poker, mini or tarot)")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.longest:
+        longest(args.longest)
+        return
+    if args.child:
+        print(json.dumps(measure(*args.child)))
+        return
+    print(f"print benchmark: median of {args.runs} fresh processes each; time is the print call "
+          f"after imports and data loading; memory is the peak RSS of one process")
+    print(f"{'case':<40}{'cards':>6}{'kinds':>6}{'pages':>6}  {'imposed':>24}  "
+          f"{'straight WeasyPrint':>24}  {'speed-up':>8}")
+    for case, label in CASES:
+        runs = [run_child(case, "imposed") for _ in range(args.runs)]
+        fast = {k: statistics.median(r[k] for r in runs) for k in ("seconds", "peak_mb", "bytes")}
+        first = runs[0]
+        line = (f"{label:<40}{first['cards']:>6}{first['distinct']:>6}{first['pages']:>6}  "
+                f"{fast['seconds']:>6.2f} s {fast['peak_mb']:>5.0f} MB "
+                f"{fast['bytes'] / 1024:>5.0f} KB")
+        if args.no_straight:
+            print(line)
+            continue
+        slow_runs = [run_child(case, "straight") for _ in range(max(1, args.runs // 2))]
+        slow = {k: statistics.median(r[k] for r in slow_runs)
+                for k in ("seconds", "peak_mb", "bytes")}
+        print(f"{line}  {slow['seconds']:>6.2f} s {slow['peak_mb']:>5.0f} MB "
+              f"{slow['bytes'] / 1024:>5.0f} KB  {slow['seconds'] / fast['seconds']:>7.1f}x")
+    print("goals: 450 cards <= 1 s, >= 10x faster than straight, < 120 MB; roster < 0.5 s")
+
+
+if __name__ == "__main__":
+    main()

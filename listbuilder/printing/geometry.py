@@ -1,0 +1,173 @@
+"""Paper, card and chit sizes, and where each card goes on a sheet. All lengths in mm, with
+the origin at the top-left corner of the page; `pt` converts for PDF."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+PT_PER_MM = 72 / 25.4
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+CARDS: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0), "mini": (44.0, 68.0), "tarot": (70.0, 120.0)}
+CHIT = (25.0, 25.0)  # about an inch: room for a name on two lines, Force and letters
+GUTTER = 3.0  # between cards: each card is cut on its own lines, so a slip never eats a card
+CHIT_GUTTER = 2.0
+MARGIN = 3.0  # the least room kept at the paper's edge
+FOLD_GAP = 8.0  # between a front and its back on a gutter-fold sheet: the fold runs down it
+BLEED = 3.0
+MARK_GAP = 1.0  # crop marks start this far from the grid
+MARK_LENGTH = 5.0
+
+Duplex = Literal["none", "long", "short"]
+
+
+def pt(mm: float) -> float:
+    return mm * PT_PER_MM
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Cards in rows and columns, the block centred on the page."""
+
+    page_w: float
+    page_h: float
+    card_w: float
+    card_h: float
+    cols: int
+    rows: int
+    gutter: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def width(self) -> float:
+        return self.cols * self.card_w + (self.cols - 1) * self.gutter
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.card_h + (self.rows - 1) * self.gutter
+
+    @property
+    def left(self) -> float:
+        return (self.page_w - self.width) / 2
+
+    @property
+    def top(self) -> float:
+        return (self.page_h - self.height) / 2
+
+    def at(self, row: int, col: int) -> Box:
+        return Box(self.left + col * (self.card_w + self.gutter),
+                   self.top + row * (self.card_h + self.gutter), self.card_w, self.card_h)
+
+    def cell(self, index: int) -> Box:
+        """The index-th place, row by row from the top left."""
+        return self.at(*divmod(index, self.cols))
+
+    def back_cell(self, index: int, duplex: Duplex) -> Box:
+        """Where the back of the index-th card goes on the backs page: the columns mirror for
+        a long-edge flip, the rows for a short-edge flip."""
+        row, col = divmod(index, self.cols)
+        if duplex == "short":
+            return self.at(self.rows - 1 - row, col)
+        return self.at(row, self.cols - 1 - col)
+
+    def edges(self) -> tuple[list[float], list[float]]:
+        """The x of every column edge and the y of every row edge: where the cuts go."""
+        xs = sorted({x for c in range(self.cols)
+                     for x in (self.at(0, c).x, self.at(0, c).right)})
+        ys = sorted({y for r in range(self.rows)
+                     for y in (self.at(r, 0).y, self.at(r, 0).bottom)})
+        return xs, ys
+
+
+def fit(length: float, item: float, gutter: float, margin: float = MARGIN) -> int:
+    """How many items of `length` fit in a row with gutters between them."""
+    return max(0, int((length - 2 * margin + gutter + 1e-9) // (item + gutter)))
+
+
+def grid(paper: str, item: tuple[float, float], gutter: float = GUTTER) -> Grid:
+    """The grid for cards (or chits) of `item` size on the paper, portrait."""
+    page_w, page_h = PAPERS[paper]
+    w, h = item
+    cols, rows = fit(page_w, w, gutter), fit(page_h, h, gutter)
+    if cols < 1 or rows < 1:
+        raise ValueError(f"a {w:g}x{h:g} mm card does not fit on {paper} paper")
+    return Grid(page_w, page_h, w, h, cols, rows, gutter)
+
+
+@dataclass(frozen=True)
+class FoldSheet:
+    """A gutter-fold sheet: fronts left of the fold, their backs mirrored on the right, so a
+    folded sheet holds both sides of each card back to back."""
+
+    page_w: float
+    page_h: float
+    card_w: float
+    card_h: float
+    pairs: int  # card columns on each side of the fold
+    rows: int
+    gutter: float
+
+    @property
+    def per_page(self) -> int:
+        return self.pairs * self.rows
+
+    @property
+    def fold_x(self) -> float:
+        return self.page_w / 2
+
+    @property
+    def top(self) -> float:
+        return (self.page_h - (self.rows * self.card_h + (self.rows - 1) * self.gutter)) / 2
+
+    def _y(self, row: int) -> float:
+        return self.top + row * (self.card_h + self.gutter)
+
+    def front(self, index: int) -> Box:
+        row, k = divmod(index, self.pairs)
+        right = self.fold_x - FOLD_GAP / 2 - k * (self.card_w + self.gutter)
+        return Box(right - self.card_w, self._y(row), self.card_w, self.card_h)
+
+    def back(self, index: int) -> Box:
+        row, k = divmod(index, self.pairs)
+        left = self.fold_x + FOLD_GAP / 2 + k * (self.card_w + self.gutter)
+        return Box(left, self._y(row), self.card_w, self.card_h)
+
+    def boxes(self) -> list[Box]:
+        return [b for i in range(self.per_page) for b in (self.front(i), self.back(i))]
+
+
+def fold_sheet(paper: str, card: tuple[float, float], gutter: float = GUTTER) -> FoldSheet:
+    """Portrait or landscape, whichever holds more cards."""
+    best: FoldSheet | None = None
+    w, h = card
+    for page_w, page_h in (PAPERS[paper], PAPERS[paper][::-1]):
+        half = page_w / 2 - FOLD_GAP / 2
+        pairs = max(0, int((half - MARGIN + gutter + 1e-9) // (w + gutter)))
+        rows = fit(page_h, h, gutter)
+        sheet = FoldSheet(page_w, page_h, w, h, pairs, rows, gutter)
+        if sheet.per_page and (best is None or sheet.per_page > best.per_page):
+            best = sheet
+    if best is None:
+        raise ValueError(f"a {w:g}x{h:g} mm card does not fit a gutter-fold {paper} sheet")
+    return best

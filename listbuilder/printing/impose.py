@@ -1,0 +1,198 @@
+"""Build the printed sheets from the laid-out faces with pikepdf: every face becomes one Form
+XObject, drawn wherever a copy goes, so a sheet of 450 cards holds 18 cards' worth of content.
+
+A Form XObject's box clips what it draws, so no card can spill outside its place; crop marks
+and fold marks are drawn in the page margins only, never inside the grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from io import BytesIO
+
+import pikepdf
+
+from listbuilder.printing.geometry import (
+    BLEED,
+    MARK_GAP,
+    MARK_LENGTH,
+    Box,
+    Duplex,
+    FoldSheet,
+    Grid,
+    pt,
+)
+
+Progress = Callable[[str, int, int], None]
+MARK_WIDTH = 0.25  # pt: hairline crop marks
+FOLD_DASH = "[2 2] 0 d"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One printed card: the page of its front and of its back in the laid-out PDF."""
+
+    front: int
+    back: int | None = None
+
+
+class Sheets:
+    """Pages built on top of the laid-out PDF, whose own pages are dropped at the end."""
+
+    def __init__(self, laid_out: bytes) -> None:
+        self.pdf = pikepdf.open(BytesIO(laid_out))
+        self.source_pages = len(self.pdf.pages)
+        self.forms = [self.pdf.make_indirect(pikepdf.Page(p).as_form_xobject())
+                      for p in self.pdf.pages]
+
+    def page(self, width_mm: float, height_mm: float, draws: Sequence[tuple[int, Box]],
+             marks: bytes = b"") -> pikepdf.Page:
+        """A new page of the given size with face `i` drawn in each box (mm from top left)."""
+        page = self.pdf.add_blank_page(page_size=(pt(width_mm), pt(height_mm)))
+        used = sorted({i for i, _ in draws})
+        page.obj.Resources = pikepdf.Dictionary(
+            XObject=pikepdf.Dictionary({f"/C{i}": self.forms[i] for i in used}))
+        ops = [b"q 1 0 0 1 %.3f %.3f cm /C%d Do Q" % (pt(box.x), pt(height_mm - box.bottom), i)
+               for i, box in draws]
+        content = b"\n".join(ops) + (b"\n" + marks if marks else b"")
+        page.obj.Contents = self.pdf.make_stream(content)
+        return page
+
+    def finish(self, title: str) -> bytes:
+        del self.pdf.pages[: self.source_pages]
+        scrub(self.pdf)
+        self.pdf.docinfo["/Title"] = title
+        self.pdf.docinfo["/Creator"] = "Listbuilder"
+        out = BytesIO()
+        self.pdf.save(out, compress_streams=True,
+                      object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        return out.getvalue()
+
+
+def scrub(pdf: pikepdf.Pdf) -> None:
+    """No attachment of any kind leaves: embedded files, associated files, attachment notes."""
+    names = pdf.Root.get("/Names")
+    if names is not None and "/EmbeddedFiles" in names:
+        del names["/EmbeddedFiles"]
+    if "/AF" in pdf.Root:
+        del pdf.Root["/AF"]
+    for page in pdf.pages:
+        annots = page.obj.get("/Annots")
+        if annots is None:
+            continue
+        kept = [a for a in annots if a.get("/Subtype") != "/FileAttachment"]
+        if len(kept) != len(annots):
+            page.obj.Annots = pikepdf.Array(kept)
+
+
+def _line(x1: float, y1: float, x2: float, y2: float, page_h: float) -> bytes:
+    return b"%.3f %.3f m %.3f %.3f l S" % (pt(x1), pt(page_h - y1), pt(x2), pt(page_h - y2))
+
+
+def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float) -> bytes:
+    """Ticks in the margins on the line of every card edge, stopping short of the grid."""
+    left = min(b.x for b in boxes)
+    right = max(b.right for b in boxes)
+    top = min(b.y for b in boxes)
+    bottom = max(b.bottom for b in boxes)
+    xs = sorted({v for b in boxes for v in (b.x, b.right)})
+    ys = sorted({v for b in boxes for v in (b.y, b.bottom)})
+    ops = [b"q 0 G %.2f w" % MARK_WIDTH]
+    for x in xs:
+        ops.append(_line(x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP, page_h))
+        ops.append(_line(x, bottom + MARK_GAP, x, min(page_h, bottom + MARK_GAP + MARK_LENGTH),
+                         page_h))
+    for y in ys:
+        ops.append(_line(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y, page_h))
+        ops.append(_line(right + MARK_GAP, y, min(page_w, right + MARK_GAP + MARK_LENGTH), y,
+                         page_h))
+    ops.append(b"Q")
+    return b"\n".join(ops)
+
+
+def fold_marks(sheet: FoldSheet, boxes: Sequence[Box]) -> bytes:
+    """Dashed ticks above and below the grid where the sheet is folded."""
+    top = min(b.y for b in boxes)
+    bottom = max(b.bottom for b in boxes)
+    x = sheet.fold_x
+    return b"\n".join([
+        b"q 0.4 G %.2f w %s" % (MARK_WIDTH * 2, FOLD_DASH.encode()),
+        _line(x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP, sheet.page_h),
+        _line(x, bottom + MARK_GAP, x, min(sheet.page_h, bottom + MARK_GAP + MARK_LENGTH),
+              sheet.page_h),
+        b"Q"])
+
+
+def _chunks(slots: Sequence[Slot], size: int) -> list[Sequence[Slot]]:
+    return [slots[i:i + size] for i in range(0, len(slots), size)]
+
+
+def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: Duplex,
+                cut_marks: bool, title: str, progress: Progress | None = None) -> bytes:
+    """Fronts sheets, each followed by its backs sheet when printing both sides."""
+    sheets = Sheets(laid_out)
+    chunks = _chunks(slots, grid.per_page)
+    for n, chunk in enumerate(chunks):
+        if progress:
+            progress("Imposing sheets", n, len(chunks))
+        fronts = [(s.front, grid.cell(i)) for i, s in enumerate(chunk)]
+        marks = crop_marks([grid.cell(i) for i in range(grid.per_page)], grid.page_w,
+                           grid.page_h) if cut_marks else b""
+        sheets.page(grid.page_w, grid.page_h, fronts, marks)
+        if duplex != "none":
+            backs = [(s.back, grid.back_cell(i, duplex)) for i, s in enumerate(chunk)
+                     if s.back is not None]
+            sheets.page(grid.page_w, grid.page_h, backs, marks)
+    return sheets.finish(title)
+
+
+def impose_fold(laid_out: bytes, slots: Sequence[Slot], sheet: FoldSheet, *, cut_marks: bool,
+                title: str, progress: Progress | None = None) -> bytes:
+    """Gutter-fold sheets: each front left of the fold, its back mirrored to the right."""
+    sheets = Sheets(laid_out)
+    chunks = _chunks(slots, sheet.per_page)
+    boxes = sheet.boxes()
+    for n, chunk in enumerate(chunks):
+        if progress:
+            progress("Imposing sheets", n, len(chunks))
+        draws = [(s.front, sheet.front(i)) for i, s in enumerate(chunk)]
+        draws += [(s.back, sheet.back(i)) for i, s in enumerate(chunk) if s.back is not None]
+        marks = fold_marks(sheet, boxes)
+        if cut_marks:
+            marks += b"\n" + crop_marks(boxes, sheet.page_w, sheet.page_h)
+        sheets.page(sheet.page_w, sheet.page_h, draws, marks)
+    return sheets.finish(title)
+
+
+def impose_bleed(laid_out: bytes, slots: Sequence[Slot], card: tuple[float, float], *,
+                 duplex: Duplex, title: str, progress: Progress | None = None) -> bytes:
+    """One card per page with its bleed, the trim box marking the cut, for print shops."""
+    sheets = Sheets(laid_out)
+    w, h = card[0] + 2 * BLEED, card[1] + 2 * BLEED
+    whole = Box(0.0, 0.0, w, h)
+    for n, slot in enumerate(slots):
+        if progress and n % 50 == 0:
+            progress("Imposing cards", n, len(slots))
+        faces = [slot.front] + ([slot.back] if duplex != "none" and slot.back is not None
+                                else [])
+        for face in faces:
+            page = sheets.page(w, h, [(face, whole)])
+            page.obj.TrimBox = pikepdf.Array([pt(BLEED), pt(BLEED), pt(w - BLEED),
+                                              pt(h - BLEED)])
+            page.obj.BleedBox = pikepdf.Array([0, 0, pt(w), pt(h)])
+    return sheets.finish(title)
+
+
+def concatenate(parts: Sequence[bytes], title: str) -> bytes:
+    """Several PDFs as one, in order (the roster sheet before the cards)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = pikepdf.open(BytesIO(parts[0]))
+    for part in parts[1:]:
+        out.pages.extend(pikepdf.open(BytesIO(part)).pages)
+    scrub(out)
+    out.docinfo["/Title"] = title
+    buffer = BytesIO()
+    out.save(buffer, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buffer.getvalue()

@@ -1,0 +1,214 @@
+"""Lay out each distinct card face once, as a page of its own, so copies cost nothing.
+
+A face that does not fit its card is laid out again with smaller text, down to a size that is
+still legible (`Stock.floor_pt`); one that still does not fit flows onto continuation cards,
+each headed with the card's name. Nothing is ever clipped.
+
+Laying out a card costs WeasyPrint some 50 ms, so refits are few: the overflow of a try
+(measured by an anchor at the end of the card) gives the size to try next, a little on the safe
+side, so one refit is usually enough.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pikepdf
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+
+from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
+from listbuilder.printing.templating import render_template
+from listbuilder.printing.workers import in_child, split_work
+
+Progress = Callable[[str, int, int], None]
+FACE_ID = re.compile(r"^face-(\d+)$")
+SHRINK_POWER = 1.0  # a card's height grows about as its text size (measured: ~1.05)
+MAX_ROUNDS = 4
+CARD_CSS = ("print.css", "print-cards.css")
+PAGE_CSS = ("print.css", "print-pages.css")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One distinct card face: which partial draws it and what it shows."""
+
+    template: str  # "print/unit_card.html"
+    item: Any  # UnitCard, PlayCard, ChitFace or Back
+    kind: str  # css class: unit, play, chit, back
+    title: str  # the name a continuation card repeats
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The card stock faces are laid out on: trim size, bleed and base text size."""
+
+    width: float  # mm, trim size
+    height: float
+    bleed: float = 0.0
+    font_pt: float = 7.0
+    floor_pt: float = 5.0
+
+
+@dataclass
+class LaidOut:
+    pdf: bytes
+    pages: list[list[int]]  # per face, its page numbers in `pdf` (more than one: continued)
+    font_pt: list[float]  # per face, the text size it was laid out at
+    refused: list[str] = field(default_factory=list)  # URLs the fetcher turned down
+
+
+class _Styles(threading.local):
+    """Stylesheets parsed and fonts loaded once per thread, then shared by every document
+    (WeasyPrint objects are not meant to cross threads; a web server may use several)."""
+
+    def __init__(self) -> None:
+        self.fonts = FontConfiguration()
+        self.sheets: dict[tuple[str, ...], list[Any]] = {}
+        self.images: dict[str, Any] = {}  # WeasyPrint's image cache: each icon parsed once
+
+    def get(self, names: tuple[str, ...]) -> list[Any]:
+        if names not in self.sheets:
+            fetcher = StaticFetcher()
+            self.sheets[names] = [
+                CSS(url=(STATIC / "css" / name).resolve().as_uri(), url_fetcher=fetcher,
+                    font_config=self.fonts) for name in names]
+        return self.sheets[names]
+
+
+STYLES = _Styles()
+
+
+def html_document(html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> Any:
+    """Render HTML with the shared stylesheets, reading nothing but static files."""
+    return HTML(string=html, base_url=static_base_url(), url_fetcher=fetcher).render(
+        stylesheets=STYLES.get(css), font_config=STYLES.fonts, cache=STYLES.images)
+
+
+def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[str, Any],
+            fetcher: StaticFetcher, continued: bool = False) -> Any:
+    html = render_template("print/faces.html", entries=entries, stock=stock,
+                           continued=continued, **context)
+    return html_document(html, CARD_CSS, fetcher)
+
+
+def _pages_by_entry(document: Any, n: int) -> list[list[Any]]:
+    """Which pages each entry took: an entry starts on the page that holds its anchor."""
+    out: list[list[Any]] = [[] for _ in range(n)]
+    current = 0
+    for page in document.pages:
+        starts = [int(m[1]) for a in page.anchors if (m := FACE_ID.match(a))]
+        if starts:
+            current = min(starts)
+        out[current].append(page)
+    return out
+
+
+def _overflow(pages: list[Any], index: int) -> float:
+    """How many cards' height the entry's content takes (1.0 or less: it fits)."""
+    end = pages[-1].anchors.get(f"end-{index}")
+    height = pages[-1].height
+    bottom = end[-1] if end else height  # the anchor's box: its last number is its bottom
+    return max(1.01, (len(pages) - 1) + bottom / height)
+
+
+def _next_size(font_pt: float, overflow: float, floor_pt: float) -> float:
+    """The size to try after `font_pt` overflowed: the overflow's guess, a little smaller."""
+    guess = font_pt * (1 / overflow) ** (1 / SHRINK_POWER) * 0.98
+    return max(floor_pt, min(round(guess, 2), round(font_pt * 0.95, 2)))
+
+
+def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+            progress: Progress | None = None) -> LaidOut:
+    """Lay out every face; with many faces, two processes share the work when that is safe
+    (see `workers`)."""
+    # the length of a face's data is a fair guess of its text, so of its layout time
+    shares = split_work([len(repr(face.item)) for face in faces])
+    if len(shares) == 1:
+        return _lay_out_here(faces, stock, context, progress)
+    mine, theirs = shares
+    child = in_child(lambda: _lay_out_here([faces[i] for i in theirs], stock, context))
+    here = _lay_out_here([faces[i] for i in mine], stock, context, progress)
+    there = child() or _lay_out_here([faces[i] for i in theirs], stock, context)
+    return _join([(mine, here), (theirs, there)], len(faces))
+
+
+def _join(parts: Sequence[tuple[Sequence[int], LaidOut]], n: int) -> LaidOut:
+    """One LaidOut from several, the faces back in their original order."""
+    pdf = pikepdf.open(io.BytesIO(parts[0][1].pdf))
+    offsets = [0]
+    for _, part in parts[1:]:
+        offsets.append(len(pdf.pages))
+        pdf.pages.extend(pikepdf.open(io.BytesIO(part.pdf)).pages)
+    pages: list[list[int]] = [[] for _ in range(n)]
+    sizes = [0.0] * n
+    for (indices, part), offset in zip(parts, offsets, strict=True):
+        for k, i in enumerate(indices):
+            pages[i] = [offset + page for page in part.pages[k]]
+            sizes[i] = part.font_pt[k]
+    out = io.BytesIO()
+    pdf.save(out)
+    return LaidOut(out.getvalue(), pages, sizes, [u for _, part in parts for u in part.refused])
+
+
+def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+                  progress: Progress | None = None) -> LaidOut:
+    fetcher = StaticFetcher()
+    placed: dict[int, tuple[list[Any], float]] = {}
+    next_try: dict[int, float] = dict.fromkeys(range(len(faces)), stock.font_pt)
+    documents = []
+    for rounds in range(MAX_ROUNDS):
+        pending = [i for i in range(len(faces)) if i not in placed and i in next_try]
+        if not pending:
+            break
+        if progress:
+            progress(f"Laying out {len(pending)} distinct cards", rounds, MAX_ROUNDS)
+        document = _render([(faces[i], next_try[i]) for i in pending], stock, context, fetcher)
+        documents.append(document)
+        for n, (i, pages) in enumerate(zip(pending, _pages_by_entry(document, len(pending)),
+                                           strict=True)):
+            size = next_try.pop(i)
+            if len(pages) == 1:
+                placed[i] = (pages, size)
+            elif size > stock.floor_pt:
+                next_try[i] = _next_size(size, _overflow(pages, n), stock.floor_pt)
+    for i in range(len(faces)):
+        if i not in placed:  # too long even at the smallest legible size: continue it
+            document = _render([(faces[i], stock.floor_pt)], stock, context, fetcher,
+                               continued=True)
+            documents.append(document)
+            placed[i] = (list(document.pages), stock.floor_pt)
+    ordered: list[Any] = []
+    numbers: list[list[int]] = []
+    for i in range(len(faces)):
+        pages = placed[i][0]
+        numbers.append(list(range(len(ordered), len(ordered) + len(pages))))
+        ordered += pages
+    pdf = documents[0].copy(ordered).write_pdf()
+    return LaidOut(pdf, numbers, [placed[i][1] for i in range(len(faces))], fetcher.refused)
+
+
+def render_page_document(template: list[str] | str, context: dict[str, Any],
+                         sizes: Sequence[float] = (8.5,),
+                         one_page: bool = False) -> tuple[bytes, int, float, list[str]]:
+    """A document of whole pages (the roster sheet, a rules sheet), straight to PDF.
+
+    With `one_page`, the text sizes are tried in turn until everything fits one page (the
+    last size is used whatever happens). Returns the PDF, its page count, the text size used
+    and the URLs the fetcher refused.
+    """
+    fetcher = StaticFetcher()
+    document = None
+    size = sizes[0]
+    for size in sizes:
+        html = render_template(template, font_pt=size, **context)
+        document = html_document(html, PAGE_CSS, fetcher)
+        if not one_page or len(document.pages) == 1:
+            break
+    assert document is not None
+    return document.write_pdf(), len(document.pages), size, fetcher.refused

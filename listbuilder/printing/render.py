@@ -1,0 +1,261 @@
+"""What can be printed, start to finish: a roster's cards and sheet, a system's card set (an
+action deck, Hammer Wars' unit cards), a faction's chits and a system's rules sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import TemplateNotFound
+
+from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
+from listbuilder.engine.model import Catalog, Roster
+from listbuilder.engine.system import RuleSystem
+from listbuilder.printing.geometry import BLEED, CARDS, CHIT, CHIT_GUTTER, GUTTER, fold_sheet, grid
+from listbuilder.printing.impose import (
+    Progress,
+    Slot,
+    concatenate,
+    impose_bleed,
+    impose_fold,
+    impose_grid,
+)
+from listbuilder.printing.layout import Face, LaidOut, Stock, lay_out, render_page_document
+from listbuilder.printing.options import PrintError, PrintOptions
+from listbuilder.printing.templating import system_template
+
+# Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR.
+FONT_PT = {"poker": 7.0, "mini": 6.0, "tarot": 8.4}
+FLOOR_PT = 5.0
+CHIT_FONT_PT = 6.0
+CHIT_FLOOR_PT = 4.5
+RULES_PT = (8.0, 7.6, 7.3, 7.0, 6.7, 6.4, 6.1)  # rules sheets: the first size that fits a page
+
+
+@dataclass(frozen=True)
+class Back:
+    """What the back of a card shows."""
+
+    system: str
+    kind: str  # "Unit card", "Action deck", a faction's name
+    name: str = ""  # unit cards name their unit; deck cards and chits must all look alike
+    chit: bool = False
+
+
+@dataclass
+class Printed:
+    """A finished PDF and what the renderer learnt on the way (for tests and the CLI)."""
+
+    pdf: bytes
+    faces: int = 0  # distinct fronts laid out
+    cards: int = 0  # cards (or chits) printed
+    noun: str = "cards"
+    pages: int = 0
+    refused: tuple[str, ...] = ()  # URLs the fetcher refused (empty for our own templates)
+    # the face laid out with the smallest text: its name, text size (pt), cards it took
+    longest: tuple[str, float, int] = ("", 0.0, 0)
+
+
+# -- cards ------------------------------------------------------------------------------------
+
+def _stock(options: PrintOptions) -> Stock:
+    w, h = CARDS[options.card]
+    return Stock(w, h, BLEED if options.bleed else 0.0, FONT_PT[options.card], FLOOR_PT)
+
+
+def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,
+                stock: Stock, gutter: float, options: PrintOptions, context: dict[str, Any],
+                title: str, progress: Progress | None = None) -> Printed:
+    """Lay out each distinct face once, then place `copies` of each on sheets.
+
+    `fronts` pairs each face with how many times it is printed; `backs[i]` is the back of
+    `fronts[i]`, needed only when both sides are printed. Equal backs are laid out once.
+    """
+    faces = [face for face, _ in fronts]
+    back_index: dict[int, int] = {}
+    if options.backs:
+        seen: dict[int, int] = {}
+        for i, back in enumerate(backs):
+            if back is None:
+                continue
+            key = id(back)
+            if key not in seen:
+                seen[key] = len(faces)
+                faces.append(back)
+            back_index[i] = seen[key]
+    laid: LaidOut = lay_out(faces, stock, context, progress)
+    slots = []
+    for i, (_, copies) in enumerate(fronts):
+        back_pages = laid.pages[back_index[i]] if i in back_index else [None]
+        for _ in range(copies):
+            for page in laid.pages[i]:
+                slots.append(Slot(page, back_pages[0]))
+    if options.bleed:
+        pdf = impose_bleed(laid.pdf, slots, (stock.width, stock.height), duplex=options.duplex,
+                           title=title, progress=progress)
+        pages = len(slots) * (2 if options.duplex != "none" else 1)
+    elif options.gutter_fold:
+        sheet = fold_sheet(options.paper, (stock.width, stock.height), gutter)
+        pdf = impose_fold(laid.pdf, slots, sheet, cut_marks=options.cut_marks, title=title,
+                          progress=progress)
+        pages = -(-len(slots) // sheet.per_page)
+    else:
+        layout = grid(options.paper, (stock.width, stock.height), gutter)
+        pdf = impose_grid(laid.pdf, slots, layout, duplex=options.duplex,
+                          cut_marks=options.cut_marks, title=title, progress=progress)
+        pages = -(-len(slots) // layout.per_page) * (2 if options.duplex != "none" else 1)
+    front_sizes = laid.font_pt[:len(fronts)]
+    smallest = min(range(len(fronts)), key=lambda i: (front_sizes[i], -len(laid.pages[i])))
+    return Printed(pdf, faces=len(fronts), cards=len(slots), pages=pages,
+                   refused=tuple(laid.refused),
+                   longest=(fronts[smallest][0].title, front_sizes[smallest],
+                            len(laid.pages[smallest])))
+
+
+def _context(system: RuleSystem, options: PrintOptions, title: str, **extra: Any) -> dict[str,
+                                                                                         Any]:
+    return {"system_id": system.id, "system_name": system.name, "ink_saver": options.ink_saver,
+            "title": title, **extra}
+
+
+def unit_faces(system: RuleSystem, cards: Sequence[UnitCard]) -> list[tuple[Face, int]]:
+    """A unit card is printed once; a count on it says how many units it stands for."""
+    template = system_template(system.id, "unit_card.html")
+    return [(Face(template, card, "unit", card.profile.name), 1) for card in cards]
+
+
+def print_unit_cards(system: RuleSystem, cards: Sequence[UnitCard], options: PrintOptions,
+                     title: str, progress: Progress | None = None) -> Printed:
+    backs = [Face(["print/back.html"], Back(system.name, "Unit card", c.profile.name), "back",
+                  c.profile.name) for c in cards]
+    return print_faces(unit_faces(system, cards), backs, stock=_stock(options), gutter=GUTTER,
+                       options=options, context=_context(system, options, title), title=title,
+                       progress=progress)
+
+
+def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
+                     progress: Progress | None = None) -> Printed:
+    template = system_template(system.id, "play_card.html")
+    fronts = [(Face(template, card, "play", card.name), card.copies) for card in deck.cards]
+    back = Face(["print/back.html"], Back(system.name, deck.title), "back", deck.title)
+    context = _context(system, options, deck.title, deck_title=deck.title)
+    return print_faces(fronts, [back] * len(fronts), stock=_stock(options), gutter=GUTTER,
+                       options=options, context=context, title=f"{system.name}: {deck.title}",
+                       progress=progress)
+
+
+# -- the public entry points ------------------------------------------------------------------
+
+def render_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
+                  options: PrintOptions | None = None,
+                  progress: Progress | None = None) -> bytes:
+    """The roster's unit cards, its roster sheet, or both (`options.what`), as one PDF."""
+    return print_roster(catalog, system, roster, options, progress).pdf
+
+
+def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
+                 options: PrintOptions | None = None,
+                 progress: Progress | None = None) -> Printed:
+    options = options or PrintOptions()
+    parts: list[Printed] = []
+    cards_part: Printed | None = None
+    if options.what in ("sheet", "all"):
+        parts.append(print_sheet(catalog, system, roster, options))
+    if options.what in ("cards", "all"):
+        cards = system.unit_cards(catalog, roster, merge=options.merge)
+        if cards:
+            cards_part = print_unit_cards(system, cards, options, roster.name, progress)
+            parts.append(cards_part)
+        elif options.what == "cards":
+            raise PrintError(f"{roster.name!r} has no units to print: add entries to it")
+    return Printed(concatenate([p.pdf for p in parts], roster.name),
+                   faces=sum(p.faces for p in parts), cards=sum(p.cards for p in parts),
+                   pages=sum(p.pages for p in parts),
+                   refused=tuple(u for p in parts for u in p.refused),
+                   longest=cards_part.longest if cards_part else ("", 0.0, 0))
+
+
+def render_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | None = None,
+                progress: Progress | None = None) -> bytes:
+    """The system's own card set: Space Empires' action deck, Hammer Wars' 11 unit cards."""
+    return print_deck(catalog, system, options, progress).pdf
+
+
+def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | None = None,
+               progress: Progress | None = None) -> Printed:
+    options = options or PrintOptions()
+    deck = system.card_set(catalog)
+    if deck is None:
+        raise PrintError(f"{system.name} has no card deck to print; print a roster's cards "
+                         f"instead (listbuilder print ROSTER.yaml)")
+    if deck.units:
+        return print_unit_cards(system, deck.units, options, f"{system.name}: {deck.title}",
+                                progress)
+    return print_play_cards(system, deck, options, progress)
+
+
+def render_chits(catalog: Catalog, system: RuleSystem, faction: str,
+                 options: PrintOptions | None = None, progress: Progress | None = None) -> bytes:
+    """The counters of a faction's chit pile, each as many times as the pile holds it."""
+    return print_chits(catalog, system, faction, options, progress).pdf
+
+
+def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
+                options: PrintOptions | None = None,
+                progress: Progress | None = None) -> Printed:
+    options = options or PrintOptions()
+    known = catalog.faction(faction)
+    chits: tuple[ChitFace, ...] = system.chits(catalog, known.name) if known else ()
+    if not chits:
+        with_chits = [f.name for f in catalog.factions if system.chits(catalog, f.name)]
+        if not with_chits:
+            raise PrintError(f"{system.name} is not played with chits")
+        raise PrintError(f"{faction!r} has no chit pile in {system.name}; factions: "
+                         f"{', '.join(with_chits)}")
+    faction_name = chits[0].faction
+    template = system_template(system.id, "chit.html")
+    fronts = [(Face(template, chit, "chit", chit.name), chit.copies) for chit in chits]
+    back = Face(["print/back.html"], Back(system.name, faction_name, chit=True), "back",
+                faction_name)
+    stock = Stock(CHIT[0], CHIT[1], BLEED if options.bleed else 0.0, CHIT_FONT_PT,
+                  CHIT_FLOOR_PT)
+    title = f"{system.name}: {faction_name} chits"
+    printed = print_faces(fronts, [back] * len(fronts), stock=stock, gutter=CHIT_GUTTER,
+                          options=options, context=_context(system, options, title),
+                          title=title, progress=progress)
+    printed.noun = "chits"
+    return printed
+
+
+# -- whole pages ------------------------------------------------------------------------------
+
+def print_sheet(catalog: Catalog, system: RuleSystem, roster: Roster,
+                options: PrintOptions) -> Printed:
+    sheet = system.roster_sheet(catalog, roster)
+    context = _context(system, options, roster.name, sheet=sheet, paper=options.paper)
+    pdf, pages, _, refused = render_page_document(system_template(system.id, "sheet.html"),
+                                                  context)
+    return Printed(pdf, pages=pages, refused=tuple(refused))
+
+
+def render_rules(catalog: Catalog, system: RuleSystem,
+                 options: PrintOptions | None = None) -> bytes:
+    """The system's one-page rules reference."""
+    return print_rules(catalog, system, options).pdf
+
+
+def print_rules(catalog: Catalog, system: RuleSystem,
+                options: PrintOptions | None = None) -> Printed:
+    """The rules sheet: the text shrinks a step at a time until it fits one page."""
+    options = options or PrintOptions()
+    context = _context(system, options, f"{system.name}: rules reference", catalog=catalog,
+                       paper=options.paper)
+    try:
+        pdf, pages, size, refused = render_page_document(
+            [f"{system.id}/rules.html"], context, sizes=RULES_PT, one_page=True)
+    except TemplateNotFound:
+        raise PrintError(f"{system.name} has no rules sheet yet "
+                         f"(templates/{system.id}/rules.html)") from None
+    return Printed(pdf, pages=pages, refused=tuple(refused),
+                   longest=(f"{system.name} rules", size, pages))

@@ -1,0 +1,63 @@
+"""The Jinja environment for print templates: autoescaped (player text is always escaped),
+strict about missing names, loaded from the project's `templates/` folder."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from listbuilder.printing.fetcher import PROJECT_ROOT
+
+TEMPLATES = PROJECT_ROOT / "templates"
+
+# Which icon sits beside a stat: display only, the numbers come from the profile.
+ICONS = {
+    "move": "move", "range": "range", "armor": "shield", "save": "shield", "lives": "heart",
+    "wounds": "heart", "morale": "flag", "control": "flag", "quality": "star", "size": "models",
+    "models": "models", "force": "fist", "speed": "speed", "type": "tag",
+    "in the pile": "stack",
+}
+
+
+def icon_for(label: str) -> str:
+    name = ICONS.get(label.casefold())
+    return f"icons/{name}.svg" if name else ""
+
+
+def column_widths(table: Any) -> list[str]:
+    """Percent widths for a card table, shared out by the longest text in each column (a long
+    name wraps rather than squeezing the numbers)."""
+    columns = list(zip(table.headers, *table.rows, strict=True))
+    wants = [max(len(str(cell)) for cell in column) + 2.5 for column in columns]
+    wants[0] = min(wants[0], 2.2 * max(wants[1:], default=wants[0]))
+    total = sum(wants)
+    return [f"{100 * w / total:.3f}" for w in wants]
+
+
+def mm(value: float) -> str:
+    """A length for CSS, without float noise."""
+    return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
+
+
+@lru_cache(maxsize=1)
+def environment(root: Path = TEMPLATES) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(root)),
+                      autoescape=select_autoescape(default=True, default_for_string=True),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["icon"] = icon_for
+    env.filters["mm"] = mm
+    env.filters["column_widths"] = column_widths
+    return env
+
+
+def render_template(names: str | list[str], **context: Any) -> str:
+    env = environment()
+    return env.select_template([names] if isinstance(names, str) else names).render(**context)
+
+
+def system_template(system_id: str, name: str) -> list[str]:
+    """A system's own version of a print template first, then the shared one."""
+    return [f"{system_id}/{name}", f"print/{name}"]

@@ -1,0 +1,79 @@
+"""ActionHammer on paper: a datasheet's profile, an entry's card, and a Leader printed on its
+Bodyguard's card, since the two fight as one unit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from listbuilder.engine.cards import UnitCard, pts
+from listbuilder.engine.model import Catalog, RosterEntry
+from listbuilder.engine.profile import Profile, RuleText, Stat, Table
+from listbuilder.systems.actionhammer.limits import Placed, joined_to
+from listbuilder.systems.actionhammer.model import Datasheet, Weapon
+
+WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
+
+
+def _ap(ap: int) -> str:
+    return str(ap) if ap else "0"
+
+
+def _weapon_row(weapon: Weapon) -> tuple[str, ...]:
+    return (weapon.name, weapon.range_text, str(weapon.att), f"{weapon.sk}+", _ap(weapon.ap),
+            ", ".join(weapon.features))
+
+
+def cost_text(sheet: Datasheet) -> str:
+    return pts(sheet.pts) if sheet.max_models == 1 else f"{pts(sheet.pts)} per model"
+
+
+def profile(catalog: Catalog, sheet: Datasheet) -> Profile:
+    stats = [Stat("Move", f'{sheet.move}"'), Stat("Save", f"{sheet.save}+"),
+             Stat("Wounds", str(sheet.wounds)), Stat("Morale", f"{sheet.morale}+"),
+             Stat("Control", str(sheet.control))]
+    if sheet.max_models > 1:
+        stats.append(Stat("Models", f"{sheet.min_models}-{sheet.max_models}"))
+    # Weapon features are explained beside the unit's abilities: a card is read alone.
+    names = [*sheet.special_rules, *(f for w in sheet.weapons for f in w.features)]
+    rules = tuple(RuleText(r.name, r.text) for name in dict.fromkeys(names)
+                  if (r := catalog.rule(name)) is not None)
+    return Profile(
+        name=sheet.name, subtitle=sheet.faction or "", cost=cost_text(sheet),
+        stats=tuple(stats),
+        tables=(Table("Weapons", WEAPONS, tuple(_weapon_row(w) for w in sheet.weapons)),),
+        rules=rules, keywords=sheet.keywords, note=sheet.text)
+
+
+def entry_card(catalog: Catalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
+    upgrades = tuple(
+        RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})", u.text)
+        for name in dict.fromkeys(entry.upgrades) if (u := sheet.upgrade(name)) is not None)
+    base = profile(catalog, sheet)
+    # the card shows the unit as fielded: its models are the entry's, not the datasheet's range
+    fielded = replace(base, stats=tuple(Stat("Models", str(entry.count)) if s.label == "Models"
+                                        else s for s in base.stats))
+    return UnitCard(profile=fielded,
+                    size=f"{entry.count} models" if sheet.max_models > 1 else "",
+                    cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades)
+
+
+def entry_cards(catalog: Catalog, placed: Sequence[Placed]) -> list[UnitCard]:
+    """One card per unit on the table: a Leader that joins a Bodyguard rides on its card."""
+    joins = joined_to(placed)
+    riders: dict[int, list[UnitCard]] = {}
+    for p in placed:
+        if p.index in joins:
+            riders.setdefault(joins[p.index].index, []).append(
+                entry_card(catalog, p.sheet, p.entry))
+    out = []
+    for p in placed:
+        if p.index in joins:
+            continue
+        card = entry_card(catalog, p.sheet, p.entry)
+        if p.index in riders:
+            card = UnitCard(profile=card.profile, copies=card.copies, size=card.size,
+                            cost=card.cost, upgrades=card.upgrades,
+                            attached=tuple(riders[p.index]))
+        out.append(card)
+    return out

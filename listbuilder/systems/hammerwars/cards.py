@@ -1,0 +1,59 @@
+"""Hammer Wars on paper: a unit card's profile, the pool's cards and the 11 cards as a set.
+
+Every unit is one model and a roster entry counts models of a type in the pool, so a card
+stands for `count` copies. Costs are paid round by round, so a card shows the card's price
+(pts and xp), never a total.
+"""
+
+from __future__ import annotations
+
+from listbuilder.engine.cards import CardSet, UnitCard, pts
+from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.profile import Profile, RuleText, Stat, Table
+from listbuilder.systems.hammerwars.model import Attack, HammerWarsCatalog, HwUnit
+
+
+def cost_text(unit: HwUnit) -> str:
+    return pts(unit.pts) + (f" + {unit.xp} xp" if unit.xp else "")
+
+
+def _dice(attack: Attack) -> str:
+    return f"{attack.dice}{'*' if attack.blast else ''}"
+
+
+def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
+    slot = catalog.pool_slot(unit.category)
+    subtitle = unit.category + (f" · {slot.models} in a pool" if slot else "")
+    attacks = Table("Attacks", ("Dice", "Light", "Medium", "Heavy"), tuple(
+        (_dice(a), f"{a.light}+", f"{a.medium}+", f"{a.heavy}+") for a in unit.attacks))
+    rules = [RuleText(r.name, r.text) for name in unit.special_rules
+             if (r := catalog.rule(name)) is not None]
+    if any(a.blast for a in unit.attacks):
+        blast = catalog.combat
+        rules.append(RuleText("* (blast)", f"Roll {blast.blast_dice} more die against each "
+                                           f"other enemy unit within {blast.blast_range}\" of "
+                                           f"the target."))
+    examples = f"For example {', '.join(unit.examples)}." if unit.examples else ""
+    return Profile(
+        name=unit.name, subtitle=subtitle, cost=cost_text(unit),
+        stats=(Stat("Move", f'{unit.move}"'), Stat("Lives", str(unit.lives)),
+               Stat("Armor", unit.armor), Stat("Range", f'{unit.range}"')),
+        tables=(attacks,), rules=tuple(rules), note=examples)
+
+
+def entry_card(catalog: HammerWarsCatalog, unit: HwUnit, entry: RosterEntry) -> UnitCard:
+    """One card for all the models of a type in the pool: each is bought on its own."""
+    return UnitCard(profile=profile(catalog, unit), copies=entry.count)
+
+
+def card_set(catalog: HammerWarsCatalog) -> CardSet:
+    return CardSet("Unit cards", units=tuple(
+        UnitCard(profile=profile(catalog, u)) for u in catalog.units if isinstance(u, HwUnit)))
+
+
+def sheet_choices(catalog: HammerWarsCatalog, roster: Roster) -> tuple[RuleText, ...]:
+    name = str(roster.choices.get("goal") or "")
+    goal = catalog.goal(name) if name else None
+    if goal is None:
+        return (RuleText(f"Goal: {name or 'none chosen'}", ""),)
+    return (RuleText(f"Goal: {goal.name} ({goal.vp} VP)", goal.text),)

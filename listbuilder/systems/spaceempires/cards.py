@@ -1,0 +1,100 @@
+"""Space Empires on paper: a chit's profile, the counters of a faction's pile (each as many
+times as the pile holds it) and the 49-card action deck with each card's effect at a glance."""
+
+from __future__ import annotations
+
+from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
+from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.profile import Profile, RuleText, Stat
+from listbuilder.engine.system import plural
+from listbuilder.systems.spaceempires.catalog import ActionCard, Chit, SpaceEmpiresCatalog
+from listbuilder.systems.spaceempires.empire import CHOICE_DEFAULTS
+
+
+def speed_letter(catalog: SpaceEmpiresCatalog, chit: Chit) -> str:
+    speed = catalog.speed(chit.speed)
+    return speed.letter if speed else chit.speed[:1]
+
+
+def cost_text(chit: Chit) -> str:
+    return f"Force {chit.force}" + (f" (costs {chit.cost})" if chit.cost != chit.force else "")
+
+
+def _rules(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
+    """The game rules that bear on this kind of unit, so its card explains them."""
+    names = []
+    if chit.is_leader:
+        names.append("Leader Bonus")
+    names += ["Space Casualties", "Bombardment"] if chit.is_space else ["Transports"]
+    if chit.fortification:
+        names.append("Fortifications")
+    return tuple(RuleText(r.name, r.text) for n in names if (r := catalog.rule(n)) is not None)
+
+
+def profile(catalog: SpaceEmpiresCatalog, chit: Chit) -> Profile:
+    speed = catalog.speed(chit.speed)
+    spaces = []
+    if speed:
+        reach = f"{speed.min_move}-{speed.max_move}" if speed.max_move != speed.min_move else \
+            str(speed.max_move)
+        spaces.append(Stat("Spaces", reach))
+    note = next((f"{n.code}: {n.name}" for n in catalog.notes if n.code == chit.note), "")
+    return Profile(
+        name=chit.name, subtitle=f"{chit.faction} · {chit.category}", cost=cost_text(chit),
+        stats=(Stat("Force", str(chit.force)), Stat("Type", "".join(chit.types)),
+               Stat("Speed", chit.speed), *spaces, Stat("In the pile", str(chit.pile))),
+        rules=_rules(catalog, chit), keywords=chit.keywords, note=note)
+
+
+def entry_card(catalog: SpaceEmpiresCatalog, chit: Chit, entry: RosterEntry) -> UnitCard:
+    """A card stands for every chit of the kind recruited."""
+    return UnitCard(profile=profile(catalog, chit), copies=entry.count)
+
+
+def chits(catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
+    return tuple(
+        ChitFace(name=c.name, force=str(c.force), types="".join(c.types),
+                 speed=speed_letter(catalog, c), copies=c.pile, faction=c.faction or "",
+                 note=c.note or "", leader=c.is_leader)
+        for c in catalog.pile(faction))
+
+
+def _type_names(catalog: SpaceEmpiresCatalog, letters: tuple[str, ...]) -> str:
+    names = {t.letter: t.name for t in catalog.unit_types}
+    return " & ".join(names.get(letter, letter) for letter in letters)
+
+
+def play_card(catalog: SpaceEmpiresCatalog, card: ActionCard) -> PlayCard:
+    headline, tag = "", ""
+    if card.kind == "move":
+        headline, tag = f"Move {plural(card.stacks or 0, 'stack')}", "Move"
+    elif card.kind == "force":
+        who = _type_names(catalog, card.bonus_types)
+        headline, tag = f"+{card.bonus} Force", f"{'One' if card.scope == 'one' else 'All'} " \
+                                                f"{who}"
+    elif card.kind == "look":
+        headline, tag = f"Look at a {card.look_at}", "Intelligence"
+    elif card.kind == "upgrade":
+        headline, tag = f"Pay {card.cost}", f"{card.upgrade_from} to {card.upgrade_to}"
+    elif card.kind == "cancel-move":
+        headline, tag = "Cancel a move", "Move"
+    return PlayCard(name=card.name, text=card.text, copies=card.count, headline=headline,
+                    tag=tag)
+
+
+def card_set(catalog: SpaceEmpiresCatalog) -> CardSet | None:
+    deck = catalog.deck("Action") or (catalog.decks[0] if catalog.decks else None)
+    if deck is None:
+        return None
+    return CardSet(f"{deck.name} deck", cards=tuple(
+        play_card(catalog, c) for c in deck.cards if isinstance(c, ActionCard)))
+
+
+def sheet_choices(roster: Roster) -> tuple[RuleText, ...]:
+    seed = roster.choices.get("seed")
+    out = [RuleText(f"Seed of the starting draw: {seed if seed is not None else 'none'}", "")]
+    labels = {"poor_planets": "Poor planets", "rich_planets": "Rich planets",
+              "homeworlds": "Homeworlds", "treasury": "Treasury"}
+    for key, label in labels.items():
+        out.append(RuleText(f"{label}: {roster.choices.get(key, CHOICE_DEFAULTS[key])}", ""))
+    return tuple(out)

@@ -1,0 +1,305 @@
+"""Printed cards read back from the PDF: sheets, counts, texts, marks, backs, blank gutters."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import get_system
+from listbuilder.printing.geometry import BLEED, CARDS, PAPERS, grid, pt
+from listbuilder.printing.options import PrintError, PrintOptions
+from listbuilder.printing.render import Printed, print_chits, print_deck, print_roster
+
+from .pdfcheck import (
+    all_text,
+    page_sizes,
+    page_strokes,
+    pixels,
+    placements,
+    texts_in_boxes,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"
+
+
+def size_pt(paper: str) -> tuple[float, float]:
+    w, h = PAPERS[paper]
+    return pt(w), pt(h)
+
+
+@pytest.fixture(scope="module")
+def deck(library: Library) -> Printed:
+    system = get_system("spaceempires")
+    return print_deck(library.catalog(system), system, PrintOptions(cut_marks=True))
+
+
+@pytest.fixture(scope="module")
+def roster(library: Library):
+    return library.read_roster(EXAMPLE.read_text(), str(EXAMPLE))
+
+
+@pytest.fixture(scope="module")
+def duplex(roster) -> Printed:
+    return print_roster(roster.catalog, roster.system, roster.roster,
+                        PrintOptions(what="cards", duplex="long"))
+
+
+def test_the_action_deck_is_49_cards_of_18_kinds_nine_to_a_sheet(deck: Printed,
+                                                                   library: Library) -> None:
+    placed = placements(deck.pdf)
+    assert [len(p) for p in placed] == [9, 9, 9, 9, 9, 4]
+    assert sum(len(p) for p in placed) == 49
+    assert len({p.form for page in placed for p in page}) == 18  # each kind laid out once
+    assert all(size == pytest.approx(size_pt("a4"), abs=0.5) for size in page_sizes(deck.pdf))
+    kinds = library.catalog("spaceempires").decks[0].cards
+    names: Counter[str] = Counter()
+    for i, page in enumerate(placed):
+        for text in texts_in_boxes(deck.pdf, i, page):
+            (card,) = [c for c in kinds if text.startswith(c.name + " ")]
+            names[card.name] += 1
+            assert f"{card.count} in the deck" in text
+    assert names == Counter({c.name: c.count for c in kinds})
+
+
+def test_cards_are_centred_and_whole_on_the_page(deck: Printed) -> None:
+    page_w, page_h = size_pt("a4")
+    layout = grid("a4", CARDS["poker"])
+    first = placements(deck.pdf)[0]
+    assert first[0].w == pytest.approx(pt(63), abs=0.05)
+    assert first[0].h == pytest.approx(pt(88), abs=0.05)
+    for box in first:
+        assert box.x >= 0 and box.x + box.w <= page_w
+        assert box.y >= 0 and box.y + box.h <= page_h
+    left = min(b.x for b in first)
+    right = page_w - max(b.x + b.w for b in first)
+    assert left == pytest.approx(right, abs=0.05)
+    assert left == pytest.approx(pt(layout.left), abs=0.05)
+
+
+def test_crop_marks_only_when_asked_and_only_outside_the_grid(deck: Printed,
+                                                              duplex: Printed) -> None:
+    assert all(strokes == [] for strokes in page_strokes(duplex.pdf))
+    strokes = page_strokes(deck.pdf)[0]
+    boxes = placements(deck.pdf)[0]
+    assert len(strokes) == 4 * 6  # every column edge top and bottom, every row edge each side
+    left, right = min(b.x for b in boxes), max(b.x + b.w for b in boxes)
+    bottom, top = min(b.y for b in boxes), max(b.y + b.h for b in boxes)
+    for x1, y1, x2, y2 in strokes:
+        outside = (max(y1, y2) <= bottom or min(y1, y2) >= top
+                   or max(x1, x2) <= left or min(x1, x2) >= right)
+        assert outside, (x1, y1, x2, y2)
+
+
+def test_letter_paper(library: Library) -> None:
+    system = get_system("spaceempires")
+    printed = print_deck(library.catalog(system), system, PrintOptions(paper="letter"))
+    assert all(size == pytest.approx((612, 792), abs=0.5) for size in page_sizes(printed.pdf))
+    assert sum(len(p) for p in placements(printed.pdf)) == 49
+
+
+def test_chits_match_the_pile(library: Library) -> None:
+    system = get_system("spaceempires")
+    catalog = library.catalog(system)
+    printed = print_chits(catalog, system, "Orks")
+    pile = {u.name: u.pile for u in catalog.pile("Orks")}
+    placed = placements(printed.pdf)
+    assert sum(len(p) for p in placed) == sum(pile.values())
+    found: Counter[str] = Counter()
+    for i, page in enumerate(placed):
+        for text in texts_in_boxes(printed.pdf, i, page):
+            name = max((n for n in pile if text.startswith(n)), key=len)
+            found[name] += 1
+            chit = next(u for u in catalog.pile("Orks") if u.name == name)
+            assert str(chit.force) in text.split()
+            assert "".join(chit.types) in text.split()
+    assert found == Counter(pile)
+
+
+def test_unknown_faction_and_systems_without_chits_or_decks(library: Library) -> None:
+    system = get_system("spaceempires")
+    with pytest.raises(PrintError, match="Orks"):
+        print_chits(library.catalog(system), system, "Elves")
+    warstuff = get_system("warstuff")
+    with pytest.raises(PrintError, match="not played with chits"):
+        print_chits(library.catalog(warstuff), warstuff, "Fantasy")
+    with pytest.raises(PrintError, match="no card deck"):
+        print_deck(library.catalog(warstuff), warstuff)
+
+
+def test_each_card_shows_its_name_and_numbers(roster, duplex: Printed) -> None:
+    cards = roster.system.unit_cards(roster.catalog, roster.roster)
+    fronts = placements(duplex.pdf)[0]
+    texts = texts_in_boxes(duplex.pdf, 0, fronts)
+    assert len(texts) == len(cards)
+    for card, text in zip(cards, texts, strict=True):
+        assert text.startswith(card.profile.name)
+        for stat in card.profile.stats:
+            assert stat.value in text, (card.profile.name, stat)
+        assert card.cost in text
+        for row in card.profile.tables[0].rows:
+            assert row[0] in text
+        for rider in card.attached:
+            assert f"With {rider.profile.name}" in text
+            assert rider.cost in text
+
+
+def test_duplex_backs_follow_their_fronts_with_columns_mirrored(duplex: Printed) -> None:
+    page_w, _ = size_pt("a4")
+    fronts, backs = placements(duplex.pdf)[:2]
+    front_names = [t.split(" ")[0] for t in texts_in_boxes(duplex.pdf, 0, fronts)]
+    back_texts = texts_in_boxes(duplex.pdf, 1, backs)
+    assert len(backs) == len(fronts) == 4
+    for front, name in zip(fronts, front_names, strict=True):
+        mirrored = [b for b in backs
+                    if b.x == pytest.approx(page_w - front.x - front.w, abs=0.05)
+                    and b.y == pytest.approx(front.y, abs=0.05)]
+        assert len(mirrored) == 1
+        assert name in back_texts[backs.index(mirrored[0])]
+
+
+def test_short_edge_duplex_mirrors_rows(roster) -> None:
+    printed = print_roster(roster.catalog, roster.system, roster.roster,
+                           PrintOptions(what="cards", duplex="short"))
+    _, page_h = size_pt("a4")
+    fronts, backs = placements(printed.pdf)[:2]
+    for front, back in zip(fronts, backs, strict=True):
+        assert back.x == pytest.approx(front.x, abs=0.05)
+        assert back.y == pytest.approx(page_h - front.y - front.h, abs=0.05)
+
+
+def test_nothing_is_drawn_outside_the_cards(duplex: Printed) -> None:
+    image = pixels(duplex.pdf, 0)
+    page_h = image.shape[0]
+    inside = image.copy() * 0
+    for box in placements(duplex.pdf)[0]:
+        top, bottom = int(page_h - (box.y + box.h)) - 1, int(page_h - box.y) + 2
+        inside[max(0, top):bottom, max(0, int(box.x) - 1):int(box.x + box.w) + 2] = 1
+    assert (image[inside == 0] >= 250).all()  # gutters and margins stay blank
+    assert (image[inside == 1] < 128).any()  # and the cards are printed
+
+
+def test_gutters_stay_blank_with_crop_marks(deck: Printed) -> None:
+    image = pixels(deck.pdf, 0)
+    layout = grid("a4", CARDS["poker"])
+    scale = image.shape[1] / layout.page_w
+    for col in range(layout.cols - 1):  # the vertical gutters, between the grid's top and bottom
+        x0 = int((layout.at(0, col).right + 0.4) * scale)
+        x1 = int((layout.at(0, col + 1).x - 0.4) * scale)
+        y0, y1 = int(layout.top * scale) + 1, int((layout.top + layout.height) * scale) - 1
+        assert (image[y0:y1, x0:x1] >= 250).all()
+
+
+def test_bleed_prints_one_card_per_page_with_a_trim_box(roster) -> None:
+    import io
+
+    import pikepdf
+
+    printed = print_roster(roster.catalog, roster.system, roster.roster,
+                           PrintOptions(what="cards", bleed=True, duplex="long"))
+    pdf = pikepdf.open(io.BytesIO(printed.pdf))
+    cards = roster.system.unit_cards(roster.catalog, roster.roster)
+    assert len(pdf.pages) == 2 * len(cards)  # each front followed by its back
+    for page in pdf.pages:
+        w, h = float(page.mediabox[2]), float(page.mediabox[3])
+        assert (w, h) == pytest.approx((pt(63 + 2 * BLEED), pt(88 + 2 * BLEED)), abs=0.05)
+        trim = [float(v) for v in page.obj.TrimBox]
+        assert trim == pytest.approx([pt(BLEED), pt(BLEED), w - pt(BLEED), h - pt(BLEED)],
+                                     abs=0.05)
+
+
+def test_gutter_fold_prints_backs_beside_their_fronts(roster) -> None:
+    printed = print_roster(roster.catalog, roster.system, roster.roster,
+                           PrintOptions(what="cards", gutter_fold=True))
+    (w, h), = page_sizes(printed.pdf)
+    assert w > h
+    boxes = placements(printed.pdf)[0]
+    assert len(boxes) == 8
+    fold = w / 2
+    fronts = [b for b in boxes if b.x + b.w <= fold]
+    backs = [b for b in boxes if b.x >= fold]
+    assert len(fronts) == len(backs) == 4
+    for front in fronts:
+        assert any(b.x - fold == pytest.approx(fold - front.x - front.w, abs=0.05)
+                   and b.y == pytest.approx(front.y, abs=0.05) for b in backs)
+    strokes = page_strokes(printed.pdf)[0]
+    assert strokes and all(x1 == pytest.approx(fold) for x1, _, _, _ in strokes)
+
+
+def test_ink_saver_drops_the_fills(roster, duplex: Printed) -> None:
+    printed = print_roster(roster.catalog, roster.system, roster.roster,
+                           PrintOptions(what="cards", ink_saver=True))
+    colour, saver = pixels(duplex.pdf, 0), pixels(printed.pdf, 0)
+    dark = (colour < 90).mean()
+    assert (saver < 90).mean() < dark / 3
+    assert all_text(printed.pdf).count("Line Troopers") >= 1
+
+
+@pytest.mark.parametrize("card", ["mini", "tarot"])
+def test_other_card_sizes(roster, card: str) -> None:
+    printed = print_roster(roster.catalog, roster.system, roster.roster,
+                           PrintOptions(what="cards", card=card))
+    w, h = CARDS[card]
+    boxes = [b for page in placements(printed.pdf) for b in page]
+    name, size, cards = printed.longest
+    assert len(boxes) == 4 + cards - 1  # the longest may run onto a continuation card
+    assert all((b.w, b.h) == pytest.approx((pt(w), pt(h)), abs=0.05) for b in boxes)
+    assert size >= 5.0  # and stays legible
+    text = all_text(printed.pdf)
+    for card in roster.system.unit_cards(roster.catalog, roster.roster):
+        assert card.profile.name in text
+    assert (f"{name} (continued)" in text) == (cards > 1)
+
+
+def test_identical_entries_share_a_card_unless_asked(read) -> None:
+    loaded = read("""
+format: 1
+system: op40k
+name: Boyz
+points_limit: 500
+factions: [Orks]
+entries:
+  - {unit: Ork Boyz, count: 10}
+  - {unit: Ork Boyz, count: 10}
+""")
+    merged = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                          PrintOptions(what="cards"))
+    apart = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                         PrintOptions(what="cards", merge=False))
+    assert sum(len(p) for p in placements(merged.pdf)) == 1
+    assert "×2" in all_text(merged.pdf)
+    assert sum(len(p) for p in placements(apart.pdf)) == 2
+    assert "×2" not in all_text(apart.pdf)
+
+
+def test_a_card_too_long_for_any_legible_size_continues_on_a_second_card(read) -> None:
+    rules = ["Armored", "Brutal", "Camouflaged", "Deadly", "Death Blow", "Elite", "Entangle",
+             "Fear", "Fearless", "Fire", "Flying", "Frenzy", "Healer", "Hit & Run", "Leader",
+             "Pathfinder", "Poison", "Power Shot", "Power Strike", "Regeneration", "Scout",
+             "Sweep Attack", "Tough", "Trapper", "Vanguard", "Vicious"]
+    loaded = read(f"""
+format: 1
+system: warstuff
+name: Everything
+points_limit: 300
+designs:
+  - {{name: Walking Rulebook, quality: 5, rules: [{", ".join(rules)}]}}
+entries:
+  - {{unit: Walking Rulebook}}
+""")
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="cards", card="mini"))
+    name, size, cards = printed.longest
+    assert (name, size) == ("Walking Rulebook", 5.0)
+    assert cards >= 2
+    boxes = [b for page in placements(printed.pdf) for b in page]
+    assert len(boxes) == cards
+    text = all_text(printed.pdf)
+    assert "Walking Rulebook (continued)" in text
+    for rule in rules:  # every rule is printed: nothing is cut off
+        assert rule in text
+    vicious = loaded.catalog.rule("Vicious").text
+    assert vicious.split()[-1] in text.split()[-40:] or vicious[-12:] in text.replace("\n", " ")

@@ -1,0 +1,135 @@
+"""Every system prints: its example roster's sheet and cards, and its one-page rules sheet."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import SYSTEMS
+from listbuilder.printing.options import PrintOptions
+from listbuilder.printing.render import RULES_PT, print_roster, print_rules
+
+from .pdfcheck import all_text, page_sizes, placements
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
+
+
+def column_text(pdf: bytes) -> str:
+    """A rules sheet's text column by column (read across, columns would interleave)."""
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        page = doc.pages[0]
+        w, h = float(page.width), float(page.height)
+        parts = [page.crop((i * w / 3, 0, (i + 1) * w / 3, h)).extract_text() or ""
+                 for i in range(3)]
+    return re.sub(r"\s+", " ", " ".join(parts))
+
+
+def sheet_text(pdf: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        return doc.pages[0].extract_text() or ""
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_the_example_roster_prints_its_sheet_and_cards(library: Library, system) -> None:
+    path = ROOT / "examples" / system.id / "legal.yaml"
+    loaded = library.read_roster(path.read_text(), str(path))
+    cat, roster = loaded.catalog, loaded.roster
+    printed = print_roster(cat, system, roster, PrintOptions(what="all", paper="letter"))
+    assert printed.refused == ()
+    assert all(size == pytest.approx(SIZES["letter"], abs=0.5)
+               for size in page_sizes(printed.pdf))
+
+    sheet = system.roster_sheet(cat, roster)
+    first = sheet_text(printed.pdf)
+    assert roster.name in first
+    assert sheet.total in first
+    for line in sheet.lines:
+        assert line.name in first and line.cost in first
+    for choice in sheet.choices:
+        assert choice.name in first
+    assert not sheet.problems and "Not legal" not in first
+
+    cards = system.unit_cards(cat, roster)
+    boxes = [b for page in placements(printed.pdf) for b in page]
+    assert len(boxes) == len(cards) + printed.longest[2] - 1
+    text = all_text(printed.pdf)
+    for card in cards:
+        assert card.profile.name in text
+        assert card.profile.cost in text
+        if card.copies > 1:
+            assert f"×{card.copies}" in text
+
+
+def test_the_glossary_holds_only_the_rules_the_roster_uses(library: Library) -> None:
+    path = ROOT / "examples" / "actionhammer" / "legal.yaml"
+    loaded = library.read_roster(path.read_text(), str(path))
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="sheet"))
+    assert printed.cards == 0 and printed.pages == 1
+    text = sheet_text(printed.pdf)
+    used = {r.name for c in loaded.system.unit_cards(loaded.catalog, loaded.roster)
+            for r in c.rules_used()}
+    assert used == {"Fearless", "Keen", "Rally Cry", "Rapid", "Scout"}
+    for name in used:
+        assert f"{name}:" in text
+    for rule in loaded.catalog.rules:
+        if rule.name not in used:
+            assert f"{rule.name}:" not in text
+
+
+def test_an_illegal_roster_prints_with_its_problems_on_the_sheet(library: Library) -> None:
+    path = ROOT / "examples" / "hammerwars" / "illegal.yaml"
+    loaded = library.read_roster(path.read_text(), str(path))
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="sheet"))
+    text = sheet_text(printed.pdf)
+    assert "Not legal yet" in text
+    problems = [v for v in loaded.system.validate(loaded.catalog, loaded.roster)
+                if v.severity == "error"]
+    assert problems
+    assert problems[0].message.split(":")[0][:30] in text.replace("\n", " ")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+def test_the_rules_sheet_fits_one_page(library: Library, system, paper: str) -> None:
+    catalog = library.catalog(system)
+    printed = print_rules(catalog, system, PrintOptions(paper=paper))
+    assert printed.pages == 1
+    assert page_sizes(printed.pdf) == [pytest.approx(SIZES[paper], abs=0.5)]
+    assert printed.longest[1] >= RULES_PT[-1]
+    text = all_text(printed.pdf)
+    assert f"{system.name}: rules reference" in text
+    assert printed.refused == ()
+
+
+def test_rules_sheets_take_their_numbers_from_the_catalog(library: Library) -> None:
+    def text(system_id: str) -> str:
+        system = next(s for s in SYSTEMS if s.id == system_id)
+        return column_text(print_rules(library.catalog(system), system).pdf)
+
+    hw = library.catalog("hammerwars")
+    hammer = text("hammerwars")
+    pool = ", ".join(f"{s.models} {s.plural if s.models > 1 else s.category}" for s in hw.pool)
+    assert pool in hammer  # 9 Infantry, 5 Specialists, 2 Heroes, 1 Heavy
+    assert f"Gain {hw.deployment.pts_per_round} pts and {hw.deployment.xp_per_round} xp" \
+        in hammer
+    words = set(hammer.replace(",", " ").split())
+    for faction in hw.factions:  # table cells wrap, so word by word
+        assert set(faction.name.split()) <= words, faction.name
+    warstuff = text("warstuff")
+    for rule in library.catalog("warstuff").rules:
+        assert f"{rule.name} ({rule.cost:+d} pts)" in warstuff
+    empires = text("spaceempires")
+    deck = library.catalog("spaceempires").decks[0]
+    assert f"Total {deck.size}" in empires and deck.size == 49
+    action = text("actionhammer")
+    assert "1 Leader per full 1000 pts" in action
+    op40k = text("op40k")
+    assert "4' x 4' table" in op40k and "4 rounds" in op40k
