@@ -23,6 +23,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load.py
+	$(BIN)/python benchmarks/resolve.py
+	test ! -f benchmarks/print.py || $(BIN)/python benchmarks/print.py
 
 schema: $(STAMP)
 	$(BIN)/listbuilder schema -o docs/roster.schema.json
