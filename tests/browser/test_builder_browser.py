@@ -127,9 +127,9 @@ def test_hammer_wars(page: Page, browser: Any, server: str, screenshots: Path,
     start(page, server, "Hammer Wars", "Temple Guard")
     page.get_by_label("Faction").select_option("Lizardmen")
     submit_start(page)
-    assert "No goal chosen" in page.locator("#totals").inner_text()
+    assert "No secret goal chosen" in page.locator("#totals").inner_text()
     change(page, lambda: page.get_by_label("Goal").select_option("Duty"))
-    assert "No goal chosen" not in page.locator("#totals").inner_text()
+    assert "No secret goal chosen" not in page.locator("#totals").inner_text()
     for unit, count in (("Assault Infantry", 9), ("Assault Specialist", 5),
                         ("Assault Hero", 2), ("Ranged Heavy", 1)):
         add(page, unit)

@@ -325,8 +325,8 @@ def test_goal_missing_from_a_roster_built_in_code(library: Library) -> None:
         RosterEntry(unit="Support Hero", count=2), RosterEntry(unit="Ranged Heavy", count=1)))
     found = SYSTEM.validate(c, built)
     assert rule_ids(found) == ["hammerwars.goal-missing"]
-    assert found[0].message == ("No goal chosen; Tau may pick Duty or Oppression: set it as "
-                                "choices.goal.")
+    assert found[0].message == ("No secret goal chosen: choose Duty or Oppression, the goals "
+                                "Tau may pick.")
 
 
 def test_one_faction_only(violations) -> None:

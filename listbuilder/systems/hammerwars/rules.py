@@ -19,10 +19,10 @@ def check_goal(catalog: HammerWarsCatalog, roster: Roster) -> list[Violation]:
     goal = str(roster.choices.get("goal") or "").strip()
     faction = catalog.hw_faction(roster.factions[0]) if len(roster.factions) == 1 else None
     if not goal:
-        fix = (f"{faction.name} may pick {_either(faction.goals)}" if faction
-               else "pick one of your faction's two goals")
+        fix = (f"choose {_either(faction.goals)}, the goals {faction.name} may pick" if faction
+               else "choose one of your faction's two goals")
         return [Violation("hammerwars.goal-missing", "error", "roster",
-                          f"No goal chosen; {fix}: set it as choices.goal.")]
+                          f"No secret goal chosen: {fix}.")]
     if faction is None or goal.casefold() in (g.casefold() for g in faction.goals):
         return []  # without one known faction the base class has already said what is wrong
     if catalog.goal(goal) is None:
