@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/resolve.py
+	$(BIN)/python benchmarks/web.py
 	test ! -f benchmarks/print.py || $(BIN)/python benchmarks/print.py
 
 schema: $(STAMP)
