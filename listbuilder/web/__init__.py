@@ -53,6 +53,8 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.register_blueprint(builder.bp)
     app.register_blueprint(shared.bp)
     # Printing and quick-resolve register their blueprints here, beside these.
+    from listbuilder.web.resolve_views import bp as resolve_bp
+    app.register_blueprint(resolve_bp)
     return app
 
 

@@ -80,6 +80,21 @@ def test_the_loser_loses_half_rounded_up(se) -> None:
     assert lost(run(se, "Great Gargant", "Imperial Troops", battle="ground"))[1] == 1
 
 
+def test_only_a_beaten_stacks_leader_is_captured(se) -> None:
+    """A winner whose only unit is its Leader pays the Leader as its loss; that Leader falls in
+    victory and is not captured. A beaten Leader is captured."""
+    won = run(se, "Warboss", "Predator Tanks", battle="ground")
+    assert lost(won) == (1, 1)
+    assert chance_of(won, "Attacker wins") == 1
+    assert chance_of(won, "Attacker's Leader captured") == 0
+    beaten = run(se, "Predator Tanks", "Warboss", battle="ground")
+    assert chance_of(beaten, "Defender wins") == 1
+    assert chance_of(beaten, "Defender's Leader captured") == 0
+    assert chance_of(beaten, "Attacker's Leader captured") == 0  # Predator Tanks lead no one
+    lone = run(se, "Great Gargant", "Warboss", battle="ground")
+    assert chance_of(lone, "Defender's Leader captured") == 1
+
+
 def test_winner_takes_the_strongest_loser_gives_the_weakest(se) -> None:
     """The winner picks the first unit lost: the strongest it may take. The loser picks the
     rest: its weakest. (Strength is the Force the unit fights with; in space the printed

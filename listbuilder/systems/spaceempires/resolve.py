@@ -341,8 +341,10 @@ def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situati
     other = Outcome("attacker_lost", f"Units lost by {attacker.label}", att_lost,
                     labels=tuple(str(i) for i in range(b.sizes[0] + 1)), kill_at=b.sizes[0],
                     kill_word="be destroyed")
-    captured_d = sum((p for p, pair in outcomes if any(f.chit.is_leader for f in pair[1])), zero)
-    captured_a = sum((p for p, pair in outcomes if any(f.chit.is_leader for f in pair[0])), zero)
+    # Only a beaten stack's Leaders are captured; a winner's Leader paid as a loss just falls.
+    (p_win, (_, beaten_d)), (p_lose, (beaten_a, _)) = outcomes[0], outcomes[1]
+    captured_d = p_win if any(f.chit.is_leader for f in beaten_d) else zero
+    captured_a = p_lose if any(f.chit.is_leader for f in beaten_a) else zero
     chances = [Chance("Attacker wins (the defender retreats)", win),
                Chance("Defender wins (the attacker retreats)", lose),
                Chance("Standoff (equal Force)", tie),

@@ -1,0 +1,423 @@
+"""The quick-resolve panel, laid out for the templates: the roster's units as attackers, the
+target (from the catalog or another roster), one form control per situation option, and each
+attacker's result with its chart and numbers.
+
+Pure (no Flask): the view hands in the query arguments and, when the target comes from another
+roster, that roster; every figure comes from `listbuilder.engine.resolve`. Controls are built
+from the option data (kind, choices, default, help), so no template knows any system.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from listbuilder.engine.chart import TAIL, chart_svg, shown_range
+from listbuilder.engine.model import Catalog, Roster
+from listbuilder.engine.resolve import (
+    Option,
+    OptionValue,
+    Outcome,
+    ResolveError,
+    Result,
+    Side,
+    find_side,
+    percent,
+    quick_resolve,
+    side_from_entry,
+    situation_options,
+)
+from listbuilder.engine.system import RuleSystem
+
+log = logging.getLogger(__name__)
+
+Args = Mapping[str, Sequence[str]]
+
+MAX_TEXT = 200  # longest target text or share link read; longer input is cut
+MAX_SHOWN = 4000  # the form's list of the controls it showed
+MAX_SELECT = 40  # a number option with more choices than this is a number box, not a list
+CHART_WIDTH = 380  # drawn small: scaled down to a phone its text stays readable
+CHART_HEIGHT = 280
+_SHARE = re.compile(r"/s/([A-Za-z0-9_-]{1,100})(?:[/?#]|$)")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One choice of a select or a datalist."""
+
+    value: str
+    text: str
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Control:
+    """One situation option as a form control. `name` is the form field: `o-<key>` when it
+    applies to every attacker, `o1-<key>` / `o2-<key>` when it is one attacker's own."""
+
+    name: str
+    option: Option
+    value: str  # as text, the way the control shows it
+    error: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"rs-{self.name}"
+
+    @property
+    def widget(self) -> str:
+        """checkbox (yes/no), fixed (one choice only), number (a long range) or select."""
+        if self.option.kind == "bool":
+            return "checkbox"
+        if len(self.option.choices) == 1:
+            return "fixed"
+        if self.option.kind == "int" and len(self.option.choices) > MAX_SELECT:
+            return "number"
+        return "select"
+
+    @property
+    def checked(self) -> bool:
+        return self.value == "yes"
+
+    @property
+    def lo(self) -> str:
+        return self.option.choices[0]
+
+    @property
+    def hi(self) -> str:
+        return self.option.choices[-1]
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    exactly: str
+    at_least: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """One distribution as numbers: the chart's bars and line, readable and copyable."""
+
+    title: str
+    mean: str
+    rows: tuple[Row, ...]
+    note: str = ""  # values left out at the ends, when any
+
+
+@dataclass
+class Column:
+    """One attacker against the target."""
+
+    n: int
+    attacker: str
+    defender: str = ""
+    controls: list[Control] = field(default_factory=list)
+    result: Result | None = None
+    svg: str = ""
+    tables: list[Table] = field(default_factory=list)
+    chances: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Panel:
+    """Everything the quick-resolve panel shows."""
+
+    available: bool
+    message: str = ""
+    attackers: list[Pick] = field(default_factory=list)
+    first: str = ""
+    first_error: str = ""
+    second: str = ""
+    second_error: str = ""
+    source: str = "catalog"  # or "roster": the target is a unit of another saved roster
+    target: str = ""
+    target_error: str = ""
+    targets: list[Pick] = field(default_factory=list)
+    link: str = ""
+    link_error: str = ""
+    link_roster: str = ""  # the other roster's name, once its link opened it
+    link_entries: list[Pick] = field(default_factory=list)
+    link_token: str = ""  # the roster `link_entries` come from
+    target_entry: str = ""
+    shared: list[Control] = field(default_factory=list)
+    columns: list[Column] = field(default_factory=list)
+    shown: str = ""  # which option each control showed (see `_fingerprint`)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.first_error or self.second_error or self.target_error
+                    or self.link_error or any(c.error for c in self.shared)
+                    or any(c.problems or any(x.error for x in c.controls)
+                           for c in self.columns))
+
+    @property
+    def said(self) -> str:
+        """The results in one line, for screen readers when the panel updates in place."""
+        return "; ".join(f"{c.result.attacker}: {c.result.summary}" for c in self.columns
+                         if c.result is not None)
+
+
+@dataclass(frozen=True)
+class Other:
+    """The roster a share link opened (same system), or why it could not be used."""
+
+    name: str = ""
+    roster: Roster | None = None
+    error: str = ""
+    token: str = ""  # its share token, to tell when another link was pasted
+
+
+def arg(args: Args, name: str) -> str:
+    """The last value sent for `name` (a checkbox sends its hidden 'no' first), cut short."""
+    values = args.get(name)
+    return values[-1][:MAX_TEXT] if values else ""
+
+
+def share_token(text: str) -> str:
+    """The token in a share link (the whole address, or the token alone)."""
+    text = text.strip()
+    if m := _SHARE.search(text):
+        return m.group(1)
+    if "/r/" in text:
+        raise ValueError("That is an edit link, which lets anyone change the roster: paste "
+                         "its read-only share link instead.")
+    if _TOKEN.fullmatch(text):
+        return text
+    raise ValueError("That is not a share link: copy the read-only share link from the top "
+                     "of the other roster's page (it has /s/ in it).")
+
+
+def catalog_targets(catalog: Catalog) -> list[Pick]:
+    """Every catalog unit by the name `find_side` reads, 'Name (Faction)' when shared."""
+    out = []
+    for unit in catalog.units:
+        shared_name = len(catalog.units_named(unit.name)) > 1 and unit.faction
+        value = f"{unit.name} ({unit.faction})" if shared_name else unit.name
+        where = [w for w in dict.fromkeys((unit.category, unit.faction or "")) if w]
+        out.append(Pick(value, " · ".join(where)))
+    return out
+
+
+def _entry_sides(system: RuleSystem, catalog: Catalog,
+                 roster: Roster) -> tuple[list[Pick], dict[int, Side]]:
+    picks, sides = [], {}
+    for i, entry in enumerate(roster.entries):
+        value = f"{i}:{entry.unit}"
+        try:
+            sides[i] = side_from_entry(system, catalog, roster, i)
+        except ResolveError as exc:
+            picks.append(Pick(value, f"{entry.unit} (can't be used: {exc})", disabled=True))
+            continue
+        picks.append(Pick(value, sides[i].label))
+    return picks, sides
+
+
+def _entry_index(roster: Roster, usable: Mapping[int, Side], value: str) -> int:
+    """The entry a pick names. The unit name travels with the index, so a roster changed in
+    another tab (an entry removed or moved) never silently swaps the unit."""
+    index_text, sep, unit = value.partition(":")
+    if not sep:
+        index_text, unit = "", value
+    if (index_text.isdigit() and int(index_text) in usable
+            and roster.entries[int(index_text)].unit == unit):
+        return int(index_text)
+    for i in usable:
+        if roster.entries[i].unit.casefold() == unit.casefold():
+            return i
+    raise ValueError(f"{unit or value!r} is not in the roster any more: pick a unit from "
+                     f"the list.")
+
+
+def _fingerprint(option: Option) -> str:
+    """A short mark of an option's whole definition (label, choices, default). A value is kept
+    only for the option it was set for: picking another unit resets what changed with it
+    (a new target's lives left, a new attacker's weapons) to the new defaults."""
+    return hashlib.sha256(repr(option).encode("utf-8")).hexdigest()[:8]
+
+
+def _shown(args: Args) -> dict[str, str] | None:
+    if "shown" not in args:
+        return None  # a hand-made address: take every value as given
+    text = (args.get("shown") or [""])[-1][:MAX_SHOWN]
+    return {name: mark for name, _, mark in (p.partition(":") for p in text.split(",") if p)}
+
+
+def _control(option: Option, names: Sequence[str], args: Args,
+             shown: dict[str, str] | None) -> tuple[Control, OptionValue | None]:
+    """The control for `option` under `names[0]`, with the value sent under any of `names`
+    (a shared option falls back to an attacker's own and back), parsed by the option."""
+    mark = _fingerprint(option)
+    for name in names:
+        if name not in args:
+            continue
+        if shown is not None and shown.get(name) != mark:
+            break  # set for another pick: start from the default
+        raw = arg(args, name)
+        try:
+            value = option.parse(raw)
+        except ResolveError as exc:
+            return Control(names[0], option, raw, _sentence(str(exc))), None
+        return Control(names[0], option, option.text(value)), value
+    return Control(names[0], option, option.text(option.default)), option.default
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _table(outcome: Outcome) -> Table:
+    lo, hi = shown_range(outcome)
+    rows = tuple(Row(outcome.label(v), percent(outcome.dist.prob(v)),
+                     percent(outcome.at_least(v))) for v in range(lo, hi + 1))
+    full = outcome.values()
+    note = ""
+    if (lo, hi) != (full.start, full.stop - 1):
+        note = (f"Values outside {outcome.label(lo)} to {outcome.label(hi)} are left out: "
+                f"together they are under {TAIL * 200:.2f}%.")
+    return Table(outcome.title, f"{float(outcome.mean):.2f}", rows, note)
+
+
+def _own_ids(svg: str, prefix: str) -> str:
+    """chart_svg names its title and description "t" and "d"; two charts on one page need
+    ids of their own. Names in the SVG are escaped, so these strings occur only once."""
+    return (svg.replace('aria-labelledby="t d"', f'aria-labelledby="{prefix}-t {prefix}-d"', 1)
+            .replace('<title id="t">', f'<title id="{prefix}-t">', 1)
+            .replace('<desc id="d">', f'<desc id="{prefix}-d">', 1))
+
+
+def _fill(column: Column, system: RuleSystem, catalog: Catalog, attacker: Side,
+          defender: Side, settings: Mapping[str, OptionValue]) -> None:
+    try:
+        result = quick_resolve(system, catalog, attacker, defender, settings)
+    except ResolveError as exc:
+        column.problems.append(_sentence(str(exc)))
+        return
+    except Exception:  # a fault of ours: say so in words, keep the page, log the details
+        log.exception("quick-resolve failed: %s against %s", attacker.label, defender.label)
+        column.problems.append("This could not be worked out: a fault in Listbuilder, not in "
+                               "your choices. Try another unit or setting.")
+        return
+    column.result = result
+    column.svg = _own_ids(chart_svg(result, CHART_WIDTH, CHART_HEIGHT), f"rs-chart-{column.n}")
+    column.tables = [_table(o) for o in result.outcomes]
+    column.chances = [(c.label, percent(c.p)) for c in result.chances]
+
+
+def _target(system: RuleSystem, catalog: Catalog, args: Args, other: Other | None,
+            panel: Panel) -> Side | None:
+    """The defender the panel names, or None (nothing picked yet, or an error noted)."""
+    if panel.source == "catalog":
+        if not panel.target:
+            return None
+        try:
+            return find_side(system, catalog, panel.target)
+        except ResolveError as exc:
+            panel.target_error = _sentence(str(exc)) + "."
+            return None
+    if other is None:
+        return None
+    if other.error or other.roster is None:
+        panel.link_error = other.error
+        return None
+    panel.link_roster, panel.link_token = other.name, other.token
+    picks, sides = _entry_sides(system, catalog, other.roster)
+    panel.link_entries = picks
+    if not sides:
+        panel.link_error = f"{other.name} has no units to pick from."
+        return None
+    # a unit picked from the roster of the link before: not for a newly pasted one
+    wanted = arg(args, "te") if arg(args, "te_for") in ("", other.token) else ""
+    index = next(iter(sides))
+    if wanted:
+        try:
+            index = _entry_index(other.roster, sides, wanted)
+        except ValueError as exc:
+            panel.link_error = str(exc)
+            return None
+    panel.target_entry = f"{index}:{other.roster.entries[index].unit}"
+    return sides[index]
+
+
+def _attackers(panel: Panel, roster: Roster, sides: Mapping[int, Side],
+               args: Args) -> list[tuple[int, int]]:
+    """(column, entry index) of each attacker asked for: the first unit when none is named,
+    a second only when one is picked. A pick that names no entry is noted on the panel."""
+    picked: list[tuple[int, int]] = []
+    first = arg(args, "a1")
+    try:
+        picked.append((1, _entry_index(roster, sides, first) if first else next(iter(sides))))
+    except ValueError as exc:
+        panel.first_error = str(exc)
+    if second := arg(args, "a2"):
+        try:
+            picked.append((2, _entry_index(roster, sides, second)))
+        except ValueError as exc:
+            panel.second_error = str(exc)
+    for n, index in picked:
+        value = f"{index}:{roster.entries[index].unit}"
+        if n == 1:
+            panel.first = value
+        else:
+            panel.second = value
+    return picked
+
+
+def build_panel(system: RuleSystem, catalog: Catalog, roster: Roster, args: Args,
+                other: Other | None = None) -> Panel:
+    """The panel for this roster and these query arguments:
+
+    a1, a2   the attackers, as 'index:unit' of the roster's entries (a2 empty: just one)
+    source   'catalog' (target: a name, '3x Name' or 'Name + Name') or 'roster' (link: a
+             share link; te: 'index:unit' of that roster's entries, given here as `other`;
+             te_for: the share token te was picked for)
+    o-KEY    a situation option for every attacker; o1-KEY / o2-KEY for one attacker's own
+    shown    'field:mark,...' of the controls the form showed (see `_fingerprint`)
+    """
+    if not system.has_quick_resolve():
+        return Panel(available=False)
+    attackers, sides = _entry_sides(system, catalog, roster)
+    if not sides:
+        return Panel(available=False, attackers=attackers, message=(
+            "Add a unit to the roster to see what it does to a target."))
+    panel = Panel(available=True, attackers=attackers, targets=catalog_targets(catalog),
+                  source="roster" if arg(args, "source") == "roster" else "catalog",
+                  target=arg(args, "target").strip(), link=arg(args, "link").strip())
+    picked = _attackers(panel, roster, sides, args)
+    panel.columns = [Column(n, sides[i].label) for n, i in picked]
+    defender = _target(system, catalog, args, other, panel)
+    if defender is None:
+        return panel
+    options = {n: situation_options(system, catalog, sides[i], defender) for n, i in picked}
+    # options alike for every attacker (cover, the target's lives) are set once, above them
+    common = [o for o in options[picked[0][0]]
+              if all(o in options[n] for n, _ in picked)] if picked else []
+    shown = _shown(args)
+    values: dict[str, OptionValue | None] = {}
+    for option in common:
+        control, value = _control(option, [f"o-{option.key}", f"o1-{option.key}"], args, shown)
+        panel.shared.append(control)
+        values[option.key] = value
+    for column, (n, i) in zip(panel.columns, picked, strict=True):
+        column.defender = defender.label
+        own: dict[str, OptionValue | None] = {}
+        for option in options[n]:
+            if option in common:
+                continue
+            control, value = _control(option, [f"o{n}-{option.key}", f"o-{option.key}"],
+                                      args, shown)
+            column.controls.append(control)
+            own[option.key] = value
+        settings = {**values, **own}
+        if any(v is None for v in settings.values()):
+            continue  # a setting is wrong: its control says which, and nothing is guessed
+        _fill(column, system, catalog, sides[i], defender,
+              {k: v for k, v in settings.items() if v is not None})
+    controls = panel.shared + [c for col in panel.columns for c in col.controls]
+    panel.shown = ",".join(f"{c.name}:{_fingerprint(c.option)}" for c in controls)
+    return panel
