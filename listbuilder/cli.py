@@ -387,6 +387,6 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
     except DataLoadError as exc:
         _fail(exc)
         return
-    options = PrintOptions(paper=paper, ink_saver=ink_saver)  # type: ignore[arg-type]
+    options = PrintOptions.from_strings({"paper": paper, "ink_saver": str(ink_saver)})
     write_pdf(lambda progress: print_rules(cat, system, options),
               output or default_output(system.id, "rules"))

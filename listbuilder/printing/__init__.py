@@ -7,6 +7,7 @@ One call per print, for the CLI and for web views alike:
 
 `render_roster`, `render_deck`, `render_chits` and `render_rules` return PDF bytes and raise
 `PrintError` (a ValueError whose `problems` say what to change) when a print can't be made.
+`printables(catalog, system)` says what a system offers (a deck, chit piles, a rules sheet).
 WeasyPrint lays out each distinct card once; pikepdf places the copies (see docs/printing.md).
 WeasyPrint is imported on first use, so importing this package stays cheap.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from listbuilder.printing.menu import Printables, printables
 from listbuilder.printing.options import PrintError, PrintOptions
 
 if TYPE_CHECKING:
@@ -25,8 +27,8 @@ if TYPE_CHECKING:
         render_rules,
     )
 
-__all__ = ["PrintError", "PrintOptions", "render_chits", "render_deck", "render_roster",
-           "render_rules"]
+__all__ = ["PrintError", "PrintOptions", "Printables", "printables", "render_chits",
+           "render_deck", "render_roster", "render_rules"]
 
 
 def __getattr__(name: str) -> Any:

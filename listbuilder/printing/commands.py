@@ -44,7 +44,8 @@ class TerminalProgress:
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if self.active:
-            click.echo(f"\r\033[K{stage} ({done + 1}/{total})", err=True, nl=False)
+            count = f" ({done + 1}/{total})" if total > 1 else ""
+            click.echo(f"\r\033[K{stage}{count}", err=True, nl=False)
             self.shown = True
 
     def close(self) -> None:

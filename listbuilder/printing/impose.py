@@ -40,11 +40,20 @@ class Slot:
 class Sheets:
     """Pages built on top of the laid-out PDF, whose own pages are dropped at the end."""
 
-    def __init__(self, laid_out: bytes) -> None:
+    def __init__(self, laid_out: bytes, face_h_mm: float) -> None:
         self.pdf = pikepdf.open(BytesIO(laid_out))
         self.source_pages = len(self.pdf.pages)
-        self.forms = [self.pdf.make_indirect(pikepdf.Page(p).as_form_xobject())
-                      for p in self.pdf.pages]
+        self.forms = []
+        self.lift: list[float] = []  # how far each form sits above its page's bottom
+        face_h = pt(face_h_mm)
+        for page in self.pdf.pages:
+            form = pikepdf.Page(page).as_form_xobject()
+            x0, y0, x1, y1 = (float(v) for v in form.BBox)
+            # faces are laid out on tall pages: the card is the top of the page
+            bottom = max(y0, y1 - face_h)
+            form.BBox = pikepdf.Array([x0, bottom, x1, y1])
+            self.forms.append(self.pdf.make_indirect(form))
+            self.lift.append(bottom)
 
     def page(self, width_mm: float, height_mm: float, draws: Sequence[tuple[int, Box]],
              marks: bytes = b"") -> pikepdf.Page:
@@ -53,8 +62,8 @@ class Sheets:
         used = sorted({i for i, _ in draws})
         page.obj.Resources = pikepdf.Dictionary(
             XObject=pikepdf.Dictionary({f"/C{i}": self.forms[i] for i in used}))
-        ops = [b"q 1 0 0 1 %.3f %.3f cm /C%d Do Q" % (pt(box.x), pt(height_mm - box.bottom), i)
-               for i, box in draws]
+        ops = [b"q 1 0 0 1 %.3f %.3f cm /C%d Do Q"
+               % (pt(box.x), pt(height_mm - box.bottom) - self.lift[i], i) for i, box in draws]
         content = b"\n".join(ops) + (b"\n" + marks if marks else b"")
         page.obj.Contents = self.pdf.make_stream(content)
         return page
@@ -131,7 +140,7 @@ def _chunks(slots: Sequence[Slot], size: int) -> list[Sequence[Slot]]:
 def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: Duplex,
                 cut_marks: bool, title: str, progress: Progress | None = None) -> bytes:
     """Fronts sheets, each followed by its backs sheet when printing both sides."""
-    sheets = Sheets(laid_out)
+    sheets = Sheets(laid_out, grid.card_h)
     chunks = _chunks(slots, grid.per_page)
     for n, chunk in enumerate(chunks):
         if progress:
@@ -150,7 +159,7 @@ def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: D
 def impose_fold(laid_out: bytes, slots: Sequence[Slot], sheet: FoldSheet, *, cut_marks: bool,
                 title: str, progress: Progress | None = None) -> bytes:
     """Gutter-fold sheets: each front left of the fold, its back mirrored to the right."""
-    sheets = Sheets(laid_out)
+    sheets = Sheets(laid_out, sheet.card_h)
     chunks = _chunks(slots, sheet.per_page)
     boxes = sheet.boxes()
     for n, chunk in enumerate(chunks):
@@ -168,8 +177,8 @@ def impose_fold(laid_out: bytes, slots: Sequence[Slot], sheet: FoldSheet, *, cut
 def impose_bleed(laid_out: bytes, slots: Sequence[Slot], card: tuple[float, float], *,
                  duplex: Duplex, title: str, progress: Progress | None = None) -> bytes:
     """One card per page with its bleed, the trim box marking the cut, for print shops."""
-    sheets = Sheets(laid_out)
     w, h = card[0] + 2 * BLEED, card[1] + 2 * BLEED
+    sheets = Sheets(laid_out, h)
     whole = Box(0.0, 0.0, w, h)
     for n, slot in enumerate(slots):
         if progress and n % 50 == 0:

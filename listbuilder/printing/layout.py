@@ -28,8 +28,11 @@ from listbuilder.printing.workers import in_child, split_work
 
 Progress = Callable[[str, int, int], None]
 FACE_ID = re.compile(r"^face-(\d+)$")
-SHRINK_POWER = 1.0  # a card's height grows about as its text size (measured: ~1.05)
+SHRINK_POWER = 1.5  # a long card's height grows faster than its text size: lines rewrap
 MAX_ROUNDS = 4
+FITS = 1.0005  # a face whose frame ends within the card (rounding aside) fits
+TALL = 3  # faces are laid out on pages this many cards tall, so a long one can be measured
+PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
 
@@ -38,7 +41,7 @@ PAGE_CSS = ("print.css", "print-pages.css")
 class Face:
     """One distinct card face: which partial draws it and what it shows."""
 
-    template: str  # "print/unit_card.html"
+    template: list[str]  # the partial that draws it, a system's own first: see templating
     item: Any  # UnitCard, PlayCard, ChitFace or Back
     kind: str  # css class: unit, play, chit, back
     title: str  # the name a continuation card repeats
@@ -92,7 +95,7 @@ def html_document(html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> An
 
 def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[str, Any],
             fetcher: StaticFetcher, continued: bool = False) -> Any:
-    html = render_template("print/faces.html", entries=entries, stock=stock,
+    html = render_template("print/faces.html", entries=entries, stock=stock, tall=TALL,
                            continued=continued, **context)
     return html_document(html, CARD_CSS, fetcher)
 
@@ -109,17 +112,18 @@ def _pages_by_entry(document: Any, n: int) -> list[list[Any]]:
     return out
 
 
-def _overflow(pages: list[Any], index: int) -> float:
-    """How many cards' height the entry's content takes (1.0 or less: it fits)."""
-    end = pages[-1].anchors.get(f"end-{index}")
-    height = pages[-1].height
-    bottom = end[-1] if end else height  # the anchor's box: its last number is its bottom
-    return max(1.01, (len(pages) - 1) + bottom / height)
+def _overflow(pages: list[Any], index: int, face_px: float) -> float:
+    """The entry's length in cards: where the marker after its frame stands, over the card's
+    height (1.0 or less: it fits)."""
+    after = pages[-1].anchors.get(f"after-{index}")
+    page_px = float(pages[-1].height)
+    top = float(after[1]) if after else page_px
+    return ((len(pages) - 1) * page_px + top) / face_px
 
 
 def _next_size(font_pt: float, overflow: float, floor_pt: float) -> float:
-    """The size to try after `font_pt` overflowed: the overflow's guess, a little smaller."""
-    guess = font_pt * (1 / overflow) ** (1 / SHRINK_POWER) * 0.98
+    """The size to try after `font_pt` overflowed: the overflow's guess, a hair smaller."""
+    guess = float(font_pt * (1 / overflow) ** (1 / SHRINK_POWER) * 0.99)
     return max(floor_pt, min(round(guess, 2), round(font_pt * 0.95, 2)))
 
 
@@ -129,6 +133,9 @@ def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
     (see `workers`)."""
     # the length of a face's data is a fair guess of its text, so of its layout time
     shares = split_work([len(repr(face.item)) for face in faces])
+    if progress:
+        progress(f"Laying out {len(faces)} distinct faces"
+                 f"{' in two processes' if len(shares) > 1 else ''}", 0, 1)
     if len(shares) == 1:
         return _lay_out_here(faces, stock, context, progress)
     mine, theirs = shares
@@ -159,6 +166,7 @@ def _join(parts: Sequence[tuple[Sequence[int], LaidOut]], n: int) -> LaidOut:
 def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
                   progress: Progress | None = None) -> LaidOut:
     fetcher = StaticFetcher()
+    face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
     next_try: dict[int, float] = dict.fromkeys(range(len(faces)), stock.font_pt)
     documents = []
@@ -166,17 +174,19 @@ def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
         pending = [i for i in range(len(faces)) if i not in placed and i in next_try]
         if not pending:
             break
-        if progress:
-            progress(f"Laying out {len(pending)} distinct cards", rounds, MAX_ROUNDS)
+        if progress and rounds:
+            many = "s" if len(pending) > 1 else ""
+            progress(f"Fitting {len(pending)} long card{many}", rounds - 1, MAX_ROUNDS - 1)
         document = _render([(faces[i], next_try[i]) for i in pending], stock, context, fetcher)
         documents.append(document)
         for n, (i, pages) in enumerate(zip(pending, _pages_by_entry(document, len(pending)),
                                            strict=True)):
             size = next_try.pop(i)
-            if len(pages) == 1:
-                placed[i] = (pages, size)
+            overflow = _overflow(pages, n, face_px)
+            if overflow <= FITS:
+                placed[i] = (pages[:1], size)
             elif size > stock.floor_pt:
-                next_try[i] = _next_size(size, _overflow(pages, n), stock.floor_pt)
+                next_try[i] = _next_size(size, overflow, stock.floor_pt)
     for i in range(len(faces)):
         if i not in placed:  # too long even at the smallest legible size: continue it
             document = _render([(faces[i], stock.floor_pt)], stock, context, fetcher,

@@ -216,8 +216,8 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
     faction_name = chits[0].faction
     template = system_template(system.id, "chit.html")
     fronts = [(Face(template, chit, "chit", chit.name), chit.copies) for chit in chits]
-    back = Face(["print/back.html"], Back(system.name, faction_name, chit=True), "back",
-                faction_name)
+    # a chit is too small for the system's name: its back shows whose pile it belongs to
+    back = Face(["print/back.html"], Back("", faction_name, chit=True), "back", faction_name)
     stock = Stock(CHIT[0], CHIT[1], BLEED if options.bleed else 0.0, CHIT_FONT_PT,
                   CHIT_FLOOR_PT)
     title = f"{system.name}: {faction_name} chits"

@@ -13,18 +13,14 @@ from listbuilder.printing.fetcher import PROJECT_ROOT
 
 TEMPLATES = PROJECT_ROOT / "templates"
 
-# Which icon sits beside a stat: display only, the numbers come from the profile.
-ICONS = {
-    "move": "move", "range": "range", "armor": "shield", "save": "shield", "lives": "heart",
-    "wounds": "heart", "morale": "flag", "control": "flag", "quality": "star", "size": "models",
-    "models": "models", "force": "fist", "speed": "speed", "type": "tag",
-    "in the pile": "stack",
-}
-
-
-def icon_for(label: str) -> str:
-    name = ICONS.get(label.casefold())
-    return f"icons/{name}.svg" if name else ""
+def play_icon(card: Any) -> str:
+    """The icon above a deck card's effect, by the kind of effect: display only."""
+    headline = str(getattr(card, "headline", ""))
+    for start, name in (("Move", "move"), ("+", "fist"), ("Look", "range"), ("Pay", "star"),
+                        ("Cancel", "speed")):
+        if headline.startswith(start):
+            return f"icons/{name}.svg"
+    return ""
 
 
 def column_widths(table: Any) -> list[str]:
@@ -47,7 +43,7 @@ def environment(root: Path = TEMPLATES) -> Environment:
     env = Environment(loader=FileSystemLoader(str(root)),
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters["icon"] = icon_for
+    env.filters["play_icon"] = play_icon
     env.filters["mm"] = mm
     env.filters["column_widths"] = column_widths
     return env

@@ -303,3 +303,45 @@ entries:
         assert rule in text
     vicious = loaded.catalog.rule("Vicious").text
     assert vicious.split()[-1] in text.split()[-40:] or vicious[-12:] in text.replace("\n", " ")
+
+
+def test_a_long_unbroken_name_wraps_inside_its_card(read) -> None:
+    name = "Supercalifragilisticexpialidocious" * 2 + "Grenadier"
+    loaded = read(f"""
+format: 1
+system: warstuff
+name: Long
+points_limit: 150
+designs:
+  - {{name: {name}, quality: 2, rules: [Fast]}}
+entries:
+  - {{unit: {name}}}
+""")
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="cards", card="mini"))
+    (box,) = placements(printed.pdf)[0]
+    (inside,) = texts_in_boxes(printed.pdf, 0, [box])
+    assert name in inside.replace(" ", "")  # every letter inside the card's box
+
+
+@pytest.mark.parametrize("bleed", [False, True])
+def test_backs_fit_their_card_whatever_the_size(library: Library, bleed: bool) -> None:
+    system = get_system("spaceempires")
+    catalog = library.catalog(system)
+    for printed in (print_chits(catalog, system, "Eldar", PrintOptions(duplex="short",
+                                                                      bleed=bleed)),
+                    print_deck(catalog, system, PrintOptions(duplex="long", card="mini",
+                                                             bleed=bleed))):
+        assert "(continued)" not in all_text(printed.pdf)
+        assert printed.longest[2] == 1
+        placed = placements(printed.pdf)
+        heights = {round(b.h, 1) for page in placed for b in page}
+        assert len(heights) == 1  # fronts and backs alike, the card's own height
+        # a back is filled edge to edge: it never ran over and shrank to its content
+        image = pixels(printed.pdf, 1, dpi=144)
+        page_h = image.shape[0] / 2
+        for box in placed[1]:
+            for y in (box.y + box.h - 2.5, box.y + 2.5):  # just inside top and bottom
+                row = int((page_h - y) * 2)
+                band = image[row, int((box.x + box.w / 4) * 2):int((box.x + 3 * box.w / 4) * 2)]
+                assert band.mean() < 100, (box, y)

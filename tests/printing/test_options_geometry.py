@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from listbuilder.printing.geometry import (
@@ -94,3 +96,27 @@ def test_gutter_fold_puts_each_back_opposite_its_front() -> None:
         assert front.y == back.y
         assert sheet.fold_x - front.right == pytest.approx(back.x - sheet.fold_x)
         assert back.x - front.right >= FOLD_GAP - 1e-9
+
+
+def test_importing_printing_loads_no_pdf_library_and_says_what_each_system_prints(
+        tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from listbuilder.engine.library import Library\n"
+            "from listbuilder.engine.registry import SYSTEMS\n"
+            "from listbuilder.printing import printables\n"
+            "lib = Library()\n"
+            "for s in SYSTEMS:\n"
+            "    p = printables(lib.catalog(s), s)\n"
+            "    print(s.id, p.deck, p.deck_cards, ','.join(p.chit_factions), p.rules)\n"
+            "print('weasyprint' in sys.modules, 'pikepdf' in sys.modules)\n")
+    env = {**os.environ, "LISTBUILDER_DATA": str(tmp_path)}  # the built-in data only
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env).stdout.splitlines()
+    assert out[-1] == "False False"
+    assert "hammerwars Unit cards 11  True" in out
+    assert "spaceempires Action deck 49 Eldar,Imperial,Orks,Tyranids True" in out
+    assert "warstuff None 0  True" in out

@@ -1,0 +1,27 @@
+"""What a system can print, for a Print menu: cheap to ask (no PDF library is loaded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from listbuilder.engine.model import Catalog
+from listbuilder.engine.system import RuleSystem
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@dataclass(frozen=True)
+class Printables:
+    deck: str | None  # the title of the system's own card set ("Action deck"), if it has one
+    deck_cards: int  # how many cards that set prints
+    chit_factions: tuple[str, ...]  # factions whose chit pile can be printed
+    rules: bool  # a one-page rules sheet exists
+
+
+def printables(catalog: Catalog, system: RuleSystem) -> Printables:
+    deck = system.card_set(catalog)
+    return Printables(
+        deck=deck.title if deck else None, deck_cards=deck.total if deck else 0,
+        chit_factions=tuple(f.name for f in catalog.factions if system.chits(catalog, f.name)),
+        rules=(TEMPLATES / system.id / "rules.html").is_file())
