@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -25,7 +25,9 @@ from listbuilder.engine.cards import (
 )
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.resolve import Option, ResolveError, Result, Side, Situation
+
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 Severity = Literal["error", "warning"]
 
@@ -291,6 +293,8 @@ class RuleSystem:
                 situation: Situation) -> Result:
         """What `attacker` does to `defender`, exactly. `situation` holds a value for every
         option `resolve_options` gave (see listbuilder.engine.resolve.quick_resolve)."""
+        from listbuilder.engine.resolve import ResolveError
+
         raise ResolveError(f"{self.name} has no quick-resolve")
 
     # -- builder hooks (listbuilder.web) ---------------------------------------------------

@@ -9,11 +9,11 @@ dice resolver; the datasheets are sample content of ours (the seed prints none).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile
-from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation
 from listbuilder.systems.actionhammer import cards
 from listbuilder.systems.actionhammer.build import build_catalog
@@ -28,6 +28,9 @@ from listbuilder.systems.actionhammer.limits import (
 )
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Stance, Weapon
 from listbuilder.systems.actionhammer.schema import ActionHammerFile
+
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 __all__ = ["ActionHammer", "ActionHammerCatalog", "Datasheet", "Stance", "Weapon"]
 

@@ -9,12 +9,11 @@ costs over the game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from listbuilder.engine.cards import CardSet, UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
 from listbuilder.systems.hammerwars import cards
 from listbuilder.systems.hammerwars.build import build_catalog
@@ -29,6 +28,9 @@ from listbuilder.systems.hammerwars.rules import (
     pool_fill,
 )
 from listbuilder.systems.hammerwars.schema import HammerWarsFile
+
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 __all__ = ["HammerWars", "HammerWarsCatalog", "HwUnit"]
 

@@ -9,16 +9,19 @@ Readings of unclear rules: docs/rules-notes/op40k.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile
-from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
 from listbuilder.systems.op40k import cards
 from listbuilder.systems.op40k.build import build_op40k_catalog
 from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
 from listbuilder.systems.op40k.schema import Op40kData
+
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 __all__ = ["OnePage40k"]
 

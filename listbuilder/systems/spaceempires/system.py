@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.resolve import Option, Result, Side, Situation
 from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
 from listbuilder.systems.spaceempires import cards
 from listbuilder.systems.spaceempires.catalog import Chit, SpaceEmpiresCatalog, build
@@ -20,6 +19,9 @@ from listbuilder.systems.spaceempires.empire import (
     summary_lines,
 )
 from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
+
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 
 class SpaceEmpires(RuleSystem):

@@ -6,13 +6,12 @@ as `printed_pts`; six of them differ, see docs/rules-notes.md). Players may desi
 roster (`designs`); an entry's `count` is the number of copies, each a one-model unit.
 """
 
+from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Annotated
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.errors import Problems
@@ -28,10 +27,9 @@ from listbuilder.engine.model import (
     UnitDesign,
 )
 from listbuilder.engine.profile import Profile
-from listbuilder.engine.resolve import Option, Result, Side, Situation
-from listbuilder.engine.schema import Name, Points, Schema, Text, in_range
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, plural, where_entry
 from listbuilder.systems.warstuff import cards
+from listbuilder.systems.warstuff.schema import QualityModel, UnitModel, WarStuffFile
 
 # Rules that cannot sensibly stand together on one unit, and why (shown in the message).
 CONFLICTS: tuple[tuple[str, str, str], ...] = (
@@ -47,46 +45,8 @@ HOLLOW: tuple[tuple[str, str, str], ...] = (
                            "and Fearless never fails one"),
 )
 
-
-# -- data schema ------------------------------------------------------------------------------
-
-Quality = Annotated[int, in_range(1, 5)]
-
-
-class RuleModel(Schema):
-    name: Name
-    cost: int
-    text: Text
-
-
-class GenreModel(Schema):
-    name: Name
-    text: Text
-
-
-class UnitModel(Schema):
-    name: Name
-    genre: Name
-    quality: Quality
-    rules: list[Name] = Field(default_factory=list)
-    printed_pts: Points | None = None  # the figure the seed prints, kept to show differences
-
-
-class QualityModel(Schema):
-    min: int
-    max: int
-    points_per_quality: int
-    minimum_cost: int
-
-
-class WarStuffFile(Schema):
-    sample: bool = False
-    unit_quality: QualityModel | None = None
-    warband_limits: list[Points] = Field(default_factory=list)
-    advised_max_unit_cost: Points | None = None
-    rules: list[RuleModel] = Field(default_factory=list)
-    genres: list[GenreModel] = Field(default_factory=list)
-    units: list[UnitModel] = Field(default_factory=list)
+if TYPE_CHECKING:
+    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 
 # -- catalog models ---------------------------------------------------------------------------
