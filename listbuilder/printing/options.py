@@ -67,7 +67,7 @@ class PrintOptions:
         out = []
         if self.gutter_fold and self.duplex != "none":
             out.append("gutter-fold already prints each back beside its front: choose "
-                       "gutter-fold or duplex, not both")
+                       "gutter-fold or double-sided (duplex), not both")
         if self.bleed and self.gutter_fold:
             out.append("bleed prints one card per page for a print shop: choose bleed or "
                        "gutter-fold, not both")

@@ -55,6 +55,8 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     # Printing and quick-resolve register their blueprints here, beside these.
     from listbuilder.web.resolve_views import bp as resolve_bp
     app.register_blueprint(resolve_bp)
+    from listbuilder.web.print_views import bp as print_bp
+    app.register_blueprint(print_bp)
     return app
 
 

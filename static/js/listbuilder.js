@@ -34,4 +34,12 @@
       if (fresh && fresh.children.length) fresh.focus({ preventScroll: false });
     }
   });
+
+  // A jump link to a folded section (the Print menu) opens it, so the link leads somewhere.
+  function openTarget() {
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target && target.tagName === "DETAILS") target.open = true;
+  }
+  window.addEventListener("hashchange", openTarget);
+  document.addEventListener("DOMContentLoaded", openTarget);
 })();

@@ -1,0 +1,406 @@
+"""Printing from the browser: a roster's unit cards and sheet (by its edit or its share link),
+and each system's own prints (its card set, a faction's chits, the rules sheet) from the
+system's print page.
+
+A print changes nothing, so every form is a GET that works without JavaScript: the answer is
+the PDF as a download and the page stays as it was. A print that can't be made comes back as
+a page (422) naming each problem in words, with the form filled as it was sent. Checking the
+options and making the PDF are `listbuilder.printing`'s; this module reads the query, lays out
+the forms and names the file.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from flask import Blueprint, Response, abort, render_template, request, url_for
+
+from listbuilder import printing
+from listbuilder.engine.model import Catalog
+from listbuilder.engine.registry import get_system
+from listbuilder.engine.system import RuleSystem
+from listbuilder.printing import Printables, PrintError, PrintOptions, printables
+from listbuilder.printing.geometry import CARDS, CHIT, CHIT_GUTTER, GUTTER, PAPERS, grid
+from listbuilder.printing.options import FALSE, TRUE
+from listbuilder.storage import Stored
+from listbuilder.web import services
+from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
+
+bp = Blueprint("print", __name__)
+
+DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(PrintOptions)}
+MAX_SENT = 30  # query keys read; a print form sends ten at most
+MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
+
+# How each option is named to players, in the forms and in the problems reported.
+LABELS = {
+    "what": "What to print", "paper": "Paper", "card": "Card size",
+    "duplex": "Backs", "gutter_fold": "Gutter fold", "cut_marks": "Cut marks",
+    "bleed": "Bleed, for a print shop", "ink_saver": "Ink saver", "merge": "One card per entry",
+    "faction": "Faction",
+}
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+PAPER_SIZES = {"letter": "8.5 × 11 in"}  # how its players know it; else the size in mm
+CARD_NAMES = {"poker": "Poker", "mini": "Mini", "tarot": "Tarot"}
+WHAT = (("all", "Unit cards and roster sheet"), ("cards", "Unit cards only"),
+        ("sheet", "Roster sheet only"))
+WHAT_FILE = {"all": "cards-and-sheet", "cards": "cards", "sheet": "sheet"}
+INK_SAVER = "No coloured fills: dark text on white."
+DUPLEX = (("none", "One-sided: no backs"),
+          ("long", "Double-sided, flipped on the long edge"),
+          ("short", "Double-sided, flipped on the short edge"))
+
+
+# -- the forms --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class Control:
+    """One labelled control of a print form and the value it shows."""
+
+    name: str  # the query key: a PrintOptions field, or "faction"
+    label: str
+    help: str
+    kind: Literal["radio", "select", "check"]
+    choices: tuple[Choice, ...] = ()
+    value: str = ""  # radio and select: the value chosen; check: the value a tick sends
+    checked: bool = False
+
+
+@dataclass(frozen=True)
+class PrintForm:
+    id: str  # the form's section on its page; prefixes its element ids (a page has several)
+    action: str
+    title: str
+    intro: str
+    controls: tuple[Control, ...]
+    problems: tuple[str, ...] = ()
+
+    @property
+    def choices(self) -> tuple[Control, ...]:
+        return tuple(c for c in self.controls if c.kind != "check")
+
+    @property
+    def checks(self) -> tuple[Control, ...]:
+        return tuple(c for c in self.controls if c.kind == "check")
+
+
+def _picked(sent: Mapping[str, str], name: str, allowed: list[str], default: str) -> str:
+    raw = sent.get(name, "").strip().lower()
+    return raw if raw in allowed else default
+
+
+def _radio(sent: Mapping[str, str], name: str, help_: str, choices: list[Choice]) -> Control:
+    value = _picked(sent, name, [c.value for c in choices], str(DEFAULTS[name]))
+    return Control(name, LABELS[name], help_, "radio", tuple(choices), value)
+
+
+def _check(sent: Mapping[str, str], name: str, help_: str, sends: str = "yes") -> Control:
+    """A tick box; ticked when the query says what a tick sends (merge: a tick sends no)."""
+    raw = sent.get(name)
+    means = TRUE if sends in TRUE else FALSE
+    return Control(name, LABELS[name], help_, "check", value=sends,
+                   checked=raw is not None and raw.strip().lower() in means)
+
+
+def _per_sheet(size: tuple[float, float], gutter: float) -> str:
+    counts = {PAPER_NAMES.get(p, p): grid(p, size, gutter).per_page for p in PAPERS}
+    if len(set(counts.values())) == 1:
+        return f"{next(iter(counts.values()))} to a sheet"
+    return ", ".join(f"{n} on {paper}" for paper, n in counts.items())
+
+
+def _mm(size: tuple[float, float]) -> str:
+    return f"{size[0]:g} × {size[1]:g} mm"
+
+
+def _paper(sent: Mapping[str, str]) -> Control:
+    return _radio(sent, "paper", "The paper in your printer.", [
+        Choice(p, PAPER_NAMES.get(p, p), PAPER_SIZES.get(p, _mm(size)))
+        for p, size in PAPERS.items()])
+
+
+def _sides(sent: Mapping[str, str], what: str) -> list[Control]:
+    return [
+        _radio(sent, "duplex", f"Double-sided puts a page of backs after each page of "
+                               f"{what}; pick the flip your printer's two-sided setting uses.",
+               [Choice(v, label) for v, label in DUPLEX]),
+        _check(sent, "gutter_fold", "Each back printed beside its front: fold the sheet down "
+                                    "the middle, glue, then cut. Instead of double-sided."),
+        _check(sent, "cut_marks", "Short lines in the margins along every edge, to line up "
+                                  "a ruler or a guillotine."),
+        _check(sent, "bleed", "One per page with 3 mm extra all round, for a print shop to "
+                              "trim. Not with cut marks or gutter fold."),
+        _check(sent, "ink_saver", INK_SAVER),
+    ]
+
+
+def _card_size(sent: Mapping[str, str]) -> Control:
+    return _radio(sent, "card", "Poker is the usual playing-card size; mini fits more on a "
+                                "sheet; tarot leaves room for long rules.", [
+        Choice(c, CARD_NAMES.get(c, c), f"{_mm(size)}, {_per_sheet(size, GUTTER)}")
+        for c, size in CARDS.items()])
+
+
+def roster_form(action: str, sent: Mapping[str, str],
+                problems: tuple[str, ...] = ()) -> PrintForm:
+    controls = [
+        _radio(sent, "what", "The roster sheet lists the units with their costs, the totals "
+                             "and the special rules the roster uses.",
+               [Choice(v, label) for v, label in WHAT]),
+        _paper(sent), _card_size(sent), *_sides(sent, "card fronts"),
+        _check(sent, "merge", "By default identical entries share one card marked ×N.",
+               sends="no"),
+    ]
+    return PrintForm("print", action, "Print", "Unit cards and the roster sheet as a PDF, "
+                     "ready for your printer.", tuple(controls), problems)
+
+
+def rules_form(system: RuleSystem, sent: Mapping[str, str],
+               problems: tuple[str, ...] = ()) -> PrintForm:
+    controls = [_paper(sent), _check(sent, "ink_saver", INK_SAVER)]
+    return PrintForm("print-rules", url_for("print.rules", system_id=system.id),
+                     "Rules reference sheet",
+                     f"The rules of {system.name} on one page, in our own words, to keep "
+                     f"beside the table.", tuple(controls), problems)
+
+
+def deck_form(system: RuleSystem, offer: Printables, sent: Mapping[str, str],
+              problems: tuple[str, ...] = ()) -> PrintForm:
+    controls = [_paper(sent), _card_size(sent), *_sides(sent, "card fronts")]
+    return PrintForm("print-deck", url_for("print.deck", system_id=system.id),
+                     offer.deck or "Cards",
+                     f"All {offer.deck_cards} cards of the set, each printed as many times "
+                     f"as the game uses it.", tuple(controls), problems)
+
+
+def chits_form(system: RuleSystem, offer: Printables, sent: Mapping[str, str],
+               problems: tuple[str, ...] = ()) -> PrintForm:
+    factions = [Choice(f, f) for f in offer.chit_factions]
+    wanted = sent.get("faction", "").strip().casefold()
+    faction = next((f for f in offer.chit_factions if f.casefold() == wanted),
+                   offer.chit_factions[0] if offer.chit_factions else "")
+    controls = [
+        Control("faction", LABELS["faction"], "Whose pile of counters to print.", "select",
+                tuple(factions), faction),
+        _paper(sent), *_sides(sent, "chits"),
+    ]
+    return PrintForm("print-chits", url_for("print.chits", system_id=system.id), "Chits",
+                     f"A faction's pile of counters, each chit as many times as the pile "
+                     f"holds it. Chits are {_mm(CHIT)} squares, "
+                     f"{_per_sheet(CHIT, CHIT_GUTTER)}.", tuple(controls), problems)
+
+
+# -- reading the query, answering with a PDF --------------------------------------------------
+
+def sent_values() -> dict[str, str]:
+    """The query as sent, first value of each key, cut to a sane size (all is echoed back)."""
+    out: dict[str, str] = {}
+    for key, value in list(request.args.items())[:MAX_SENT]:
+        out[key[:MAX_TEXT]] = value[:MAX_TEXT]
+    return out
+
+
+def in_words(problems: list[str]) -> tuple[str, ...]:
+    """The printer's problems with each option called by its label in the form."""
+    out = []
+    for problem in problems:
+        key, sep, rest = problem.partition(": ")
+        label = LABELS.get(key.strip().replace("-", "_"))
+        text = f"{label}: {rest}" if sep and label else problem
+        out.append(text[:1].upper() + text[1:])
+    return tuple(out)
+
+
+def file_part(text: str) -> str:
+    """Text as part of a download's file name: ASCII letters, digits and dashes only."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:60].strip("-")
+
+
+def download_name(*parts: str) -> str:
+    return "-".join(p for p in map(file_part, parts) if p) or "print"
+
+
+def pdf_response(pdf: bytes, *name_parts: str) -> Response:
+    return Response(pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{download_name(*name_parts)}.pdf"',
+        # a roster's print changes with the roster, at the same address
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+    })
+
+
+# -- a roster's cards and sheet ---------------------------------------------------------------
+
+def _open(stored: Stored) -> Opened:
+    try:
+        return open_stored(services.library(), stored)
+    except StoredRosterError:
+        abort(Response(render_template("web/unreadable.html", stored=stored), 422))
+
+
+def _print_roster(opened: Opened, action: str, back: str) -> Response:
+    sent = sent_values()
+    try:
+        options = PrintOptions.from_strings(sent)
+        pdf = printing.render_roster(opened.catalog, opened.system, opened.roster, options)
+    except PrintError as exc:
+        form = roster_form(action, sent, in_words(exc.problems))
+        body = render_template("print/web_roster.html", form=form, roster=opened.roster,
+                               system=opened.system, back=back)
+        return Response(body, 422)
+    return pdf_response(pdf, opened.roster.name, opened.system.id, WHAT_FILE[options.what])
+
+
+@bp.get("/r/<token>/print")
+def roster_by_edit(token: str) -> Response:
+    opened = _open(services.by_edit_token(token))
+    return _print_roster(opened, url_for("print.roster_by_edit", token=token),
+                         url_for("builder.edit", token=token))
+
+
+@bp.get("/s/<share>/print")
+def roster_by_share(share: str) -> Response:
+    opened = _open(services.by_share_token(share))
+    return _print_roster(opened, url_for("print.roster_by_share", share=share),
+                         url_for("shared.view", share=share))
+
+
+@bp.app_template_global("print_menu")
+def print_menu(stored: Stored, token: str | None) -> PrintForm:
+    """The roster page's Print menu at its defaults; by the share link on the read-only page."""
+    action = (url_for("print.roster_by_edit", token=token) if token else
+              url_for("print.roster_by_share", share=stored.share_token))
+    return roster_form(action, {})
+
+
+# -- a system's own prints --------------------------------------------------------------------
+
+def _system(system_id: str) -> RuleSystem:
+    try:
+        return get_system(system_id)
+    except ValueError:
+        abort(404, f"There is no system {system_id!r}; pick one on the home page.")
+
+
+def _system_page(system: RuleSystem, failed: str = "", sent: Mapping[str, str] | None = None,
+                 problems: tuple[str, ...] = ()) -> Response:
+    """The system's print page; after a failed print, that print's form as it was sent."""
+    offer = printables(services.library().catalog(system), system)
+
+    def as_sent(kind: str) -> tuple[Mapping[str, str], tuple[str, ...]]:
+        return (sent or {}, problems) if kind == failed else ({}, ())
+
+    forms = []
+    if offer.rules:
+        forms.append(rules_form(system, *as_sent("rules")))
+    if offer.deck:
+        forms.append(deck_form(system, offer, *as_sent("deck")))
+    if offer.chit_factions:
+        forms.append(chits_form(system, offer, *as_sent("chits")))
+    shown = any(f.problems for f in forms)
+    body = render_template("print/web_system.html", system=system, forms=forms,
+                           problems=() if shown else problems)
+    return Response(body, 422 if failed else 200)
+
+
+Make = Callable[[Catalog, PrintOptions], bytes]
+
+
+def _print_system(system: RuleSystem, kind: str, make: Make, problems: list[str],
+                  *name_parts: str) -> Response:
+    """Print, or show the page again with every problem: those of the options and those the
+    view found (`problems`), at once."""
+    sent = sent_values()
+    problems = list(problems)
+    options = None
+    try:
+        options = PrintOptions.from_strings({k: v for k, v in sent.items() if k != "faction"})
+    except PrintError as exc:
+        problems += exc.problems
+    if options is not None and not problems:
+        try:
+            return pdf_response(make(services.library().catalog(system), options), system.id,
+                                *name_parts)
+        except PrintError as exc:
+            problems = exc.problems
+    return _system_page(system, kind, sent, in_words(problems))
+
+
+@bp.get("/systems/<system_id>/print")
+def system_page(system_id: str) -> Response:
+    return _system_page(_system(system_id))
+
+
+@bp.get("/systems/<system_id>/print/rules")
+def rules(system_id: str) -> Response:
+    system = _system(system_id)
+
+    def make(catalog: Catalog, options: PrintOptions) -> bytes:
+        return printing.render_rules(catalog, system, options)
+
+    return _print_system(system, "rules", make, [], "rules")
+
+
+@bp.get("/systems/<system_id>/print/deck")
+def deck(system_id: str) -> Response:
+    system = _system(system_id)
+    offer = printables(services.library().catalog(system), system)
+
+    def make(catalog: Catalog, options: PrintOptions) -> bytes:
+        return printing.render_deck(catalog, system, options)
+
+    problems = [] if offer.deck else [
+        f"{system.name} has no card deck of its own: a roster's unit cards print from the "
+        f"roster's page, under Print."]
+    return _print_system(system, "deck", make, problems, offer.deck or "deck")
+
+
+@bp.get("/systems/<system_id>/print/chits")
+def chits(system_id: str) -> Response:
+    system = _system(system_id)
+    offer = printables(services.library().catalog(system), system)
+    wanted = request.args.get("faction", "").strip()[:MAX_TEXT]
+    faction = next((f for f in offer.chit_factions if f.casefold() == wanted.casefold()), "")
+
+    def make(catalog: Catalog, options: PrintOptions) -> bytes:
+        return printing.render_chits(catalog, system, faction, options)
+
+    problems = []
+    if not offer.chit_factions:
+        problems.append(f"{system.name} is not played with chits.")
+    elif not wanted:
+        problems.append("Faction: pick the faction whose chits to print.")
+    elif not faction:
+        problems.append(f"Faction: {wanted!r} has no chit pile in {system.name}; pick one of "
+                        f"{', '.join(offer.chit_factions)}.")
+    return _print_system(system, "chits", make, problems, faction, "chits")
+
+
+def _counted(title: str, cards: int) -> str:
+    """A card set with its size: "11 unit cards", "49-card action deck"."""
+    name = title.lower()
+    return f"{cards} {name}" if name.endswith("cards") else f"{cards}-card {name}"
+
+
+@bp.app_template_global("print_offer")
+def print_offer(system: RuleSystem) -> str:
+    """What a system's print page offers, in a few words (the home page's link)."""
+    offer = printables(services.library().catalog(system), system)
+    parts = (["rules sheet"] if offer.rules else []) + \
+        ([_counted(offer.deck, offer.deck_cards)] if offer.deck else []) + \
+        (["chits"] if offer.chit_factions else [])
+    if not parts:
+        return "printouts"
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
