@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from listbuilder.engine.model import Origin
@@ -51,3 +52,9 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.errors:
             raise DataLoadError(self.errors)
+
+def closest(name: str, options: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest option, or '' when nothing is near."""
+    by_fold = {o.casefold(): o for o in options}
+    match = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
+    return f" (did you mean {by_fold[match[0]]!r}?)" if match else ""

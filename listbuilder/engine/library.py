@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from listbuilder.engine.catalog import Loaded, load_catalog
 from listbuilder.engine.model import Catalog
 from listbuilder.engine.registry import SYSTEMS, get_system, system_ids
-from listbuilder.engine.roster_file import LoadedRoster, read_roster
 from listbuilder.engine.system import RuleSystem
+
+if TYPE_CHECKING:
+    from listbuilder.engine.roster_file import LoadedRoster
 
 
 class Library:
@@ -33,4 +36,8 @@ class Library:
         return self.loaded(system).catalog
 
     def read_roster(self, text: str, file: str = "<roster>") -> LoadedRoster:
+        # Imported here: loading catalogs alone (the web app's start, benchmarks) skips the
+        # roster schema.
+        from listbuilder.engine.roster_file import read_roster
+
         return read_roster(text, file, get_system, system_ids(), self.catalog)

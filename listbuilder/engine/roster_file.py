@@ -6,8 +6,7 @@ docs/roster.schema.json is generated from it (`listbuilder schema`).
 """
 
 
-import difflib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Literal
@@ -16,7 +15,7 @@ import yaml
 from pydantic import Field, ValidationError
 
 from listbuilder.engine.catalog import locate, parse_yaml, schema_errors
-from listbuilder.engine.errors import DataError, DataLoadError, Loc
+from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
 from listbuilder.engine.schema import Count, Label, Name, Points, Schema
 from listbuilder.engine.system import RuleSystem
@@ -67,11 +66,6 @@ class LoadedRoster:
     lines: tuple[int | None, ...]  # source line of each entry, for messages
 
 
-def closest(name: str, options: Iterable[str]) -> str:
-    """' (did you mean X?)' for the closest option, or '' when nothing is near."""
-    by_fold = {o.casefold(): o for o in options}
-    match = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
-    return f" (did you mean {by_fold[match[0]]!r}?)" if match else ""
 
 
 def read_roster(

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from listbuilder.engine.errors import Problems
+from listbuilder.engine.errors import Problems, closest
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
-from listbuilder.engine.roster_file import closest
 from listbuilder.engine.system import SourceFile, plural
 from listbuilder.systems.op40k.models import (
     Action,
