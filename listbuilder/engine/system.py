@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel
@@ -276,9 +277,14 @@ class RuleSystem:
 
 
     # -- quick-resolve hooks (listbuilder.engine.dice and each system's resolve module) -----
+    # The module holding the system's dice maths: it defines `options(catalog, attacker,
+    # defender)` and `resolve(catalog, attacker, defender, situation)`. Imported on first use,
+    # so loading data never pays for it.
+    resolve_module: ClassVar[str | None] = None
+
     def has_quick_resolve(self) -> bool:
         """True when `resolve` answers for this system (the CLI and the web offer it)."""
-        return False
+        return self.resolve_module is not None
 
     def resolve_models(self, unit: Unit) -> int:
         """Models (or chits) a side of this unit has when neither a roster nor 'N x' says."""
@@ -287,15 +293,23 @@ class RuleSystem:
     def resolve_options(self, catalog: Catalog, attacker: Side,
                         defender: Side) -> tuple[Option, ...]:
         """The situation settings a resolve of this pair offers (cover, stance, facing...)."""
-        return ()
+        if self.resolve_module is None:
+            return ()
+        options: tuple[Option, ...] = import_module(self.resolve_module).options(
+            catalog, attacker, defender)
+        return options
 
     def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
                 situation: Situation) -> Result:
         """What `attacker` does to `defender`, exactly. `situation` holds a value for every
         option `resolve_options` gave (see listbuilder.engine.resolve.quick_resolve)."""
-        from listbuilder.engine.resolve import ResolveError
+        if self.resolve_module is None:
+            from listbuilder.engine.resolve import ResolveError
 
-        raise ResolveError(f"{self.name} has no quick-resolve")
+            raise ResolveError(f"{self.name} has no quick-resolve")
+        result: Result = import_module(self.resolve_module).resolve(
+            catalog, attacker, defender, situation)
+        return result
 
     # -- builder hooks (listbuilder.web) ---------------------------------------------------
     def default_count(self, unit: Unit) -> int:

@@ -9,7 +9,6 @@ dice resolver; the datasheets are sample content of ours (the seed prints none).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -29,9 +28,6 @@ from listbuilder.systems.actionhammer.limits import (
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Stance, Weapon
 from listbuilder.systems.actionhammer.schema import ActionHammerFile
 
-if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
-
 __all__ = ["ActionHammer", "ActionHammerCatalog", "Datasheet", "Stance", "Weapon"]
 
 
@@ -41,6 +37,7 @@ class ActionHammer(RuleSystem):
     blurb = ("Action-figure battles at 1/18 scale: datasheets priced per model, Leaders with "
              "Bodyguards, and stances that trade accuracy for safety.")
     data_schema = ActionHammerFile
+    resolve_module = "listbuilder.systems.actionhammer.resolve"
     default_points_limit = 2000
     min_factions = 1
     max_factions = None
@@ -109,20 +106,5 @@ class ActionHammer(RuleSystem):
         return cards.entry_cards(catalog, self.placed(catalog, roster))
 
     # -- quick-resolve hooks (listbuilder/systems/actionhammer/resolve.py) -------------------
-    def has_quick_resolve(self) -> bool:
-        return True
-
     def resolve_models(self, unit: Unit) -> int:
         return unit.min_models if isinstance(unit, Datasheet) else 1
-
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
-        from listbuilder.systems.actionhammer import resolve
-
-        return resolve.options(catalog, attacker, defender)
-
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
-                situation: Situation) -> Result:
-        from listbuilder.systems.actionhammer import resolve
-
-        return resolve.resolve(catalog, attacker, defender, situation)

@@ -9,7 +9,7 @@ costs over the game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from listbuilder.engine.cards import CardSet, UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -29,9 +29,6 @@ from listbuilder.systems.hammerwars.rules import (
 )
 from listbuilder.systems.hammerwars.schema import HammerWarsFile
 
-if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
-
 __all__ = ["HammerWars", "HammerWarsCatalog", "HwUnit"]
 
 
@@ -41,6 +38,7 @@ class HammerWars(RuleSystem):
     blurb = ("A fixed pool of 17 single-model units bought onto the table round by round, "
              "fighting for one of two faction goals.")
     data_schema = HammerWarsFile
+    resolve_module = "listbuilder.systems.hammerwars.resolve"
     default_points_limit = None
     min_factions = 1
     max_factions = 1
@@ -109,19 +107,3 @@ class HammerWars(RuleSystem):
         if isinstance(catalog, HammerWarsCatalog):
             return cards.sheet_choices(catalog, roster)
         return super().sheet_choices(catalog, roster)
-
-    # -- quick-resolve hooks (listbuilder/systems/hammerwars/resolve.py) ---------------------
-    def has_quick_resolve(self) -> bool:
-        return True
-
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
-        from listbuilder.systems.hammerwars import resolve
-
-        return resolve.options(catalog, attacker, defender)
-
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
-                situation: Situation) -> Result:
-        from listbuilder.systems.hammerwars import resolve
-
-        return resolve.resolve(catalog, attacker, defender, situation)

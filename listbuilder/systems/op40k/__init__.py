@@ -9,7 +9,6 @@ Readings of unclear rules: docs/rules-notes/op40k.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -20,9 +19,6 @@ from listbuilder.systems.op40k.build import build_op40k_catalog
 from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
 from listbuilder.systems.op40k.schema import Op40kData
 
-if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
-
 __all__ = ["OnePage40k"]
 
 
@@ -31,6 +27,7 @@ class OnePage40k(RuleSystem):
     name = "One Page 40k (1st edition)"
     blurb = "Units of N models with one Quality; alternate activations over 4 rounds."
     data_schema = Op40kData
+    resolve_module = "listbuilder.systems.op40k.resolve"
     default_points_limit = 500  # our choice; the rules print no points (data/op40k/army.yaml)
     min_factions = 1
     max_factions = 1
@@ -93,23 +90,9 @@ class OnePage40k(RuleSystem):
         return super().entry_card(catalog, roster, entry)
 
     # -- quick-resolve hooks (listbuilder/systems/op40k/resolve.py) --------------------------
-    def has_quick_resolve(self) -> bool:
-        return True
-
     def resolve_models(self, unit: Unit) -> int:
         return unit.size if isinstance(unit, Datasheet) else 1  # the size the profile prints
 
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
-        from listbuilder.systems.op40k import resolve
-
-        return resolve.options(catalog, attacker, defender)
-
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
-                situation: Situation) -> Result:
-        from listbuilder.systems.op40k import resolve
-
-        return resolve.resolve(catalog, attacker, defender, situation)
 
 
 def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:

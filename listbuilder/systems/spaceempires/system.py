@@ -21,7 +21,7 @@ from listbuilder.systems.spaceempires.empire import (
 from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
 
 if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
+    pass
 
 
 class SpaceEmpires(RuleSystem):
@@ -30,6 +30,7 @@ class SpaceEmpires(RuleSystem):
     blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
              "recruit each turn within your planets' revenue, limits and upkeep.")
     data_schema = SpaceEmpiresFile
+    resolve_module = "listbuilder.systems.spaceempires.resolve"
     default_points_limit = None
     min_factions = 1
     max_factions = 1
@@ -98,19 +99,3 @@ class SpaceEmpires(RuleSystem):
 
     def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
         return cards.sheet_choices(roster)
-
-    # -- quick-resolve hooks (listbuilder/systems/spaceempires/resolve.py) -------------------
-    def has_quick_resolve(self) -> bool:
-        return True
-
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
-        from listbuilder.systems.spaceempires import resolve
-
-        return resolve.options(catalog, attacker, defender)
-
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
-                situation: Situation) -> Result:
-        from listbuilder.systems.spaceempires import resolve
-
-        return resolve.resolve(catalog, attacker, defender, situation)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.errors import Problems
@@ -45,8 +44,6 @@ HOLLOW: tuple[tuple[str, str, str], ...] = (
                            "and Fearless never fails one"),
 )
 
-if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 
 # -- catalog models ---------------------------------------------------------------------------
@@ -90,6 +87,7 @@ class WarStuff(RuleSystem):
     blurb = ("Skirmish with any miniatures: design each model from a Quality and special rules, "
              "priced by one formula.")
     data_schema = WarStuffFile
+    resolve_module = "listbuilder.systems.warstuff.resolve"
     default_points_limit = 150
     min_factions = 0
     max_factions = None
@@ -211,22 +209,6 @@ class WarStuff(RuleSystem):
         if isinstance(unit, WarStuffUnit):
             return cards.entry_card(catalog, unit, entry)
         return super().entry_card(catalog, roster, entry)
-
-    # -- quick-resolve hooks (listbuilder/systems/warstuff/resolve.py) -----------------------
-    def has_quick_resolve(self) -> bool:
-        return True
-
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
-        from listbuilder.systems.warstuff import resolve
-
-        return resolve.options(catalog, attacker, defender)
-
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
-                situation: Situation) -> Result:
-        from listbuilder.systems.warstuff import resolve
-
-        return resolve.resolve(catalog, attacker, defender, situation)
 
 
 def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: Sequence[str],
