@@ -6,7 +6,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -15,7 +15,6 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.model import Origin
 from listbuilder.engine.registry import SYSTEMS, get_system, system_ids
 from listbuilder.engine.roster_file import (
-    RosterFileError,
     data_changes,
     dump_roster,
     roster_json_schema,
@@ -25,7 +24,7 @@ EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
 
 
-def _fail(errors: DataLoadError, code: int = EXIT_UNREADABLE) -> None:
+def _fail(errors: DataLoadError, code: int = EXIT_UNREADABLE) -> NoReturn:
     for error in errors.errors:
         click.echo(str(error), err=True)
     sys.exit(code)
@@ -69,7 +68,6 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
         raise click.BadParameter(str(exc), param_hint="SYSTEM") from None
     except DataLoadError as exc:
         _fail(exc)
-        return
     for problem in loaded.problems:
         click.echo(f"skipped custom data: {problem}", err=True)
     cat = loaded.catalog
@@ -108,12 +106,8 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
     except (OSError, UnicodeDecodeError) as exc:
         click.echo(f"{roster}: cannot read the file: {exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
-    except RosterFileError as exc:
+    except DataLoadError as exc:  # a RosterFileError too: the file is no roster
         _fail(exc)
-        return
-    except DataLoadError as exc:
-        _fail(exc)
-        return
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
     found = system.validate(cat, r)
     totals = system.totals(cat, r)
@@ -151,7 +145,6 @@ def export(library: Library, roster: Path, output: Path | None) -> None:
         loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
     except DataLoadError as exc:
         _fail(exc)
-        return
     text = dump_roster(loaded.roster, loaded.system, loaded.catalog)
     if output:
         output.write_text(text, encoding="utf-8")
@@ -240,7 +233,6 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
         sys.exit(EXIT_UNREADABLE)
     except DataLoadError as exc:
         _fail(exc)
-        return
     except ResolveError as exc:
         for line in str(exc).splitlines():
             click.echo(f"error: {line}", err=True)
@@ -284,6 +276,22 @@ def _system_catalog(library: Library, system_id: str) -> tuple[Any, Any]:
         raise click.BadParameter(str(exc), param_hint="SYSTEM") from None
 
 
+def _system_print(library: Library, system_id: str,
+                  flags: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """A system, its catalog and the print options from the flags; exits on a problem."""
+    from listbuilder.printing.commands import fail, options_from_flags
+    from listbuilder.printing.options import PrintError
+
+    try:
+        options = options_from_flags(flags)
+        system, cat = _system_catalog(library, system_id)
+    except PrintError as exc:
+        fail(exc.problems)
+    except DataLoadError as exc:
+        _fail(exc)
+    return system, cat, options
+
+
 @main.command(name="print")
 @click.argument("roster", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--what", type=click.Choice(["cards", "sheet", "all"]), default="all",
@@ -303,13 +311,11 @@ def print_(library: Library, roster: Path, output: Path | None, **flags: Any) ->
         loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
     except PrintError as exc:
         fail(exc.problems)
-        return
     except (OSError, UnicodeDecodeError) as exc:
         click.echo(f"{roster}: cannot read the file: {exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
     except DataLoadError as exc:
         _fail(exc)
-        return
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
     broken = [v for v in system.validate(cat, r) if v.severity == "error"]
     if broken:
@@ -325,19 +331,10 @@ def print_(library: Library, roster: Path, output: Path | None, **flags: Any) ->
 @click.pass_obj
 def deck(library: Library, system_id: str, output: Path | None, **flags: Any) -> None:
     """Print SYSTEM's own card set: Space Empires' action deck, Hammer Wars' unit cards."""
-    from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
-    from listbuilder.printing.options import PrintError
+    from listbuilder.printing.commands import default_output, write_pdf
     from listbuilder.printing.render import print_deck
 
-    try:
-        options = options_from_flags(flags)
-        system, cat = _system_catalog(library, system_id)
-    except PrintError as exc:
-        fail(exc.problems)
-        return
-    except DataLoadError as exc:
-        _fail(exc)
-        return
+    system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_deck(cat, system, options, progress),
               output or default_output(system.id, "deck"))
 
@@ -350,19 +347,10 @@ def deck(library: Library, system_id: str, output: Path | None, **flags: Any) ->
 def chits(library: Library, system_id: str, faction: str, output: Path | None,
           **flags: Any) -> None:
     """Print the chits of a faction's pile, each as many times as the pile holds it."""
-    from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
-    from listbuilder.printing.options import PrintError
+    from listbuilder.printing.commands import default_output, write_pdf
     from listbuilder.printing.render import print_chits
 
-    try:
-        options = options_from_flags(flags)
-        system, cat = _system_catalog(library, system_id)
-    except PrintError as exc:
-        fail(exc.problems)
-        return
-    except DataLoadError as exc:
-        _fail(exc)
-        return
+    system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_chits(cat, system, faction, options, progress),
               output or default_output(system.id, faction, "chits"))
 
@@ -386,7 +374,6 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
         system, cat = _system_catalog(library, system_id)
     except DataLoadError as exc:
         _fail(exc)
-        return
     options = PrintOptions.from_strings({"paper": paper, "ink_saver": str(ink_saver)})
     write_pdf(lambda progress: print_rules(cat, system, options),
               output or default_output(system.id, "rules"))

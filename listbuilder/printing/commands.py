@@ -7,7 +7,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -53,7 +53,7 @@ class TerminalProgress:
             click.echo("\r\033[K", err=True, nl=False)
 
 
-def fail(problems: list[str], code: int = 2) -> None:
+def fail(problems: list[str], code: int = 2) -> NoReturn:
     for problem in problems:
         click.echo(f"error: {problem}", err=True)
     sys.exit(code)
