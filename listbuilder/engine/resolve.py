@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from listbuilder.engine.dice import Dist, Prob
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -33,6 +33,16 @@ MAX_PART_COUNT = 1000
 
 class ResolveError(ValueError):
     """A resolve can't be answered as asked; the message says why and what to change."""
+
+
+C = TypeVar("C", bound=Catalog)
+
+
+def catalog_of(catalog: Catalog, kind: type[C]) -> C:
+    """The catalog as its system's own class, or a ResolveError if another system's."""
+    if not isinstance(catalog, kind):
+        raise ResolveError(f"a {kind.__name__} is needed, not a {type(catalog).__name__}")
+    return catalog
 
 
 class SituationError(ResolveError):

@@ -26,6 +26,7 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
+    catalog_of,
     dice_text,
     kill_summary,
     percent,
@@ -40,11 +41,6 @@ FRENZY, STEALTHY, FEARLESS = "Frenzy", "Stealthy", "Fearless"
 BLAST_PER = 5  # Blast: +1 attack for every 5 models in the target unit
 STEALTHY_RANGE = 18
 
-
-def _catalog(catalog: Catalog) -> ActionHammerCatalog:
-    if not isinstance(catalog, ActionHammerCatalog):
-        raise ResolveError("not an ActionHammer catalog")
-    return catalog
 
 
 def _sheets(side: Side) -> list[Datasheet]:
@@ -67,7 +63,7 @@ def _stances(cat: ActionHammerCatalog, sheet: Datasheet) -> list[str]:
 
 
 def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, ActionHammerCatalog)
     try:
         a, d = _sheets(attacker), _sheets(defender)
     except ResolveError:
@@ -307,7 +303,7 @@ def morale_fails(cat: ActionHammerCatalog, sheets: Sequence[Datasheet]) -> Fract
 
 
 def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, ActionHammerCatalog)
     _sheets(attacker)
     d = _sheets(defender)
     first = int(situation.get("defender_models", defender.count))

@@ -21,6 +21,7 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
+    catalog_of,
     kill_summary,
     percent,
 )
@@ -65,14 +66,9 @@ def fixed_attacks(catalog: HammerWarsCatalog, unit: HwUnit) -> dict[str, FixedAt
     return out
 
 
-def _catalog(catalog: Catalog) -> HammerWarsCatalog:
-    if not isinstance(catalog, HammerWarsCatalog):
-        raise ResolveError("not a Hammer Wars catalog")
-    return catalog
-
 
 def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    catalog = _catalog(catalog)
+    catalog = catalog_of(catalog, HammerWarsCatalog)
     a, d = attacker.unit, defender.unit
     if not isinstance(a, HwUnit) or not isinstance(d, HwUnit):
         return ()
@@ -110,7 +106,7 @@ def hit_chance(need: int, modifier: int, natural_hit: int = 6) -> Fraction:
 
 
 def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    catalog = _catalog(catalog)
+    catalog = catalog_of(catalog, HammerWarsCatalog)
     a, d = _units(attacker, defender)
     lives = int(situation["lives"])
     nearby = int(situation["nearby"])

@@ -23,6 +23,7 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
+    catalog_of,
     dice_text,
     percent,
 )
@@ -32,11 +33,6 @@ SHOOTING, ASSAULT = "shooting", "assault"
 MAX_MODELS = 60
 MOB = 10  # the sample rule Mob rerolls failed morale tests while this many models strong
 
-
-def _catalog(catalog: Catalog) -> Op40kCatalog:
-    if not isinstance(catalog, Op40kCatalog):
-        raise ResolveError("not a One Page 40k catalog")
-    return catalog
 
 
 def _sheet(side: Side) -> Datasheet:
@@ -60,7 +56,7 @@ def ranged_weapons(catalog: Op40kCatalog, side: Side) -> tuple[Weapon, ...]:
 
 
 def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, Op40kCatalog)
     a, d = attacker.unit, defender.unit
     if not isinstance(a, Datasheet) or not isinstance(d, Datasheet):
         return ()
@@ -143,7 +139,7 @@ def _halved(before: int, lost: int) -> bool:
 
 
 def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, Op40kCatalog)
     a, d = _sheet(attacker), _sheet(defender)
     mode = str(situation["attack"])
     if mode == ASSAULT:

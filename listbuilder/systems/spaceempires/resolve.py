@@ -31,6 +31,7 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
+    catalog_of,
     percent,
 )
 from listbuilder.systems.spaceempires.catalog import ActionCard, Chit, SpaceEmpiresCatalog
@@ -39,11 +40,6 @@ SPACE, GROUND = "space", "ground"
 AS_SET, RANDOM = "as set", "random hands"
 SIDES = ("attacker", "defender")
 
-
-def _catalog(catalog: Catalog) -> SpaceEmpiresCatalog:
-    if not isinstance(catalog, SpaceEmpiresCatalog):
-        raise ResolveError("not a Space Empires catalog")
-    return catalog
 
 
 def _chits(side: Side) -> list[Chit]:
@@ -69,7 +65,7 @@ def card_key(side: str, card: ActionCard) -> str:
 
 
 def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, SpaceEmpiresCatalog)
     try:
         stacks = (_chits(attacker), _chits(defender))
     except ResolveError:
@@ -297,7 +293,7 @@ def random_bonus_gap(cat: SpaceEmpiresCatalog, stacks: tuple[list[Chit], list[Ch
 
 
 def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, SpaceEmpiresCatalog)
     stacks = (_chits(attacker), _chits(defender))
     where = str(situation["battle"])
     b = battle(cat, stacks, where, bool(situation["bombard"]))

@@ -24,6 +24,7 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
+    catalog_of,
     percent,
 )
 from listbuilder.systems.warstuff import WarStuffCatalog, WarStuffUnit
@@ -39,11 +40,6 @@ D3 = Dist.die(6).map(lambda roll: (roll + 1) // 2)
 # A state of the target: Wounds taken in all, killed, stunned.
 State = tuple[int, bool, bool]
 
-
-def _catalog(catalog: Catalog) -> WarStuffCatalog:
-    if not isinstance(catalog, WarStuffCatalog):
-        raise ResolveError("not a WarStuff catalog")
-    return catalog
 
 
 def _unit(side: Side) -> WarStuffUnit:
@@ -65,7 +61,7 @@ def modes(unit: WarStuffUnit) -> list[str]:
 
 
 def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    _catalog(catalog)
+    catalog_of(catalog, WarStuffCatalog)
     a, d = attacker.unit, defender.unit
     if not isinstance(a, WarStuffUnit) or not isinstance(d, WarStuffUnit):
         return ()
@@ -239,7 +235,7 @@ def _vicious(ctx: Context, state: StateDist[State]) -> StateDist[State]:
 
 
 def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = _catalog(catalog)
+    cat = catalog_of(catalog, WarStuffCatalog)
     a, d = _unit(attacker), _unit(defender)
     mode = str(situation["attack"])
     if mode not in modes(a):
