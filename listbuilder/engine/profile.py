@@ -17,11 +17,30 @@ class Stat:
 
 @dataclass(frozen=True)
 class Table:
-    """Weapons or attack lines: a header row and rows of cells."""
+    """Weapons or attack lines: a header row and rows of cells.
+
+    A screen shows it as a table; a printed card writes each row as one line (`lines`), which
+    reads as well at card size and costs the layout engine a fraction of a table's cells.
+    """
 
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    # how a card's line introduces each cell ("" for a value that explains itself, like 12");
+    # empty: the first cell alone, every other cell after its header
+    labels: tuple[str, ...] = ()
+
+    def lines(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each row as (its first cell, the other cells with their labels), empty cells left
+        out: ("Hand Cannon", ('12"', "Att 1", "Sk 3+", "AP -1"))."""
+        labels = self.labels or ("", *self.headers[1:])
+        out = []
+        for row in self.rows:
+            parts = [f"{label} {cell}".strip() for label, cell in zip(labels, row, strict=True)
+                     if cell]
+            first = parts.pop(0) if row and row[0] else ""
+            out.append((first, tuple(parts)))
+        return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ A face that does not fit its card is laid out again with smaller text, down to a
 still legible (`Stock.floor_pt`); one that still does not fit flows onto continuation cards,
 each headed with the card's name. Nothing is ever clipped.
 
-Laying out a card costs WeasyPrint some 50 ms, so refits are few: the overflow of a try
-(measured by an anchor at the end of the card) gives the size to try next, a little on the safe
-side, so one refit is usually enough.
+Laying out a card costs WeasyPrint some 30 to 100 ms, so refits are few: the overflow of a try
+(measured by an anchor at the end of the card) gives the size to try next, and a refit lays the
+card out at that size and a step below in the same document, so one refit is nearly always
+enough.
 """
 
 from __future__ import annotations
@@ -29,12 +30,15 @@ from listbuilder.printing.workers import in_child, split_work
 Progress = Callable[[str, int, int], None]
 FACE_ID = re.compile(r"^face-(\d+)$")
 SHRINK_POWER = 1.5  # a long card's height grows faster than its text size: lines rewrap
-MAX_ROUNDS = 4
+MAX_ROUNDS = 3
+REFIT_STEP = 0.95  # the second candidate of a refit, relative to the guess
+HOPELESS = 0.93  # a guess this far under the smallest size: go straight to a continuation
 FITS = 1.0005  # a face whose frame ends within the card (rounding aside) fits
 TALL = 3  # faces are laid out on pages this many cards tall, so a long one can be measured
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
+UA_CSS = ("print-ua.css",)
 
 
 @dataclass(frozen=True)
@@ -87,9 +91,21 @@ class _Styles(threading.local):
 STYLES = _Styles()
 
 
+class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
+    """An HTML document that starts from our lean defaults (static/css/print-ua.css) instead of
+    WeasyPrint's full user-agent sheet, which costs a fifth of a card's layout time.
+
+    `_ua_stylesheets` is the hook WeasyPrint's own test suite overrides for the same purpose;
+    tests/printing/test_layout.py fails loudly if a WeasyPrint release renames it.
+    """
+
+    def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+        return STYLES.get(UA_CSS)
+
+
 def html_document(html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> Any:
     """Render HTML with the shared stylesheets, reading nothing but static files."""
-    return HTML(string=html, base_url=static_base_url(), url_fetcher=fetcher).render(
+    return PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher).render(
         stylesheets=STYLES.get(css), font_config=STYLES.fonts, cache=STYLES.images)
 
 
@@ -121,10 +137,20 @@ def _overflow(pages: list[Any], index: int, face_px: float) -> float:
     return ((len(pages) - 1) * page_px + top) / face_px
 
 
-def _next_size(font_pt: float, overflow: float, floor_pt: float) -> float:
-    """The size to try after `font_pt` overflowed: the overflow's guess, a hair smaller."""
-    guess = float(font_pt * (1 / overflow) ** (1 / SHRINK_POWER) * 0.99)
-    return max(floor_pt, min(round(guess, 2), round(font_pt * 0.95, 2)))
+def _guess(font_pt: float, overflow: float) -> float:
+    """The size at which a face that overflowed at `font_pt` should just fit."""
+    return float(font_pt * (1 / overflow) ** (1 / SHRINK_POWER))
+
+
+def _candidates(font_pt: float, overflow: float, floor_pt: float) -> list[float]:
+    """The sizes a refit tries side by side: the guess (a hair under) and a step below it, so
+    a guess that just misses costs no further round (each round lays out a document of its
+    own). None when even the smallest legible size is clearly too big: the face continues."""
+    guess = _guess(font_pt, overflow)
+    if guess < floor_pt * HOPELESS:
+        return []
+    first = max(floor_pt, min(round(guess * 0.99, 2), round(font_pt * 0.95, 2)))
+    return sorted({first, max(floor_pt, round(first * REFIT_STEP, 2))}, reverse=True)
 
 
 def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
@@ -168,25 +194,32 @@ def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
     fetcher = StaticFetcher()
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
-    next_try: dict[int, float] = dict.fromkeys(range(len(faces)), stock.font_pt)
+    tries: dict[int, list[float]] = {i: [stock.font_pt] for i in range(len(faces))}
     documents = []
     for rounds in range(MAX_ROUNDS):
-        pending = [i for i in range(len(faces)) if i not in placed and i in next_try]
-        if not pending:
+        if not tries:
             break
         if progress and rounds:
-            many = "s" if len(pending) > 1 else ""
-            progress(f"Fitting {len(pending)} long card{many}", rounds - 1, MAX_ROUNDS - 1)
-        document = _render([(faces[i], next_try[i]) for i in pending], stock, context, fetcher)
+            many = "s" if len(tries) > 1 else ""
+            progress(f"Fitting {len(tries)} long card{many}", rounds - 1, MAX_ROUNDS - 1)
+        entries = [(i, size) for i, sizes in tries.items() for size in sizes]
+        document = _render([(faces[i], size) for i, size in entries], stock, context, fetcher)
         documents.append(document)
-        for n, (i, pages) in enumerate(zip(pending, _pages_by_entry(document, len(pending)),
-                                           strict=True)):
-            size = next_try.pop(i)
-            overflow = _overflow(pages, n, face_px)
-            if overflow <= FITS:
+        results: dict[int, list[tuple[float, float, list[Any]]]] = {}
+        for n, ((i, size), pages) in enumerate(zip(entries, _pages_by_entry(document,
+                                                                             len(entries)),
+                                                   strict=True)):
+            results.setdefault(i, []).append((size, _overflow(pages, n, face_px), pages))
+        tries = {}
+        for i, tried in results.items():
+            fitting = [(size, pages) for size, overflow, pages in tried if overflow <= FITS]
+            if fitting:
+                size, pages = max(fitting, key=lambda fit: fit[0])
                 placed[i] = (pages[:1], size)
-            elif size > stock.floor_pt:
-                next_try[i] = _next_size(size, overflow, stock.floor_pt)
+                continue
+            size, overflow, _ = min(tried, key=lambda t: t[0])
+            if size > stock.floor_pt and (sizes := _candidates(size, overflow, stock.floor_pt)):
+                tries[i] = sizes
     for i in range(len(faces)):
         if i not in placed:  # too long even at the smallest legible size: continue it
             document = _render([(faces[i], stock.floor_pt)], stock, context, fetcher,

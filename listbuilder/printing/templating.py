@@ -23,16 +23,6 @@ def play_icon(card: Any) -> str:
     return ""
 
 
-def column_widths(table: Any) -> list[str]:
-    """Percent widths for a card table, shared out by the longest text in each column (a long
-    name wraps rather than squeezing the numbers)."""
-    columns = list(zip(table.headers, *table.rows, strict=True))
-    wants = [max(len(str(cell)) for cell in column) + 2.5 for column in columns]
-    wants[0] = min(wants[0], 2.2 * max(wants[1:], default=wants[0]))
-    total = sum(wants)
-    return [f"{100 * w / total:.3f}" for w in wants]
-
-
 def mm(value: float) -> str:
     """A length for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -45,7 +35,6 @@ def environment(root: Path = TEMPLATES) -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["play_icon"] = play_icon
     env.filters["mm"] = mm
-    env.filters["column_widths"] = column_widths
     return env
 
 

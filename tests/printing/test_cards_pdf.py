@@ -140,8 +140,9 @@ def test_each_card_shows_its_name_and_numbers(roster, duplex: Printed) -> None:
         for stat in card.profile.stats:
             assert stat.value in text, (card.profile.name, stat)
         assert card.cost in text
-        for row in card.profile.tables[0].rows:
-            assert row[0] in text
+        flat = " ".join(text.split())
+        for first, parts in card.profile.tables[0].lines():  # a weapon line, whole
+            assert f"{first} {' · '.join(parts)}" in flat, (card.profile.name, first)
         for rider in card.attached:
             assert f"With {rider.profile.name}" in text
             assert rider.cost in text

@@ -13,6 +13,8 @@ from listbuilder.systems.actionhammer.limits import Placed, joined_to
 from listbuilder.systems.actionhammer.model import Datasheet, Weapon
 
 WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
+# a card's weapon line: 12" · Att 1 · Sk 3+ · AP -1 · Keen (range and features read alone)
+WEAPON_LABELS = ("", "", "Att", "Sk", "AP", "")
 
 
 def _ap(ap: int) -> str:
@@ -41,7 +43,8 @@ def profile(catalog: Catalog, sheet: Datasheet) -> Profile:
     return Profile(
         name=sheet.name, subtitle=sheet.faction or "", cost=cost_text(sheet),
         stats=tuple(stats),
-        tables=(Table("Weapons", WEAPONS, tuple(_weapon_row(w) for w in sheet.weapons)),),
+        tables=(Table("Weapons", WEAPONS, tuple(_weapon_row(w) for w in sheet.weapons),
+                      WEAPON_LABELS),),
         rules=rules, keywords=sheet.keywords, note=sheet.text)
 
 

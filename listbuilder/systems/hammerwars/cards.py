@@ -24,8 +24,11 @@ def _dice(attack: Attack) -> str:
 def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
     slot = catalog.pool_slot(unit.category)
     subtitle = unit.category + (f" · {slot.models} in a pool" if slot else "")
-    attacks = Table("Attacks", ("Dice", "Light", "Medium", "Heavy"), tuple(
-        (_dice(a), f"{a.light}+", f"{a.medium}+", f"{a.heavy}+") for a in unit.attacks))
+    headers = ("Dice", "Light", "Medium", "Heavy")
+    # a card's line names every cell: Dice 2 · Light 3+ · Medium 6+ · Heavy 6+
+    attacks = Table("Attacks", headers, tuple(
+        (_dice(a), f"{a.light}+", f"{a.medium}+", f"{a.heavy}+") for a in unit.attacks),
+        labels=headers)
     rules = [RuleText(r.name, r.text) for name in unit.special_rules
              if (r := catalog.rule(name)) is not None]
     if any(a.blast for a in unit.attacks):

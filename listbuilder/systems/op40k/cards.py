@@ -3,12 +3,15 @@ taken and the weapons they bring)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Op40kUpgrade, Weapon
 
 EQUIPMENT = ("Weapon", "Range")
+EQUIPMENT_LABELS = ("", "")  # a card's line: Lasgun 24" (a range reads alone)
 
 
 def _weapon_row(weapon: Weapon) -> tuple[str, str]:
@@ -31,7 +34,8 @@ def profile(catalog: Op40kCatalog, unit: Datasheet) -> Profile:
     return Profile(
         name=unit.name, subtitle=subtitle, cost=cost_text(unit),
         stats=(Stat("Size", size), Stat("Quality", f"{unit.quality}+")),
-        tables=(Table("Equipment", EQUIPMENT, tuple(_weapon_row(w) for w in unit.equipment)),),
+        tables=(Table("Equipment", EQUIPMENT, tuple(_weapon_row(w) for w in unit.equipment),
+                      EQUIPMENT_LABELS),),
         rules=rules, keywords=unit.keywords)
 
 
@@ -42,7 +46,7 @@ def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
     taken = [u for name in dict.fromkeys(entry.upgrades)
              if isinstance(u := unit.upgrade(name), Op40kUpgrade)]
     extra = tuple(_weapon_row(u.weapon) for u in taken if u.weapon is not None)
-    tables = tuple(Table(t.title, t.headers, t.rows + extra) for t in base.tables)
+    tables = tuple(replace(t, rows=t.rows + extra) for t in base.tables)
     upgrades = tuple(RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})",
                               u.text) for u in taken)
     # the card shows the unit as fielded: its size is the entry's, not the datasheet's range

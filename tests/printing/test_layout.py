@@ -1,0 +1,98 @@
+"""The card layout's own decisions: weapon lines, the lean default stylesheet, and how a long
+card is refitted in as few rounds as possible."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+import weasyprint
+
+from listbuilder.engine.profile import Table
+from listbuilder.printing import layout
+from listbuilder.printing.fetcher import StaticFetcher
+from listbuilder.printing.options import PrintOptions
+from listbuilder.printing.render import FLOOR_PT, print_roster
+
+from .pdfcheck import all_text
+
+
+def test_a_table_row_prints_as_one_line_with_its_labels() -> None:
+    weapons = Table("Weapons", ("Weapon", "Range", "Att", "Sk", "AP", "Features"),
+                    (("Hand Cannon", '12"', "1", "3+", "-1", ""),
+                     ("Rusted Greataxe", "Melee", "5", "3+", "-2", "Keen")),
+                    labels=("", "", "Att", "Sk", "AP", ""))
+    assert weapons.lines() == (("Hand Cannon", ('12"', "Att 1", "Sk 3+", "AP -1")),
+                               ("Rusted Greataxe", ("Melee", "Att 5", "Sk 3+", "AP -2",
+                                                    "Keen")))
+    # without labels: the first cell alone, every other cell after its header
+    attacks = Table("Attacks", ("Dice", "Light", "Heavy"), (("2", "3+", "6+"),))
+    assert attacks.lines() == (("2", ("Light 3+", "Heavy 6+")),)
+
+
+def test_cards_start_from_the_lean_defaults_not_weasyprints_full_sheet() -> None:
+    # the hook overridden is WeasyPrint's own: if a release renames it, this fails loudly
+    # rather than every card silently taking a fifth longer
+    assert callable(getattr(weasyprint.HTML, "_ua_stylesheets", None))
+    html = layout.PrintHTML(string="<p>x</p>")
+    sheets = html._ua_stylesheets()
+    assert sheets == layout.STYLES.get(layout.UA_CSS)
+    assert weasyprint.HTML(string="<p>x</p>")._ua_stylesheets() != sheets
+    document = layout.html_document(
+        "<html><head><title>hidden</title></head><body><h1>Heading</h1>"
+        "<p><b>Bold</b> and <i>slanted</i></p><ul><li>first</li></ul></body></html>",
+        layout.PAGE_CSS, StaticFetcher())
+    pdf = document.write_pdf()
+    text = all_text(pdf)
+    assert "hidden" not in text  # head stays hidden
+    assert "Heading" in text and "first" in text and "•" in text  # list markers still drawn
+    with pdfplumber.open(io.BytesIO(pdf)) as read_back:
+        font_of = {w["text"]: w["fontname"]
+                   for w in read_back.pages[0].extract_words(extra_attrs=["fontname"])}
+    assert "Bold" in font_of["Bold"] and "Bold" in font_of["Heading"]  # <b>, <h1> still bold
+    assert "Italic" in font_of["slanted"]  # <i> still slanted
+    assert "Bold" not in font_of["and"]
+
+
+@pytest.mark.parametrize(("size", "overflow"), [(7.0, 1.226), (7.0, 1.01), (8.4, 1.106)])
+def test_a_refit_tries_the_guess_and_a_step_below_it(size: float, overflow: float) -> None:
+    first, second = layout._candidates(size, overflow, FLOOR_PT)
+    assert FLOOR_PT <= second < first < size
+    assert second == pytest.approx(first * layout.REFIT_STEP, abs=0.01)
+
+
+def test_a_face_far_too_long_goes_straight_to_a_continuation() -> None:
+    assert layout._candidates(6.0, 1.509, FLOOR_PT) == []  # its guess is ~4.6 pt
+    assert layout._candidates(5.2, 1.3, FLOOR_PT) == []
+    assert layout._candidates(5.2, 1.05, FLOOR_PT) == [5.0]  # the floor is worth a try
+
+
+def test_a_long_card_is_refitted_in_one_round(read, monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = read("""
+format: 1
+system: actionhammer
+name: Long
+points_limit: 2000
+factions: [Cobalt Brigade]
+entries:
+  - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
+  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
+  - {unit: Sniper Team, count: 2}
+""")
+    rounds: list[list[float]] = []
+    real = layout._render
+
+    def counting(entries, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rounds.append([size for _, size in entries])
+        return real(entries, *args, **kwargs)
+
+    monkeypatch.setattr(layout, "_render", counting)
+    monkeypatch.setenv("LISTBUILDER_PRINT_WORKERS", "1")
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="cards"))
+    name, size, cards = printed.longest
+    assert (name, cards) == ("Line Troopers", 1)
+    assert FLOOR_PT < size < 7.0
+    assert len(rounds) == 2  # every face at 7 pt, then the long one at two sizes at once
+    assert len(rounds[1]) == 2 and size in rounds[1]
