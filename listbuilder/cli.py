@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -174,6 +175,10 @@ def serve(host: str, port: int, debug: bool) -> None:
     from listbuilder.web import create_app
 
     app = create_app()
+    # the renderer's one-time set-up (~0.3 s) happens now, not in the first player's print
+    from listbuilder.printing.render import warm_up
+
+    threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
     click.echo(f"Listbuilder at http://{host}:{port}/ (Ctrl+C stops it)")
     app.run(host=host, port=port, debug=debug, use_reloader=debug)
 

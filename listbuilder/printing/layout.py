@@ -15,7 +15,8 @@ from __future__ import annotations
 import io
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ FACE_ID = re.compile(r"^face-(\d+)$")
 SHRINK_POWER = 1.5  # a long card's height grows faster than its text size: lines rewrap
 MAX_ROUNDS = 3
 REFIT_STEP = 0.95  # the second candidate of a refit, relative to the guess
+LONG, LONG_WEIGHT = 2, 3  # see _weights
 HOPELESS = 0.93  # a guess this far under the smallest size: go straight to a continuation
 FITS = 1.0005  # a face whose frame ends within the card (rounding aside) fits
 TALL = 3  # faces are laid out on pages this many cards tall, so a long one can be measured
@@ -70,9 +72,11 @@ class LaidOut:
     refused: list[str] = field(default_factory=list)  # URLs the fetcher turned down
 
 
-class _Styles(threading.local):
-    """Stylesheets parsed and fonts loaded once per thread, then shared by every document
-    (WeasyPrint objects are not meant to cross threads; a web server may use several)."""
+class Styles:
+    """Stylesheets parsed and fonts loaded once, then shared by every document laid out with
+    them. WeasyPrint's objects are not safe for two threads at once, so a set is borrowed for a
+    whole print (`STYLES.borrow()`) and given back: a web server's threads, one per request,
+    reuse warm sets instead of each parsing its own."""
 
     def __init__(self) -> None:
         self.fonts = FontConfiguration()
@@ -87,8 +91,30 @@ class _Styles(threading.local):
                     font_config=self.fonts) for name in names]
         return self.sheets[names]
 
+    def document(self, html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> Any:
+        """Lay out HTML with these stylesheets, reading nothing but static files."""
+        page = PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher)
+        page.ua_sheets = tuple(self.get(UA_CSS))
+        return page.render(stylesheets=self.get(css), font_config=self.fonts, cache=self.images)
 
-STYLES = _Styles()
+
+class _StylePool:
+    def __init__(self) -> None:
+        self._free: list[Styles] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def borrow(self) -> Iterator[Styles]:
+        with self._lock:
+            styles = self._free.pop() if self._free else None
+        try:
+            yield styles or (styles := Styles())
+        finally:
+            with self._lock:
+                self._free.append(styles)
+
+
+STYLES = _StylePool()
 
 
 class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
@@ -99,21 +125,17 @@ class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
     tests/printing/test_layout.py fails loudly if a WeasyPrint release renames it.
     """
 
+    ua_sheets: tuple[Any, ...] = ()  # set by Styles.document before the layout
+
     def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
-        return STYLES.get(UA_CSS)
-
-
-def html_document(html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> Any:
-    """Render HTML with the shared stylesheets, reading nothing but static files."""
-    return PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher).render(
-        stylesheets=STYLES.get(css), font_config=STYLES.fonts, cache=STYLES.images)
+        return list(self.ua_sheets)
 
 
 def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[str, Any],
-            fetcher: StaticFetcher, continued: bool = False) -> Any:
+            styles: Styles, fetcher: StaticFetcher, continued: bool = False) -> Any:
     html = render_template("print/faces.html", entries=entries, stock=stock, tall=TALL,
                            continued=continued, **context)
-    return html_document(html, CARD_CSS, fetcher)
+    return styles.document(html, CARD_CSS, fetcher)
 
 
 def _pages_by_entry(document: Any, n: int) -> list[list[Any]]:
@@ -157,8 +179,7 @@ def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
             progress: Progress | None = None) -> LaidOut:
     """Lay out every face; with many faces, two processes share the work when that is safe
     (see `workers`)."""
-    # the length of a face's data is a fair guess of its text, so of its layout time
-    shares = split_work([len(repr(face.item)) for face in faces])
+    shares = split_work(_weights(faces))
     if progress:
         progress(f"Laying out {len(faces)} distinct faces"
                  f"{' in two processes' if len(shares) > 1 else ''}", 0, 1)
@@ -169,6 +190,15 @@ def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
     here = _lay_out_here([faces[i] for i in mine], stock, context, progress)
     there = child() or _lay_out_here([faces[i] for i in theirs], stock, context)
     return _join([(mine, here), (theirs, there)], len(faces))
+
+
+def _weights(faces: Sequence[Face]) -> list[int]:
+    """A guess of each face's layout time, to share the faces out fairly. The length of a
+    face's data is a fair guess of its text; one far longer than most will likely overflow
+    and be laid out twice more (a refit tries two sizes), so it counts three times."""
+    lengths = [len(repr(face.item)) for face in faces]
+    typical = sorted(lengths)[len(lengths) // 2] if lengths else 0
+    return [n * LONG_WEIGHT if n > LONG * typical else n for n in lengths]
 
 
 def _join(parts: Sequence[tuple[Sequence[int], LaidOut]], n: int) -> LaidOut:
@@ -191,6 +221,12 @@ def _join(parts: Sequence[tuple[Sequence[int], LaidOut]], n: int) -> LaidOut:
 
 def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
                   progress: Progress | None = None) -> LaidOut:
+    with STYLES.borrow() as styles:
+        return _lay_out_with(styles, faces, stock, context, progress)
+
+
+def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+                  progress: Progress | None) -> LaidOut:
     fetcher = StaticFetcher()
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
@@ -203,7 +239,8 @@ def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
             many = "s" if len(tries) > 1 else ""
             progress(f"Fitting {len(tries)} long card{many}", rounds - 1, MAX_ROUNDS - 1)
         entries = [(i, size) for i, sizes in tries.items() for size in sizes]
-        document = _render([(faces[i], size) for i, size in entries], stock, context, fetcher)
+        document = _render([(faces[i], size) for i, size in entries], stock, context, styles,
+                           fetcher)
         documents.append(document)
         results: dict[int, list[tuple[float, float, list[Any]]]] = {}
         for n, ((i, size), pages) in enumerate(zip(entries, _pages_by_entry(document,
@@ -222,7 +259,7 @@ def _lay_out_here(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
                 tries[i] = sizes
     for i in range(len(faces)):
         if i not in placed:  # too long even at the smallest legible size: continue it
-            document = _render([(faces[i], stock.floor_pt)], stock, context, fetcher,
+            document = _render([(faces[i], stock.floor_pt)], stock, context, styles, fetcher,
                                continued=True)
             documents.append(document)
             placed[i] = (list(document.pages), stock.floor_pt)
@@ -248,10 +285,11 @@ def render_page_document(template: list[str] | str, context: dict[str, Any],
     fetcher = StaticFetcher()
     document = None
     size = sizes[0]
-    for size in sizes:
-        html = render_template(template, font_pt=size, **context)
-        document = html_document(html, PAGE_CSS, fetcher)
-        if not one_page or len(document.pages) == 1:
-            break
-    assert document is not None
-    return document.write_pdf(), len(document.pages), size, fetcher.refused
+    with STYLES.borrow() as styles:
+        for size in sizes:
+            html = render_template(template, font_pt=size, **context)
+            document = styles.document(html, PAGE_CSS, fetcher)
+            if not one_page or len(document.pages) == 1:
+                break
+        assert document is not None
+        return document.write_pdf(), len(document.pages), size, fetcher.refused

@@ -3,6 +3,7 @@ action deck, Hammer Wars' unit cards), a faction's chits and a system's rules sh
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +12,7 @@ from jinja2 import TemplateNotFound
 
 from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
 from listbuilder.engine.model import Catalog, Roster
+from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import RuleSystem
 from listbuilder.printing.geometry import BLEED, CARDS, CHIT, CHIT_GUTTER, GUTTER, fold_sheet, grid
 from listbuilder.printing.impose import (
@@ -21,7 +23,15 @@ from listbuilder.printing.impose import (
     impose_fold,
     impose_grid,
 )
-from listbuilder.printing.layout import Face, LaidOut, Stock, lay_out, render_page_document
+from listbuilder.printing.layout import (
+    PAGE_CSS,
+    STYLES,
+    Face,
+    LaidOut,
+    Stock,
+    lay_out,
+    render_page_document,
+)
 from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.templating import system_template
 
@@ -259,3 +269,34 @@ def print_rules(catalog: Catalog, system: RuleSystem,
                          f"(templates/{system.id}/rules.html)") from None
     return Printed(pdf, pages=pages, refused=tuple(refused),
                    longest=(f"{system.name} rules", size, pages))
+
+
+# -- one-time set-up --------------------------------------------------------------------------
+
+def _sample_card() -> UnitCard:
+    rider = UnitCard(Profile("Sample Leader", "Sample", "10 pts", stats=(Stat("Move", '6"'),)),
+                     cost="10 pts")
+    profile = Profile(
+        "Sample", "Sample · Infantry", "10 pts per model",
+        stats=(Stat("Move", '6"'), Stat("Save", "4+"), Stat("Models", "5")),
+        tables=(Table("Weapons", ("Weapon", "Range", "Att"), (("Blade", "Melee", "2"),)),),
+        rules=(RuleText("Rule", "What it does."),), keywords=("Infantry",), note="A note.")
+    return UnitCard(profile, copies=2, size="5 models", cost="50 pts",
+                    upgrades=(RuleText("Upgrade", "What it adds."),), attached=(rider,))
+
+
+def warm_up() -> float:
+    """Do the renderer's one-time work now rather than in the first print: parse the
+    stylesheets, load the fonts, compile the card templates, let WeasyPrint's C bindings learn
+    their types, by printing a sample card with its back and throwing it away (about a quarter
+    of a second). `listbuilder serve` calls it at start. Returns the seconds it took."""
+    start = time.perf_counter()
+    options = PrintOptions(duplex="long", cut_marks=True)
+    back = Face(["print/back.html"], Back("Sample", "Unit card", "Sample"), "back", "Sample")
+    print_faces([(Face(["print/unit_card.html"], _sample_card(), "unit", "Sample"), 1)],
+                [back], stock=_stock(options), gutter=GUTTER, options=options,
+                context={"system_id": "sample", "system_name": "Sample", "ink_saver": False,
+                         "title": "Sample"}, title="Sample")
+    with STYLES.borrow() as styles:
+        styles.get(PAGE_CSS)
+    return time.perf_counter() - start

@@ -8,7 +8,7 @@ from typing import Any
 
 from listbuilder.printing.fetcher import StaticFetcher
 from listbuilder.printing.geometry import grid
-from listbuilder.printing.layout import CARD_CSS, Face, Stock, html_document
+from listbuilder.printing.layout import CARD_CSS, STYLES, Face, Stock
 from listbuilder.printing.templating import render_template
 
 
@@ -20,4 +20,5 @@ def render_straight(fronts: Sequence[tuple[Face, int]], stock: Stock, paper: str
               for at in range(0, len(copies), layout.per_page)]
     html = render_template("print/straight.html", sheets=sheets, grid=layout,
                            font_pt=stock.font_pt, **context)
-    return bytes(html_document(html, CARD_CSS, StaticFetcher()).write_pdf())
+    with STYLES.borrow() as styles:
+        return bytes(styles.document(html, CARD_CSS, StaticFetcher()).write_pdf())

@@ -23,6 +23,11 @@ def play_icon(card: Any) -> str:
     return ""
 
 
+def size_class(font_pt: float) -> str:
+    """A class naming a text size (7.0 -> "pt-700"): faces of one size share their styles."""
+    return f"pt-{round(font_pt * 100)}"
+
+
 def mm(value: float) -> str:
     """A length for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -35,6 +40,7 @@ def environment(root: Path = TEMPLATES) -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["play_icon"] = play_icon
     env.filters["mm"] = mm
+    env.filters["size_class"] = size_class
     return env
 
 

@@ -13,7 +13,7 @@ from listbuilder.engine.profile import Table
 from listbuilder.printing import layout
 from listbuilder.printing.fetcher import StaticFetcher
 from listbuilder.printing.options import PrintOptions
-from listbuilder.printing.render import FLOOR_PT, print_roster
+from listbuilder.printing.render import FLOOR_PT, print_roster, warm_up
 
 from .pdfcheck import all_text
 
@@ -35,15 +35,15 @@ def test_cards_start_from_the_lean_defaults_not_weasyprints_full_sheet() -> None
     # the hook overridden is WeasyPrint's own: if a release renames it, this fails loudly
     # rather than every card silently taking a fifth longer
     assert callable(getattr(weasyprint.HTML, "_ua_stylesheets", None))
-    html = layout.PrintHTML(string="<p>x</p>")
-    sheets = html._ua_stylesheets()
-    assert sheets == layout.STYLES.get(layout.UA_CSS)
-    assert weasyprint.HTML(string="<p>x</p>")._ua_stylesheets() != sheets
-    document = layout.html_document(
-        "<html><head><title>hidden</title></head><body><h1>Heading</h1>"
-        "<p><b>Bold</b> and <i>slanted</i></p><ul><li>first</li></ul></body></html>",
-        layout.PAGE_CSS, StaticFetcher())
-    pdf = document.write_pdf()
+    with layout.STYLES.borrow() as styles:
+        document = styles.document(
+            "<html><head><title>hidden</title></head><body><h1>Heading</h1>"
+            "<p><b>Bold</b> and <i>slanted</i></p><ul><li>first</li></ul></body></html>",
+            layout.PAGE_CSS, StaticFetcher())
+        lean = styles.get(layout.UA_CSS)
+        pdf = document.write_pdf()
+    assert document._html._ua_stylesheets() == lean
+    assert weasyprint.HTML(string="<p>x</p>")._ua_stylesheets() != lean
     text = all_text(pdf)
     assert "hidden" not in text  # head stays hidden
     assert "Heading" in text and "first" in text and "•" in text  # list markers still drawn
@@ -96,3 +96,22 @@ entries:
     assert FLOOR_PT < size < 7.0
     assert len(rounds) == 2  # every face at 7 pt, then the long one at two sizes at once
     assert len(rounds[1]) == 2 and size in rounds[1]
+
+
+def test_styles_are_lent_one_print_at_a_time_and_reused() -> None:
+    # a second print meanwhile gets a set of its own
+    with layout.STYLES.borrow() as first, layout.STYLES.borrow() as second:
+        assert second is not first
+    with layout.STYLES.borrow() as again:  # and later prints reuse the warm sets
+        assert again in (first, second)
+
+
+def test_warm_up_leaves_a_warm_set_for_the_next_print() -> None:
+    assert warm_up() > 0
+    with layout.STYLES.borrow() as styles:
+        assert layout.CARD_CSS in styles.sheets and layout.PAGE_CSS in styles.sheets
+
+
+def test_a_far_longer_face_weighs_more_when_faces_are_shared_out() -> None:
+    faces = [layout.Face(["print/back.html"], "x" * n, "back", "x") for n in (100, 110, 90, 300)]
+    assert layout._weights(faces) == [102, 112, 92, 302 * layout.LONG_WEIGHT]

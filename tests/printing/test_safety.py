@@ -10,7 +10,7 @@ import pikepdf
 import pytest
 
 from listbuilder.printing.fetcher import STATIC, RefusedURL, StaticFetcher, static_path
-from listbuilder.printing.layout import CARD_CSS, html_document
+from listbuilder.printing.layout import CARD_CSS, STYLES
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
 
@@ -75,7 +75,8 @@ def test_html_that_asks_for_local_files_gets_nothing() -> None:
     html = ('<html><head><link rel="attachment" href="file:///etc/hosts"></head><body>'
             '<p>safe</p><img src="file:///etc/passwd"><img src="http://example.com/x.png">'
             '<a rel="attachment" href="file:///etc/hostname">note</a></body></html>')
-    pdf_bytes = html_document(html, CARD_CSS, fetcher).write_pdf()
+    with STYLES.borrow() as styles:
+        pdf_bytes = styles.document(html, CARD_CSS, fetcher).write_pdf()
     assert "file:///etc/passwd" in fetcher.refused
     assert "http://example.com/x.png" in fetcher.refused
     pdf = pikepdf.open(io.BytesIO(pdf_bytes))
