@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import json
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -175,9 +177,15 @@ def serve(host: str, port: int, debug: bool) -> None:
     from listbuilder.web import create_app
 
     app = create_app()
-    # the renderer's one-time set-up (~0.3 s) happens now, not in the first player's print
+    # the renderer's one-time set-up (~0.3 s) happens now, not in the first player's print,
+    # and two warm processes wait to lay out the cards of big prints
     from listbuilder.printing.render import warm_up
+    from listbuilder.printing.workers import start_pool, stop_pool
 
+    if start_pool():
+        # a terminated server stops its layout processes too (they share its output pipes)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        atexit.register(stop_pool)
     threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
     click.echo(f"Listbuilder at http://{host}:{port}/ (Ctrl+C stops it)")
     app.run(host=host, port=port, debug=debug, use_reloader=debug)

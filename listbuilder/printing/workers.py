@@ -1,18 +1,22 @@
-"""A second process for laying out cards, when that is safe and worth it.
+"""Other processes for laying out cards, when that is safe and worth it.
 
 WeasyPrint lays out one card at a time on one core; a forked child takes half of the distinct
 faces while this process does the other half. Forking is only done from a process with a
-single thread (the command line, the benchmark): a threaded web server keeps to one process,
-because a fork copies locks other threads may hold. Set LISTBUILDER_PRINT_WORKERS=1 to never
-fork. Whatever goes wrong in the child, the parent lays the faces out itself.
+single thread (the command line, the benchmark), because a fork copies locks other threads may
+hold. A threaded web server instead starts a pool of two warm layout processes at start
+(`start_pool`, forked from a clean fork server) and hands both halves to it. Set
+LISTBUILDER_PRINT_WORKERS=1 for neither. Whatever goes wrong in a child or the pool, this
+process lays the faces out itself.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import pickle
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 MIN_FACES = 6  # below this a fork costs more than it saves
@@ -30,11 +34,54 @@ def can_fork() -> bool:
             and threading.current_thread() is threading.main_thread())
 
 
+_POOL: ProcessPoolExecutor | None = None
+
+
+def _warm_worker() -> None:
+    from listbuilder.printing.render import warm_up
+
+    warm_up()
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def start_pool() -> bool:
+    """Start two warm layout processes for a threaded server; True if they run. They are
+    forked from a fork server that has imported the renderer and nothing else, so no thread's
+    lock comes along, and each warms up before its first card."""
+    global _POOL
+    if _POOL is None and workers() >= 2:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["listbuilder.printing.render"])
+        _POOL = ProcessPoolExecutor(max_workers=2, mp_context=context,
+                                    initializer=_warm_worker)
+        try:
+            for started in [_POOL.submit(_ready) for _ in range(2)]:
+                started.result()
+        except Exception:  # no pool (say, a main module without a __main__ guard): one process
+            stop_pool()
+    return _POOL is not None
+
+
+def stop_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown()
+        _POOL = None
+
+
+def pool() -> ProcessPoolExecutor | None:
+    """The server's layout processes, or None where prints fork or stay in one process."""
+    return None if can_fork() else _POOL
+
+
 def split_work(weights: Sequence[int]) -> list[list[int]]:
     """Face indices for each process: one share, or two of about equal weight (a long card
     costs more to lay out, and may need a second try)."""
     n = len(weights)
-    if n < MIN_FACES or workers() < 2 or not can_fork():
+    if n < MIN_FACES or workers() < 2 or not (can_fork() or pool()):
         return [list(range(n))]
     shares: list[list[int]] = [[], []]
     loads = [0, 0]
