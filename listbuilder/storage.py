@@ -4,25 +4,50 @@ token. SQLite by default, any SQLAlchemy URL (PostgreSQL for a shared deployment
 A roster is stored as its canonical YAML text (`dump_roster`), so the roster file format is the
 one truth. Only a hash of the edit token is kept: a copy of the database gives no edit rights.
 Saves carry the version they were based on; a stale one is refused (`StaleRoster`) and changes
-nothing, so two tabs never silently overwrite each other.
+nothing, so two tabs never silently overwrite each other. A deleted roster is only marked
+(`deleted_at`) so it can be restored, and purged for good later (`purge_deleted`).
+
+The same database keeps finished PDFs (`cached_print`, `keep_print`), so every worker process
+and every machine behind a load balancer shares one print cache, bounded in bytes.
+
+The tables are made and changed by the migrations in `listbuilder/migrations`, never here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import DateTime, Integer, String, Text, create_engine, select, update
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy import (
+    DateTime,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
 EDIT_TOKEN_BYTES = 32  # 256 bits
 SHARE_TOKEN_BYTES = 16  # 128 bits
 MAX_TEXT = 256 * 1024  # the largest roster file the reader accepts
+PRINT_CACHE_BYTES = 64 * 1024 * 1024  # the default bound of the shared print cache
+BUSY_TIMEOUT_MS = 10_000  # how long an SQLite writer waits for another one before failing
+TOUCH_EVERY = timedelta(minutes=1)  # a cached print's last use is written at most this often
 
 
 class Base(DeclarativeBase):
@@ -41,6 +66,22 @@ class RosterRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PrintRow(Base):
+    __tablename__ = "print_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    pdf: Mapped[bytes] = mapped_column(LargeBinary)
+    size: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands datetimes back without their zone; they were stored as UTC
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -54,13 +95,13 @@ class Stored:
     version: int
     share_token: str
     updated: datetime
+    deleted_at: datetime | None = None
 
     @classmethod
     def of(cls, row: RosterRow) -> Stored:
-        # SQLite hands datetimes back without their zone; they were stored as UTC
-        updated = row.updated if row.updated.tzinfo else row.updated.replace(tzinfo=UTC)
+        deleted = _utc(row.deleted_at) if row.deleted_at is not None else None
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
-                   updated)
+                   _utc(row.updated), deleted)
 
 
 class StaleRoster(Exception):
@@ -87,19 +128,62 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-class RosterStore:
-    """Create, find and save rosters. Safe to share between threads (one session per call)."""
+def make_engine(url: str) -> Engine:
+    """An engine for the URL; SQLite files are set up for many threads and processes at once."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    if parsed.database not in (None, "", ":memory:"):
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
 
-    def __init__(self, url: str) -> None:
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(url)
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer, and a commit is one append. A writer that finds
+    # the database busy waits (busy_timeout) instead of failing with "database is locked".
+    # Python's sqlite3 is told to leave transactions alone (isolation_level None): the begin
+    # hook below emits BEGIN itself, IMMEDIATE for writes (see `RosterStore._writing`).
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")  # durable at each checkpoint; safe in WAL
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A write that begins as a read (BEGIN DEFERRED) and then writes can fail at once with
+    # SQLITE_BUSY when another writer got in between, whatever the busy timeout; taking the
+    # write lock at BEGIN makes it wait its turn instead.
+    immediate = connection.get_execution_options().get("sqlite_immediate", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+class RosterStore:
+    """Create, find and save rosters; keep printed PDFs. Safe to share between threads (one
+    session per call) and between processes (the database does the locking)."""
+
+    def __init__(self, url: str, print_cache_bytes: int = PRINT_CACHE_BYTES) -> None:
+        self.engine: Engine = make_engine(url)
+        self.print_cache_bytes = print_cache_bytes
         self._session = sessionmaker(self.engine, expire_on_commit=False)
-        Base.metadata.create_all(self.engine)
+        self._write_session = sessionmaker(
+            self.engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
+        Base.metadata.create_all(self.engine)  # until the migrations land
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        with self._write_session.begin() as session:
+            yield session
+
+    # -- rosters ------------------------------------------------------------------------------
 
     def create(self, system: str, name: str, text: str) -> tuple[Stored, str]:
         """Save a new roster; returns it and its edit token (shown once, never stored)."""
@@ -110,51 +194,151 @@ class RosterStore:
                         share_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES),
                         system=system, name=name, text=text, version=1, created=now,
                         updated=now)
-        with self._session.begin() as session:
+        with self._writing() as session:
             session.add(row)
         return Stored.of(row), token
 
     def by_edit_token(self, token: str) -> Stored | None:
-        if not token or len(token) > 100:
+        """The roster this edit token opens, unless it was deleted."""
+        if not _plausible(token):
             return None
-        return self._one(RosterRow.edit_hash == hash_token(token))
+        return self._one(RosterRow.edit_hash == hash_token(token), RosterRow.deleted_at.is_(None))
+
+    def deleted_by_edit_token(self, token: str) -> Stored | None:
+        """The deleted (not yet purged) roster this edit token opened: what an undo restores."""
+        if not _plausible(token):
+            return None
+        return self._one(RosterRow.edit_hash == hash_token(token),
+                         RosterRow.deleted_at.is_not(None))
 
     def by_share_token(self, token: str) -> Stored | None:
-        if not token or len(token) > 100:
+        if not _plausible(token):
             return None
-        return self._one(RosterRow.share_token == token)
+        return self._one(RosterRow.share_token == token, RosterRow.deleted_at.is_(None))
 
     def by_edit_tokens(self, tokens: list[str]) -> list[tuple[str, Stored]]:
-        """The rosters these edit tokens open, in the tokens' order; unknown ones left out."""
-        hashes = {hash_token(t): t for t in tokens if t and len(t) <= 100}
+        """The rosters these edit tokens open, in the tokens' order; unknown and deleted ones
+        left out."""
+        hashes = {hash_token(t): t for t in tokens if _plausible(t)}
         if not hashes:
             return []
-        with Session(self.engine) as session:
-            rows = session.scalars(select(RosterRow).where(RosterRow.edit_hash.in_(hashes)))
+        with self._session() as session:
+            rows = session.scalars(select(RosterRow).where(RosterRow.edit_hash.in_(hashes),
+                                                           RosterRow.deleted_at.is_(None)))
             found = {hashes[r.edit_hash]: Stored.of(r) for r in rows}
         return [(t, found[t]) for t in tokens if t in found]
 
     def save(self, roster_id: int, base_version: int, name: str, text: str) -> Stored:
-        """Store a new text for the roster, if nobody saved it since `base_version`."""
+        """Store a new text for the roster, if nobody saved it since `base_version`. A deleted
+        roster can't be saved (LookupError) until it is restored."""
         _check_size(text)
-        with self._session.begin() as session:
+        with self._writing() as session:
             result = session.execute(
                 update(RosterRow)
-                .where(RosterRow.id == roster_id, RosterRow.version == base_version)
+                .where(RosterRow.id == roster_id, RosterRow.version == base_version,
+                       RosterRow.deleted_at.is_(None))
                 .values(name=name, text=text, version=base_version + 1, updated=_now()))
             changed = getattr(result, "rowcount", 0)
-            row = session.scalars(select(RosterRow).where(RosterRow.id == roster_id)).first()
-            if row is None:
-                raise LookupError(f"roster {roster_id} does not exist")
-            current = Stored.of(row)
+            current = Stored.of(_existing(session, roster_id))
         if changed != 1:
             raise StaleRoster(current)
         return current
 
-    def _one(self, condition: ColumnElement[bool]) -> Stored | None:
-        with Session(self.engine) as session:
-            row = session.scalars(select(RosterRow).where(condition)).first()
+    def delete(self, roster_id: int) -> Stored:
+        """Mark the roster deleted: no link opens it and no list shows it, until `restore` or
+        `purge_deleted`. Deleting a deleted roster keeps its first deletion time."""
+        with self._writing() as session:
+            session.execute(update(RosterRow)
+                            .where(RosterRow.id == roster_id, RosterRow.deleted_at.is_(None))
+                            .values(deleted_at=_now()))
+            return Stored.of(_existing(session, roster_id, deleted_too=True))
+
+    def restore(self, roster_id: int) -> Stored:
+        """Undo `delete`: the roster opens by its links again, as it was."""
+        with self._writing() as session:
+            session.execute(update(RosterRow).where(RosterRow.id == roster_id)
+                            .values(deleted_at=None))
+            return Stored.of(_existing(session, roster_id))
+
+    def purge_deleted(self, older_than: timedelta) -> int:
+        """Remove for good the rosters deleted more than `older_than` ago; how many."""
+        with self._writing() as session:
+            result = session.execute(delete(RosterRow).where(
+                RosterRow.deleted_at.is_not(None), RosterRow.deleted_at < _now() - older_than))
+            return int(getattr(result, "rowcount", 0))
+
+    def _one(self, *conditions: ColumnElement[bool]) -> Stored | None:
+        with self._session() as session:
+            row = session.scalars(select(RosterRow).where(*conditions)).first()
             return Stored.of(row) if row is not None else None
+
+    # -- the print cache ----------------------------------------------------------------------
+
+    def cached_print(self, key: str) -> bytes | None:
+        """The PDF kept under this key, or None. A hit counts as a use for eviction."""
+        with self._session() as session:
+            found = session.execute(select(PrintRow.pdf, PrintRow.last_used)
+                                    .where(PrintRow.key == key)).first()
+        if found is None:
+            return None
+        pdf, last_used = found
+        now = _now()
+        if _utc(last_used) < now - TOUCH_EVERY:  # a popular print is not a write per request
+            with self._writing() as session:
+                session.execute(update(PrintRow).where(PrintRow.key == key)
+                                .values(last_used=now))
+        return bytes(pdf)
+
+    def keep_print(self, key: str, data: bytes) -> None:
+        """Keep a PDF under this key; the least recently used ones go when all of them
+        together pass `print_cache_bytes`. A PDF larger than the whole bound is not kept."""
+        if len(data) > self.print_cache_bytes:
+            return
+        now = _now()
+        with self._writing() as session:
+            session.execute(_upsert(session, {"key": key, "pdf": data, "size": len(data),
+                                              "created": now, "last_used": now}))
+            total = session.scalar(select(func.coalesce(func.sum(PrintRow.size), 0)))
+            if int(total or 0) <= self.print_cache_bytes:
+                return
+            kept, evicted = len(data), []  # this one stays: it is the newest use
+            newest_first = select(PrintRow.key, PrintRow.size).where(PrintRow.key != key) \
+                .order_by(PrintRow.last_used.desc(), PrintRow.created.desc())
+            for row_key, size in session.execute(newest_first):
+                kept += size
+                if kept > self.print_cache_bytes:
+                    evicted.append(row_key)
+            for start in range(0, len(evicted), 500):
+                session.execute(delete(PrintRow).where(
+                    PrintRow.key.in_(evicted[start:start + 500])))
+
+    def print_cache_size(self) -> tuple[int, int]:
+        """How many PDFs the cache keeps, and their bytes together."""
+        with self._session() as session:
+            count, total = session.execute(
+                select(func.count(), func.coalesce(func.sum(PrintRow.size), 0))).one()
+        return int(count), int(total)
+
+
+def _upsert(session: Session, values: dict[str, Any]) -> Any:
+    """Insert the row, or replace the one with its key: two workers may keep the same print."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(PrintRow).values(**values)
+    return statement.on_conflict_do_update(
+        index_elements=[PrintRow.key],
+        set_={k: statement.excluded[k] for k in values if k != "key"})
+
+
+def _existing(session: Session, roster_id: int, deleted_too: bool = False) -> RosterRow:
+    row = session.scalars(select(RosterRow).where(RosterRow.id == roster_id)).first()
+    if row is None or (row.deleted_at is not None and not deleted_too):
+        raise LookupError(f"roster {roster_id} does not exist")
+    return row
+
+
+def _plausible(token: str) -> bool:
+    return bool(token) and len(token) <= 100
 
 
 def _check_size(text: str) -> None:

@@ -1,14 +1,18 @@
-"""Saved rosters in a real SQLite file: tokens, hashing, the optimistic version check."""
+"""Saved rosters in a real SQLite file: tokens, hashing, the optimistic version check, many
+writers at once, deleting and restoring, and the print cache shared through the database."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from listbuilder import storage
 from listbuilder.storage import (
+    BUSY_TIMEOUT_MS,
     MAX_TEXT,
     RosterStore,
     RosterTooLarge,
@@ -90,3 +94,151 @@ def test_bounds(store: RosterStore) -> None:
     assert store.by_edit_token("") is None and store.by_edit_token("x" * 500) is None
     with pytest.raises(LookupError):
         store.save(999, 1, "A", "t")
+
+
+# -- SQLite under load ------------------------------------------------------------------------
+
+def test_sqlite_is_set_up_for_many_writers(store: RosterStore) -> None:
+    with store.engine.connect() as connection:
+        pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                  for name in ("journal_mode", "busy_timeout", "foreign_keys")}
+    assert pragma == {"journal_mode": "wal", "busy_timeout": BUSY_TIMEOUT_MS, "foreign_keys": 1}
+
+
+def test_many_writers_at_once_never_see_a_locked_database(tmp_path: Path) -> None:
+    """Three stores (as three worker processes would have) and 24 threads create and save
+    rosters and keep prints in one SQLite file at once: every write lands."""
+    url = sqlite_url(tmp_path / "busy.sqlite3")
+    stores = [RosterStore(url) for _ in range(3)]
+    barrier = threading.Barrier(24)
+    errors: list[BaseException] = []
+
+    def player(n: int) -> None:
+        store = stores[n % 3]
+        try:
+            barrier.wait()
+            saved, _ = store.create("op40k", f"R{n}", "text")
+            for version in range(1, 11):
+                saved = store.save(saved.id, version, f"R{n}", f"text {version}")
+                store.keep_print(f"{n}-{version}", b"%PDF" * 100)
+        except BaseException as error:  # collected: a thread's exception is otherwise lost
+            errors.append(error)
+
+    threads = [threading.Thread(target=player, args=(n,)) for n in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert errors == []
+        db = sqlite3.connect(tmp_path / "busy.sqlite3")
+        assert db.execute("select count(*), min(version), max(version) from rosters").fetchone() \
+            == (24, 11, 11)
+        db.close()
+        assert stores[0].print_cache_size() == (240, 240 * 400)
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_a_long_reader_does_not_hold_up_saves(store: RosterStore, tmp_path: Path) -> None:
+    """A backup or a report reading the file for a while leaves players' saves alone (in
+    SQLite's old rollback journal, a writer waits for every reader to finish)."""
+    saved, token = store.create("op40k", "A", "one")
+    reader = sqlite3.connect(tmp_path / "deep" / "rosters.sqlite3", timeout=0,
+                             isolation_level=None)
+    try:
+        reader.execute("BEGIN")
+        assert reader.execute("select text from rosters").fetchall() == [("one",)]
+        assert store.save(saved.id, 1, "A", "two").version == 2
+        assert reader.execute("select text from rosters").fetchall() == [("one",)]  # its snapshot
+        reader.execute("COMMIT")
+    finally:
+        reader.close()
+    assert store.by_edit_token(token) is not None and store.by_edit_token(token).text == "two"
+
+
+# -- deleting and restoring ---------------------------------------------------------------------
+
+def test_a_deleted_roster_is_hidden_until_restored(store: RosterStore) -> None:
+    kept, kept_token = store.create("op40k", "Kept", "t")
+    gone, token = store.create("op40k", "Gone", "t")
+    deleted = store.delete(gone.id)
+    assert deleted.deleted_at is not None and gone.deleted_at is None
+    assert store.by_edit_token(token) is None
+    assert store.by_share_token(gone.share_token) is None
+    assert [s.name for _, s in store.by_edit_tokens([token, kept_token])] == ["Kept"]
+    assert store.deleted_by_edit_token(token) == deleted
+    assert store.deleted_by_edit_token(kept_token) is None
+    with pytest.raises(LookupError):
+        store.save(gone.id, 1, "Gone", "changed")
+    assert store.delete(gone.id).deleted_at == deleted.deleted_at  # the first time is kept
+
+    restored = store.restore(gone.id)
+    assert restored == gone
+    assert store.by_edit_token(token) == gone and store.deleted_by_edit_token(token) is None
+    assert store.save(gone.id, 1, "Gone", "changed").version == 2
+    assert store.by_edit_token(kept_token) == kept
+
+
+def test_purge_removes_only_rosters_deleted_long_enough_ago(
+        store: RosterStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, old_token = store.create("op40k", "Old", "t")
+    recent, recent_token = store.create("op40k", "Recent", "t")
+    alive, alive_token = store.create("op40k", "Alive", "t")
+    start = datetime.now(UTC)
+    monkeypatch.setattr(storage, "_now", lambda: start - timedelta(days=40))
+    store.delete(old.id)
+    monkeypatch.setattr(storage, "_now", lambda: start - timedelta(days=2))
+    store.delete(recent.id)
+    monkeypatch.setattr(storage, "_now", lambda: start)
+    assert store.purge_deleted(timedelta(days=30)) == 1
+    assert store.deleted_by_edit_token(old_token) is None
+    with pytest.raises(LookupError):
+        store.restore(old.id)
+    assert store.deleted_by_edit_token(recent_token) is not None
+    assert store.by_edit_token(alive_token) == alive
+    assert store.purge_deleted(timedelta(days=1)) == 1
+    assert store.purge_deleted(timedelta(0)) == 0
+
+
+# -- the shared print cache -----------------------------------------------------------------------
+
+def test_a_kept_print_comes_back_and_a_second_keep_replaces_it(store: RosterStore) -> None:
+    assert store.cached_print("k") is None
+    store.keep_print("k", b"%PDF-1 first")
+    assert store.cached_print("k") == b"%PDF-1 first"
+    store.keep_print("k", b"%PDF-1 second")
+    assert store.cached_print("k") == b"%PDF-1 second"
+    assert store.print_cache_size() == (1, len(b"%PDF-1 second"))
+
+
+def test_a_second_store_on_the_database_sees_the_same_prints(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path / "shared.sqlite3")
+    one, two = RosterStore(url), RosterStore(url)
+    try:
+        one.keep_print("k", b"pdf")
+        assert two.cached_print("k") == b"pdf"
+    finally:
+        one.close()
+        two.close()
+
+
+def test_least_recently_used_prints_go_past_the_bound(
+        store: RosterStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    store.print_cache_bytes = 300
+    start = datetime.now(UTC)
+    for minute, key in enumerate("abc"):
+        monkeypatch.setattr(storage, "_now", lambda m=minute: start + timedelta(minutes=m))
+        store.keep_print(key, key.encode() * 100)
+    monkeypatch.setattr(storage, "_now", lambda: start + timedelta(minutes=10))
+    assert store.cached_print("a") == b"a" * 100  # "a" is now the most recently used
+    monkeypatch.setattr(storage, "_now", lambda: start + timedelta(minutes=11))
+    store.keep_print("d", b"d" * 100)
+    assert store.cached_print("b") is None
+    assert [store.cached_print(k) is not None for k in "acd"] == [True, True, True]
+    assert store.print_cache_size() == (3, 300)
+    store.keep_print("big", b"x" * 301)  # larger than the whole cache: not kept, nothing lost
+    assert store.cached_print("big") is None and store.print_cache_size() == (3, 300)
+    store.keep_print("e", b"e" * 250)  # room is made for it from the oldest use on
+    assert [k for k in "acde" if store.cached_print(k) is not None] == ["e"]
