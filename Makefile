@@ -1,22 +1,27 @@
-# Two entry points a newcomer needs: `make run` and `make test`. Both build .venv on first use.
+# Two entry points a newcomer needs: `make run` and `make test`. Both check the Debian packages
+# pip cannot bring (installing them as root, else printing the apt-get command) and build .venv
+# on first use.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint typecheck bench schema clean
+.PHONY: run test system bench schema clean
 
-$(STAMP): pyproject.toml
+system:
+	@sh scripts/system-packages.sh
+
+$(STAMP): pyproject.toml | system
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-run: $(STAMP)
+run: system $(STAMP)
 	$(BIN)/listbuilder serve --host 127.0.0.1 --port 5000
 
-test: $(STAMP)
+test: system $(STAMP)
 	$(BIN)/ruff check listbuilder tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest
