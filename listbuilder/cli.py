@@ -104,11 +104,7 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
 def validate(library: Library, roster: Path, as_json: bool) -> None:
     """Check ROSTER.yaml. Exit 0 legal (warnings allowed), 1 illegal, 2 unreadable."""
     try:
-        text = roster.read_text(encoding="utf-8")
-        loaded = library.read_roster(text, str(roster))
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{roster}: cannot read the file: {exc}", err=True)
-        sys.exit(EXIT_UNREADABLE)
+        loaded = library.read_roster_file(roster)
     except DataLoadError as exc:  # a RosterFileError too: the file is no roster
         _fail(exc)
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
@@ -145,7 +141,7 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
 def export(library: Library, roster: Path, output: Path | None) -> None:
     """Write ROSTER.yaml back in canonical form, with today's costs and data revision."""
     try:
-        loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
+        loaded = library.read_roster_file(roster)
     except DataLoadError as exc:
         _fail(exc)
     text = dump_roster(loaded.roster, loaded.system, loaded.catalog)
@@ -227,7 +223,7 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
         cat = library.catalog(system)
         loaded_roster = None
         if roster is not None:
-            loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
+            loaded = library.read_roster_file(roster)
             if loaded.system.id != system.id:
                 click.echo(f"{roster}: a {loaded.system.name} roster; this resolve is for "
                            f"{system.name}", err=True)
@@ -241,9 +237,6 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
                            f"  {option.label}: {option.help}")
             return
         result = quick_resolve(system, cat, *sides, parse_settings(settings))
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{roster}: cannot read the file: {exc}", err=True)
-        sys.exit(EXIT_UNREADABLE)
     except DataLoadError as exc:
         _fail(exc)
     except ResolveError as exc:
@@ -321,12 +314,9 @@ def print_(library: Library, roster: Path, output: Path | None, **flags: Any) ->
 
     try:
         options = options_from_flags(flags)
-        loaded = library.read_roster(roster.read_text(encoding="utf-8"), str(roster))
+        loaded = library.read_roster_file(roster)
     except PrintError as exc:
         fail(exc.problems)
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{roster}: cannot read the file: {exc}", err=True)
-        sys.exit(EXIT_UNREADABLE)
     except DataLoadError as exc:
         _fail(exc)
     system, cat, r = loaded.system, loaded.catalog, loaded.roster

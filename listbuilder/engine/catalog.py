@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,11 +20,7 @@ from pydantic import BaseModel, ValidationError
 from listbuilder.engine.errors import DataError, DataLoadError, Loc
 from listbuilder.engine.model import Catalog, Origin
 from listbuilder.engine.system import RuleSystem, SourceFile
-
-try:  # the C loader is several times faster; pure Python is the fallback
-    from yaml import CSafeLoader as SafeLoader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader  # type: ignore[assignment]
+from listbuilder.engine.yaml_limits import DATA, Limits, SafeLoader, check_limits
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_DATA = PROJECT_ROOT / "data"
@@ -44,8 +40,11 @@ class Loaded:
 
 # -- YAML with line numbers -------------------------------------------------------------------
 
-def parse_yaml(text: str, file: str) -> Any:
-    """Parse YAML safely; a syntax error becomes a DataLoadError with its line."""
+def parse_yaml(text: str, file: str, limits: Limits | None = None) -> Any:
+    """Parse YAML safely; a syntax error becomes a DataLoadError with its line. With `limits`
+    (files from strangers), the text is checked against them before anything is built."""
+    if limits is not None:
+        check_limits(text, file, limits)
     try:
         return yaml.load(text, Loader=SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -54,32 +53,51 @@ def parse_yaml(text: str, file: str) -> Any:
         raise DataLoadError([DataError(file, (), f"not valid YAML: {exc.problem}", line)]) from exc
     except yaml.YAMLError as exc:
         raise DataLoadError([DataError(file, (), f"not valid YAML: {exc}")]) from exc
+    except (ValueError, OverflowError, RecursionError) as exc:  # a value the loader can't build
+        raise DataLoadError([DataError(file, (), f"a value could not be read ({exc}); put "
+                                                 f"quotes around it if it is text")]) from exc
+
+
+class Locator:
+    """Lines of key paths in one YAML text; the text is composed once, on first use."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._root: yaml.Node | None = None
+        self._composed = False
+
+    def __call__(self, loc: Loc) -> int | None:
+        """1-based line of the node at `loc` (or of its nearest existing parent)."""
+        if not self._composed:
+            self._composed = True
+            try:
+                self._root = yaml.compose(self.text, Loader=SafeLoader)
+            except (yaml.YAMLError, ValueError, RecursionError):
+                self._root = None
+        node = self._root
+        if node is None:
+            return None
+        line: int = node.start_mark.line + 1
+        for part in loc:
+            if isinstance(node, yaml.MappingNode):
+                match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+                if match is None:
+                    return line
+                key, node = match
+                line = key.start_mark.line + 1
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+                if not 0 <= part < len(node.value):
+                    return line
+                node = node.value[part]
+                line = node.start_mark.line + 1
+            else:
+                return line
+        return line
 
 
 def locate(text: str, loc: Loc) -> int | None:
     """1-based line of the node at `loc` (or of its nearest existing parent)."""
-    try:
-        node = yaml.compose(text, Loader=SafeLoader)
-    except yaml.YAMLError:
-        return None
-    if node is None:
-        return None
-    line: int = node.start_mark.line + 1
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
-            if match is None:
-                return line
-            key, node = match
-            line = key.start_mark.line + 1
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            if not 0 <= part < len(node.value):
-                return line
-            node = node.value[part]
-            line = node.start_mark.line + 1
-        else:
-            return line
-    return line
+    return Locator(text)(loc)
 
 
 def describe_pydantic_error(err: Any) -> str:
@@ -98,17 +116,19 @@ def describe_pydantic_error(err: Any) -> str:
     return msg[:1].lower() + msg[1:]
 
 
-def schema_errors(exc: ValidationError, text: str, file: str, prefix: Loc = ()) -> list[DataError]:
+def schema_errors(exc: ValidationError, text: str, file: str, prefix: Loc = (),
+                  describe: Callable[[Any], str] = describe_pydantic_error) -> list[DataError]:
+    where = Locator(text)
     out = []
     for err in exc.errors():
         loc = prefix + tuple(err["loc"])
-        out.append(DataError(file, loc, describe_pydantic_error(err), locate(text, loc)))
+        out.append(DataError(file, loc, describe(err), where(loc)))
     return out
 
 
-def check_document(schema: type[M], text: str, file: str) -> M:
+def check_document(schema: type[M], text: str, file: str, limits: Limits | None = None) -> M:
     """Parse and schema-check one YAML document; raise DataLoadError naming every problem."""
-    data = parse_yaml(text, file)
+    data = parse_yaml(text, file, limits)
     if data is None:
         data = {}
     try:
@@ -138,15 +158,17 @@ def _read(system: RuleSystem, path: Path, custom: bool) -> tuple[SourceFile, str
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataLoadError([DataError(file, (), "not UTF-8 text: save it as UTF-8")]) from exc
-    doc = check_document(system.data_schema, text, file)
+    # a player's own files are held to limits; the built-in data is ours and loads fast
+    doc = check_document(system.data_schema, text, file, DATA if custom else None)
     sample = bool(getattr(doc, "sample", False))
     return SourceFile(Origin(file=file, custom=custom, sample=sample), doc), text, raw
 
 
 def _with_lines(err: DataLoadError, texts: dict[str, str]) -> DataLoadError:
+    where = {file: Locator(text) for file, text in texts.items()}
     fixed = [
         e if e.line is not None or e.file not in texts
-        else replace(e, line=locate(texts[e.file], e.loc))
+        else replace(e, line=where[e.file](e.loc))
         for e in err.errors
     ]
     return DataLoadError(fixed)

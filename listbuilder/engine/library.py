@@ -41,3 +41,9 @@ class Library:
         from listbuilder.engine.roster_file import read_roster
 
         return read_roster(text, file, get_system, system_ids(), self.catalog)
+
+    def read_roster_file(self, path: Path) -> LoadedRoster:
+        """Read a roster file from disk; every way it can't be read is a RosterFileError."""
+        from listbuilder.engine.roster_file import read_roster_bytes, roster_text
+
+        return self.read_roster(roster_text(read_roster_bytes(path), str(path)), str(path))

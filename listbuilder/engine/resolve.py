@@ -99,7 +99,9 @@ class Side:
         return " + ".join(m.label for m in self.members)
 
 
-_PART = re.compile(r"^\s*(?:(\d+)\s*[x×*]\s+|(\d+)\s+(?=\D))?(.+?)\s*$", re.IGNORECASE)
+# counts of at most six digits: a longer run of digits is part of a name, never a count to read
+_PART = re.compile(r"^\s*(?:(\d{1,6})\s*[x×*]\s+|(\d{1,6})\s+(?=\D))?(.+?)\s*$",
+                   re.IGNORECASE)
 _FACTION = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 
 

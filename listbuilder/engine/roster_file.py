@@ -8,20 +8,24 @@ docs/roster.schema.json is generated from it (`listbuilder schema`).
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
 import yaml
 from pydantic import Field, ValidationError
 
-from listbuilder.engine.catalog import locate, parse_yaml, schema_errors
+from listbuilder.engine.catalog import Locator, parse_yaml, schema_errors
 from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
+from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.schema import Count, Label, Name, Points, Schema
 from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.yaml_limits import ROSTER
 
 FORMAT_VERSION = 1
 MAX_ROSTER_BYTES = 256 * 1024
+MAX_PROBLEMS = 50  # problems listed for one file
 
 
 class EntryModel(Schema):
@@ -68,6 +72,31 @@ class LoadedRoster:
 
 
 
+def roster_text(raw: bytes, file: str) -> str:
+    """The text of a roster file's bytes, refused (RosterFileError) when it is too large or
+    not UTF-8. `raw` may be cut at MAX_ROSTER_BYTES + 1: anything longer is refused."""
+    if len(raw) > MAX_ROSTER_BYTES:
+        raise RosterFileError([DataError(file, (), f"the file is larger than "
+                                                   f"{MAX_ROSTER_BYTES // 1024} KB: is it a "
+                                                   f"roster?")])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RosterFileError([DataError(file, (), "not UTF-8 text: is it a roster file "
+                                                   "(.yaml)? Save it as UTF-8")]) from None
+
+
+def read_roster_bytes(path: Path) -> bytes:
+    """A file's first MAX_ROSTER_BYTES + 1 bytes: enough to tell a roster from anything
+    larger, without reading a huge file (or an endless one) whole."""
+    try:
+        with path.open("rb") as f:
+            return f.read(MAX_ROSTER_BYTES + 1)
+    except OSError as exc:
+        raise RosterFileError([DataError(str(path), (), f"cannot read the file: "
+                                                        f"{exc.strerror or exc}")]) from None
+
+
 def read_roster(
     text: str,
     file: str,
@@ -76,11 +105,9 @@ def read_roster(
     catalog_for: Callable[[RuleSystem], Catalog],
 ) -> LoadedRoster:
     """Parse, schema-check and resolve a roster file against its system's catalog."""
-    if len(text.encode("utf-8")) > MAX_ROSTER_BYTES:
-        too_big = f"file is larger than {MAX_ROSTER_BYTES // 1024} KB: is it a roster?"
-        raise RosterFileError([DataError(file, (), too_big)])
+    roster_text(text.encode("utf-8", "surrogatepass"), file)  # the same size check
     try:
-        data = parse_yaml(text, file)
+        data = parse_yaml(text, file, ROSTER)
     except DataLoadError as exc:
         raise RosterFileError(exc.errors) from exc
     if not isinstance(data, dict):
@@ -89,12 +116,15 @@ def read_roster(
     try:
         model = RosterModel.model_validate(data)
     except ValidationError as exc:
-        raise RosterFileError(schema_errors(exc, text, file)) from exc
+        raise RosterFileError(_at_most(schema_errors(exc, text, file,
+                                                     describe=describe_roster_error),
+                                       file)) from exc
 
     errors: list[DataError] = []
+    where = Locator(text)
 
     def err(loc: Loc, message: str) -> None:
-        errors.append(DataError(file, loc, message, locate(text, loc)))
+        errors.append(DataError(file, loc, message, where(loc)))
 
     try:
         system = find_system(model.system)
@@ -114,9 +144,8 @@ def read_roster(
         elif not isinstance(value, spec.kind):
             err(("choices", key), f"must be {'a number' if spec.kind is int else 'text'}, "
                                   f"got {value!r}")
-    for key, spec in system.choices.items():
-        if spec.required and key not in model.choices:
-            err(("choices",), f"choice {key!r} is missing: add it ({spec.help})")
+    # A missing required choice is the system's rule problem (validate), not a reading one:
+    # an unfinished roster is still a roster (docs/roster-format.md).
     if model.designs and not system.allows_designs:
         err(("designs",), f"{system.name} has no unit designs: remove the designs section")
     for i, design in enumerate(model.designs):
@@ -147,9 +176,20 @@ def read_roster(
         if entry.label and labels.count(entry.label) > 1:
             err(("entries", i, "label"), f"label {entry.label!r} is used twice: make each unique")
     if errors:
-        raise RosterFileError(errors)
-    lines = tuple(locate(text, ("entries", i)) for i in range(len(roster.entries)))
+        raise RosterFileError(_at_most(errors, file))
+    lines = tuple(where(("entries", i)) for i in range(len(roster.entries)))
     return LoadedRoster(roster, system, catalog, lines)
+
+
+def _at_most(errors: list[DataError], file: str) -> list[DataError]:
+    """The first MAX_PROBLEMS problems and a line counting the rest: a page of 500 alike
+    lines helps nobody, and the first ones show what to fix."""
+    if len(errors) <= MAX_PROBLEMS:
+        return errors
+    rest = len(errors) - MAX_PROBLEMS
+    return [*errors[:MAX_PROBLEMS],
+            DataError(file, (), f"and {rest} more problems like these: fix the ones above and "
+                                f"read the file again")]
 
 
 def _unknown_unit(catalog: Catalog, roster: Roster, entry: RosterEntry) -> str:

@@ -102,7 +102,7 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
         return _conflict(token, opened, what, base_version)
     try:
         roster = change(opened, form)
-        text = canonical(roster, opened.system, opened.catalog)
+        text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
         stored = services.store().save(opened.stored.id, base_version, roster.name, text)
     except (edits.EditError, RosterShapeError) as exc:
         return _page(token, opened, 422, [Notice("error", f"Not changed: {what}", [str(exc)])])
@@ -209,7 +209,7 @@ def join(token: str) -> Page:
         target, _, target_unit = (f.target.data or "").partition(":")
         if not target:
             return edits.join_entry(o.roster, f.index.data, f.unit.data or "", None, None)
-        if not target.isdigit():
+        if not (target.isascii() and target.isdigit() and len(target) <= 6):
             raise edits.EditError("Pick the unit to join from the list.")
         return edits.join_entry(o.roster, f.index.data, f.unit.data or "", int(target),
                                 target_unit)

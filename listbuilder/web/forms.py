@@ -6,6 +6,7 @@ version the page showed, so a stale page is refused instead of overwriting newer
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -21,6 +22,8 @@ MAX_COUNT = 10_000
 MAX_POINTS = 1_000_000
 MAX_KEY = 170  # a unit key is "name|faction"
 MAX_PICKS = 50  # upgrades or special rules ticked at once
+MAX_DIGITS = 12  # digits a number field reads; every real value has far fewer
+MAX_HIDDEN = 2**31 - 1  # versions and indices fit the database's integer
 
 
 def _at_most(n: int, what: str) -> Any:
@@ -33,8 +36,28 @@ def _at_most(n: int, what: str) -> Any:
     return check
 
 
-def _hidden_int(lo: int = 0) -> IntegerField:
-    return IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(min=lo)])
+class WholeNumber(IntegerField):
+    """An integer field that reads only ASCII digits, at most MAX_DIGITS of them. Python's own
+    int() takes any length (and any script's digits), and WTForms' range check turns the
+    number into a float, which overflows past about 309 digits: so a long number would be a
+    server error instead of a message."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip()
+        self.data = None
+        if not re.fullmatch(r"[+-]?[0-9]+", text, flags=re.ASCII):
+            raise ValueError(self.gettext("Give a whole number, such as 10."))
+        if len(text.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise ValueError(self.gettext(f"Too large: give a number of at most {MAX_DIGITS} "
+                                          f"digits."))
+        self.data = int(text)
+
+
+def _hidden_int(lo: int = 0) -> WholeNumber:
+    return WholeNumber(widget=HiddenInput(), validators=[InputRequired(),
+                                                         NumberRange(lo, MAX_HIDDEN)])
 
 
 class VersionedForm(FlaskForm):
@@ -47,7 +70,7 @@ class RosterSettingsFields(FlaskForm):
     name = StringField("Roster name", validators=[
         InputRequired("Give the roster a name."), Length(max=MAX_NAME)])
     factions = SelectMultipleField("Faction", validate_choice=True)
-    points_limit = IntegerField("Points limit", validators=[
+    points_limit = WholeNumber("Points limit", validators=[
         Optional(), NumberRange(1, MAX_POINTS, "The points limit must be 1 to %(max)s.")])
 
 
@@ -69,7 +92,7 @@ def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], .
                                       choices=["", *[v for v, _ in options[key]]],
                                       validators=[Optional()])
         elif spec.kind is int:
-            fields[key] = IntegerField(label, description=spec.help, validators=[
+            fields[key] = WholeNumber(label, description=spec.help, validators=[
                 Optional(), NumberRange(0, 2**31 - 1, "Must be 0 to %(max)s.")])
         else:
             fields[key] = StringField(label, description=spec.help,
@@ -83,7 +106,7 @@ class UnitFilterForm(FlaskForm):
 
     q = StringField("Search", validators=[Optional(), Length(max=MAX_NAME)])
     category = StringField("Category", validators=[Optional(), Length(max=MAX_NAME)])
-    max_cost = IntegerField("Cost at most", validators=[Optional(), NumberRange(0, MAX_POINTS)])
+    max_cost = WholeNumber("Cost at most", validators=[Optional(), NumberRange(0, MAX_POINTS)])
 
 
 class AddForm(VersionedForm):
@@ -96,7 +119,7 @@ class EntryRef(VersionedForm):
 
 
 class EntryForm(EntryRef):
-    count = IntegerField("Count", validators=[
+    count = WholeNumber("Count", validators=[
         InputRequired("Give a number."),
         NumberRange(1, MAX_COUNT, "Must be 1 to %(max)s.")])
     upgrades = SelectMultipleField("Upgrades", validate_choice=False,
@@ -108,7 +131,7 @@ class RemoveForm(EntryRef):
 
 
 class MoveForm(EntryRef):
-    step = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(-1, 1)])
+    step = WholeNumber(widget=HiddenInput(), validators=[InputRequired(), NumberRange(-1, 1)])
 
 
 class JoinForm(EntryRef):
@@ -118,7 +141,7 @@ class JoinForm(EntryRef):
 class DesignForm(VersionedForm):
     name = StringField("Unit name", validators=[
         InputRequired("Give the unit a name."), Length(max=MAX_NAME)])
-    quality = IntegerField("Quality", validators=[
+    quality = WholeNumber("Quality", validators=[
         InputRequired("Pick a Quality."), NumberRange(0, 99)])
     rules = SelectMultipleField("Special rules", validate_choice=False,
                                 validators=[_at_most(MAX_PICKS, "special rules")])

@@ -224,7 +224,8 @@ def _entry_index(roster: Roster, usable: Mapping[int, Side], value: str) -> int:
     index_text, sep, unit = value.partition(":")
     if not sep:
         index_text, unit = "", value
-    if (index_text.isdigit() and int(index_text) in usable
+    if (index_text.isascii() and index_text.isdigit() and len(index_text) <= 6
+            and int(index_text) in usable
             and roster.entries[int(index_text)].unit == unit):
         return int(index_text)
     for i in usable:

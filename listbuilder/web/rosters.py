@@ -10,16 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import yaml
 from pydantic import ValidationError
 
-from listbuilder.engine.catalog import describe_pydantic_error
-from listbuilder.engine.errors import format_loc
+from listbuilder.engine.catalog import parse_yaml
+from listbuilder.engine.errors import DataLoadError, format_loc
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.registry import get_system
-from listbuilder.engine.roster_file import RosterModel, dump_roster, roster_to_data, to_roster
+from listbuilder.engine.roster_file import (
+    RosterFileError,
+    RosterModel,
+    dump_roster,
+    read_roster,
+    roster_to_data,
+    to_roster,
+)
+from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.yaml_limits import ROSTER
 from listbuilder.storage import Stored
 
 
@@ -41,9 +49,9 @@ class Opened:
 
 def parse_stored(text: str) -> Roster:
     try:
-        data = yaml.safe_load(text)
+        data = parse_yaml(text, "stored roster", ROSTER)
         return to_roster(RosterModel.model_validate(data))
-    except (yaml.YAMLError, ValidationError) as exc:
+    except (DataLoadError, ValidationError) as exc:
         raise StoredRosterError(str(exc)) from exc
 
 
@@ -56,15 +64,42 @@ def open_stored(library: Library, stored: Stored) -> Opened:
     return Opened(stored, roster, system, library.catalog(system))
 
 
-def canonical(roster: Roster, system: RuleSystem, catalog: Catalog) -> str:
-    """The roster file text to store; refuses a roster the file format could not hold."""
+def canonical(roster: Roster, system: RuleSystem, catalog: Catalog,
+              before: Roster | None = None) -> str:
+    """The roster file text to store. What is stored is always a file the reader accepts, so
+    every saved roster exports to a file that imports back: a change that would make the
+    reader refuse it (a hand-made post naming an upgrade the unit lacks, say) is refused.
+    Problems the roster `before` the change already had (a unit that left the data) don't
+    block other changes."""
     try:
         RosterModel.model_validate(roster_to_data(roster, system, catalog))
     except ValidationError as exc:
         err = exc.errors()[0]
         raise RosterShapeError(f"{format_loc(tuple(err['loc']))}: "
-                               f"{describe_pydantic_error(err)}") from exc
-    return dump_roster(roster, system, catalog)
+                               f"{describe_roster_error(err)}") from exc
+    text = dump_roster(roster, system, catalog)
+    new = _reader_problems(text, system, catalog)
+    if new and before is not None:
+        had = set(_reader_problems(dump_roster(before, system, catalog), system, catalog))
+        new = [p for p in new if p not in had]
+    if new:
+        raise RosterShapeError("; ".join(new))
+    return text
+
+
+def _reader_problems(text: str, system: RuleSystem, catalog: Catalog) -> list[str]:
+    """What the roster file reader would say of `text`, without lines (they move)."""
+
+    def only(system_id: str) -> RuleSystem:
+        if system_id != system.id:
+            raise ValueError(system_id)
+        return system
+
+    try:
+        read_roster(text, "roster", only, [system.id], lambda _: catalog)
+    except RosterFileError as exc:
+        return [f"{format_loc(e.loc)}: {e.message}" for e in exc.errors]
+    return []
 
 
 def file_name(roster: Roster, suffix: str) -> str:

@@ -6,7 +6,7 @@ from werkzeug.datastructures import FileStorage
 
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
-from listbuilder.engine.roster_file import MAX_ROSTER_BYTES, LoadedRoster
+from listbuilder.engine.roster_file import MAX_ROSTER_BYTES, LoadedRoster, roster_text
 
 
 class UploadProblem(Exception):
@@ -17,15 +17,8 @@ class UploadProblem(Exception):
 
 def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
     name = (upload.filename or "roster.yaml")[-100:]
-    raw = upload.read(MAX_ROSTER_BYTES + 1)
-    if len(raw) > MAX_ROSTER_BYTES:
-        raise UploadProblem([f"{name}: the file is larger than {MAX_ROSTER_BYTES // 1024} KB; "
-                             f"is it a roster?"])
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise UploadProblem([f"{name}: not UTF-8 text: is it a roster file (.yaml)?"]) from None
-    try:
+        text = roster_text(upload.read(MAX_ROSTER_BYTES + 1), name)
         return library.read_roster(text, name)
     except DataLoadError as exc:
         return_lines = [str(e) for e in exc.errors]

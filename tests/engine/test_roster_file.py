@@ -50,7 +50,9 @@ def test_broken_yaml_names_the_line(library: Library) -> None:
 
 def test_unknown_key_names_line_and_path(library: Library) -> None:
     (error,) = errors_of(library, HEAD + "entries:\n  - unit: Troll\n    cuont: 2\n")
-    assert error == "mine.yaml:7: entries[0].cuont: unknown key: remove it or check its spelling"
+    assert error == ("mine.yaml:7: entries[0].cuont: unknown key 'cuont' (did you mean 'count'?): "
+                     "remove it or fix its spelling; an entry may hold unit, count, upgrades, "
+                     "faction, label, joins (and pts)")
 
 
 def test_unknown_unit_suggests_the_closest_name(library: Library) -> None:
@@ -60,7 +62,8 @@ def test_unknown_unit_suggests_the_closest_name(library: Library) -> None:
 
 def test_wrong_type_is_reported_with_its_line(library: Library) -> None:
     (error,) = errors_of(library, HEAD + "entries:\n  - unit: Troll\n    count: two\n")
-    assert error.startswith("mine.yaml:7: entries[0].count: input should be a valid integer")
+    assert error == ("mine.yaml:7: entries[0].count: expected a whole number from 1 to 10,000, "
+                     "found the text 'two': write `count: 10`")
 
 
 def test_all_problems_at_once(library: Library) -> None:

@@ -1,0 +1,179 @@
+"""Limits checked on a YAML file before it is turned into objects, for files from strangers.
+
+Building objects from YAML recurses once per level of nesting (in the C loader, on the C stack:
+a file nested 50,000 deep kills the process), and a number of 5,000 digits or an impossible date
+raises inside the loader. So an untrusted file is first read as a stream of parser events,
+which the parser produces without recursion, and refused with its line and key if it is nested
+too deep, holds too many values (an alias counts as every value it repeats, so a small file
+can't expand into a huge one), or holds a number or a text far longer than any roster needs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.resolver import Resolver
+
+from listbuilder.engine.errors import DataError, DataLoadError, Loc
+
+try:  # the C parser is several times faster; pure Python is the fallback
+    from yaml import CSafeLoader as SafeLoader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader  # type: ignore[assignment]
+
+__all__ = ["DATA", "ROSTER", "Limits", "SafeLoader", "check_limits"]
+
+INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
+TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_RESOLVER = Resolver()
+_CONSTRUCTOR = yaml.SafeLoader("")  # only its timestamp reader is used
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a file may hold. The defaults are far above any real roster file and far
+    below what harms the server."""
+
+    depth: int = 20  # a roster needs 4: entries, an entry, its upgrades, an upgrade
+    nodes: int = 60_000  # 500 entries with every upgrade ticked stay under 40,000
+    digits: int = 30  # the longest number a roster uses has 7 digits
+    text: int = 5_000  # characters in one value; names are at most 80
+    what: str = "roster"  # how the refusal names the file
+
+    def __post_init__(self) -> None:
+        if min(self.depth, self.nodes, self.digits, self.text) < 1:
+            raise ValueError("limits must be positive")
+
+
+ROSTER = Limits()
+DATA = Limits(depth=40, nodes=500_000, digits=30, text=50_000, what="data file")
+
+
+@dataclass
+class _Frame:
+    mapping: bool
+    loc: Loc
+    index: int = -1  # sequences: the item being read
+    key: str | int | None = None  # mappings: the key whose value comes next
+    expect_key: bool = True
+
+
+@dataclass
+class _Scan:
+    file: str
+    limits: Limits
+    stack: list[_Frame] = field(default_factory=list)
+    nodes: int = 0
+    deepest: int = 0
+    # anchors being read: name, node count at its start, its depth, stack size, outer deepest
+    open_anchors: list[tuple[str, int, int, int, int]] = field(default_factory=list)
+    anchors: dict[str, tuple[int, int]] = field(default_factory=dict)  # size, height
+
+    def refuse(self, line: int, loc: Loc, message: str) -> DataLoadError:
+        return DataLoadError([DataError(self.file, loc, message, line)])
+
+    def place(self) -> Loc:
+        """The key path of the node that starts now, and move the parent on past it."""
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if not top.mapping:
+            top.index += 1
+            return (*top.loc, top.index)
+        if top.expect_key:
+            top.expect_key = False
+            return top.loc
+        top.expect_key = True
+        return (*top.loc, top.key) if top.key is not None else top.loc
+
+    def count(self, n: int, line: int, loc: Loc) -> None:
+        self.nodes += n
+        if self.nodes > self.limits.nodes:
+            raise self.refuse(line, loc, f"the file holds more than {self.limits.nodes:,} "
+                                         f"values (a repeated alias counts each time); a "
+                                         f"{self.limits.what} needs far fewer: is it a "
+                                         f"{self.limits.what}?")
+
+    def check_depth(self, depth: int, line: int, loc: Loc) -> None:
+        self.deepest = max(self.deepest, depth)
+        if depth > self.limits.depth:
+            raise self.refuse(line, loc, f"nested more than {self.limits.depth} levels deep; "
+                                         f"a {self.limits.what} needs only a few levels "
+                                         f"(lists inside lists): is it a {self.limits.what}?")
+
+
+def check_limits(text: str, file: str, limits: Limits) -> None:
+    """Raise DataLoadError naming line and key if the YAML text breaks `limits`. A syntax
+    error is left for the loader to report."""
+    scan = _Scan(file, limits)
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            _step(scan, event)
+    except yaml.YAMLError:
+        return  # not valid YAML: the loader says where
+
+
+def _step(scan: _Scan, event: yaml.Event) -> None:
+    line = event.start_mark.line + 1 if event.start_mark is not None else 0
+    if isinstance(event, yaml.ScalarEvent | yaml.AliasEvent | yaml.CollectionStartEvent):
+        loc = scan.place()
+        depth = len(scan.stack) + 1
+        if isinstance(event, yaml.AliasEvent):
+            size, height = scan.anchors.get(event.anchor or "", (1, 0))
+            scan.check_depth(depth + height, line, loc)
+            scan.count(size, line, loc)
+            _key_from(scan, loc, None)
+            return
+        scan.check_depth(depth, line, loc)
+        scan.count(1, line, loc)
+        if isinstance(event, yaml.ScalarEvent):
+            _check_scalar(scan, event, line, loc)
+            if event.anchor:
+                scan.anchors[event.anchor] = (1, 0)
+            _key_from(scan, loc, event.value)
+            return
+        if event.anchor:
+            scan.open_anchors.append((event.anchor, scan.nodes - 1, depth, len(scan.stack),
+                                      scan.deepest))
+            scan.deepest = depth
+        _key_from(scan, loc, None)
+        scan.stack.append(_Frame(isinstance(event, yaml.MappingStartEvent), loc))
+    elif isinstance(event, yaml.CollectionEndEvent) and scan.stack:
+        scan.stack.pop()
+        if scan.open_anchors and scan.open_anchors[-1][3] == len(scan.stack):
+            name, start, depth, _, outer = scan.open_anchors.pop()
+            scan.anchors[name] = (scan.nodes - start, scan.deepest - depth)
+            scan.deepest = max(outer, scan.deepest)
+
+
+def _key_from(scan: _Scan, loc: Loc, value: str | None) -> None:
+    """After a mapping key is read, remember it so its value's path names it."""
+    if len(scan.stack) and scan.stack[-1].mapping and not scan.stack[-1].expect_key:
+        scan.stack[-1].key = value[:40] if value is not None else None
+
+
+def _check_scalar(scan: _Scan, event: yaml.ScalarEvent, line: int, loc: Loc) -> None:
+    value, limits = event.value, scan.limits
+    if len(value) > limits.text:
+        raise scan.refuse(line, loc, f"a value of {len(value):,} characters; a "
+                                     f"{limits.what} needs at most a few hundred (names are "
+                                     f"at most 80): shorten it")
+    tag = event.tag  # as the loader will see it: an untagged plain value by its look
+    if tag in (None, "!"):
+        tag = _RESOLVER.resolve(yaml.ScalarNode, value, event.implicit)  # type: ignore[no-untyped-call]
+    if tag in (INT, FLOAT):
+        digits = len(re.sub(r"[^0-9a-fA-F]", "", value))
+        if digits > limits.digits:
+            raise scan.refuse(line, loc, f"a number with {digits:,} digits; the largest a "
+                                         f"{limits.what} uses has about 7 (a points limit of "
+                                         f"1,000,000): write a smaller number, or put quotes "
+                                         f"around it if it is a name")
+    elif tag == TIMESTAMP:
+        try:
+            _CONSTRUCTOR.construct_yaml_timestamp(yaml.ScalarNode(tag, value))
+        except (ValueError, OverflowError):
+            raise scan.refuse(line, loc, f"{value!r} reads as a date but no such date exists: "
+                                         f"put quotes around it if it is text") from None
