@@ -45,9 +45,10 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.store"] = RosterStore(url)
     csrf.init_app(app)
 
-    from listbuilder.web import builder, errors, home, shared, templating
+    from listbuilder.web import builder, errors, home, security, shared, templating
 
     templating.init_app(app)
+    security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(builder.bp)

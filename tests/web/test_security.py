@@ -1,0 +1,70 @@
+"""Security headers on every answer, no caching of pages behind an edit link, and pages that
+keep to the policy (no inline script, style or handlers) so the browser never blocks a part."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from webtools import Player
+
+HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def check_headers(response) -> None:  # type: ignore[no-untyped-def]
+    for key, value in HEADERS.items():
+        assert response.headers.get(key) == value, key
+    policy = response.headers["Content-Security-Policy"]
+    parts = dict(p.strip().split(" ", 1) for p in policy.split(";") if p.strip())
+    assert parts["script-src"] == "'self'" and parts["style-src"] == "'self'"
+    assert parts["frame-ancestors"] == "'none'" and parts["object-src"] == "'none'"
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_every_kind_of_answer_carries_the_headers(player: Player, client: FlaskClient) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    share = re.search(r'/s/([\w-]+)', player.html)
+    assert share is not None
+    answers = [client.get("/"), client.get(f"/r/{player.token}"), client.get(f"/s/{share[1]}"),
+               client.get("/nowhere"), client.get(f"/r/{player.token}/export.yaml"),
+               client.get("/static/js/htmx.min.js"),
+               player.post("entry", index=5, unit="Nobody", count=1)]
+    for response in answers:
+        check_headers(response)
+
+
+def test_pages_behind_an_edit_link_are_never_stored(player: Player, client: FlaskClient) -> None:
+    player.start("warstuff", "Patrol", (), 150)
+    for url in ["/", f"/r/{player.token}", f"/r/{player.token}/export.yaml"]:
+        assert client.get(url).headers["Cache-Control"] == "no-store", url
+    assert "no-store" not in client.get("/static/css/site.css").headers.get("Cache-Control", "")
+
+
+def test_pages_keep_to_the_policy(player: Player, client: FlaskClient) -> None:
+    # the browser would silently drop any of these under the policy
+    for system, faction in [("op40k", "Orks"), ("warstuff", "Fantasy"), ("hammerwars", "Tau"),
+                            ("actionhammer", "Cobalt Brigade"), ("spaceempires", "Orks")]:
+        player.start(system, "Test", (faction,))
+        player.post("add", unit=_first_unit(player.html))
+        pages = [player.html, client.get("/").get_data(as_text=True),
+                 client.get(f"/new/{system}").get_data(as_text=True),
+                 client.get(f"/systems/{system}/print").get_data(as_text=True),
+                 client.get(f"/r/{player.token}/resolve", query_string={
+                     "attacker": "0:x", "defender": "x"}).get_data(as_text=True)]
+        for page in pages:
+            assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), "inline script"
+            assert not re.search(r"<style\b", page), "inline style element"
+            assert not re.search(r"\sstyle=", page), "style attribute"
+            assert not re.search(r"\son[a-z]+=", page), "event handler attribute"
+            assert "javascript:" not in page and "hx-on" not in page
+
+
+def _first_unit(page: str) -> str:
+    found = re.search(r'name="unit" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="unit" value="([^"]+)"', page)
+    assert found is not None, "no unit to add on the page"
+    return found[1]
