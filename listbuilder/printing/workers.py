@@ -14,12 +14,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import select
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 MIN_FACES = 6  # below this a fork costs more than it saves
+PARENT_POLL = 0.5  # seconds between looks at the owner where there are no pidfds
 
 
 def workers() -> int:
@@ -37,7 +40,45 @@ def can_fork() -> bool:
 _POOL: ProcessPoolExecutor | None = None
 
 
-def _warm_worker() -> None:
+def die_with(owner: int) -> None:
+    """End this process as soon as process `owner` (the server, or the command that forked
+    it) ends, however it ends, SIGKILL and crashes included: layout processes never outlive
+    the process that started them.
+
+    A watcher thread waits on a pidfd of the owner, which the kernel marks readable when it
+    exits; where there are no pidfds, it looks every PARENT_POLL seconds. Watching the parent
+    would not do: a pool worker's parent is the fork server, which itself waits for its
+    workers to end."""
+    try:
+        handle = os.pidfd_open(owner)
+    except ProcessLookupError:
+        os._exit(0)  # gone already
+    except (AttributeError, OSError):
+        handle = None
+
+    def watch() -> None:
+        if handle is not None:
+            select.select([handle], [], [])
+        else:
+            while _running(owner):
+                time.sleep(PARENT_POLL)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="owner-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _warm_worker(owner: int) -> None:
+    die_with(owner)
     from listbuilder.printing.render import warm_up
 
     warm_up()
@@ -56,7 +97,7 @@ def start_pool() -> bool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["listbuilder.printing.render"])
         _POOL = ProcessPoolExecutor(max_workers=2, mp_context=context,
-                                    initializer=_warm_worker)
+                                    initializer=_warm_worker, initargs=(os.getpid(),))
         try:
             for started in [_POOL.submit(_ready) for _ in range(2)]:
                 started.result()
@@ -96,9 +137,11 @@ def in_child(work: Callable[[], Any]) -> Callable[[], Any | None]:
     """Start `work` in a forked child; the returned call waits for its result (None if the
     child failed, so the caller can do the work itself)."""
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: do the work, send it back, leave without any cleanup
         os.close(read_end)
+        die_with(parent)
         code = 0
         try:
             data = pickle.dumps(work())
