@@ -18,6 +18,8 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_SECURE = os.environ.get("LISTBUILDER_SECURE_COOKIES") == "1"
     REMEMBERED_ROSTERS = 40  # edit links the browser keeps for the home page list
+    # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
+    MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
     PERMANENT_SESSION_LIFETIME = 365 * 24 * 3600  # that list outlives a month away
 
 

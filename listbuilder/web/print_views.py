@@ -11,6 +11,7 @@ the forms and names the file.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -28,6 +29,7 @@ from listbuilder.printing.geometry import CARDS, CHIT, CHIT_GUTTER, GUTTER, PAPE
 from listbuilder.printing.options import FALSE, TRUE
 from listbuilder.storage import Stored
 from listbuilder.web import services
+from listbuilder.web.print_cache import cached_pdf, check_print_size, print_key
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("print", __name__)
@@ -254,7 +256,13 @@ def _print_roster(opened: Opened, action: str, back: str) -> Response:
     sent = sent_values()
     try:
         options = PrintOptions.from_strings(sent)
-        pdf = printing.render_roster(opened.catalog, opened.system, opened.roster, options)
+        if options.what in ("cards", "all"):
+            check_print_size(len(opened.system.unit_cards(opened.catalog, opened.roster,
+                                                          merge=options.merge)))
+        key = print_key("roster", opened.catalog.revision, dataclasses.asdict(options),
+                        [opened.stored.text])
+        pdf = cached_pdf(key, lambda: printing.render_roster(opened.catalog, opened.system,
+                                                             opened.roster, options))
     except PrintError as exc:
         form = roster_form(action, sent, in_words(exc.problems))
         body = render_template("print/web_roster.html", form=form, roster=opened.roster,
@@ -330,8 +338,11 @@ def _print_system(system: RuleSystem, kind: str, make: Make, problems: list[str]
     except PrintError as exc:
         problems += exc.problems
     if options is not None and not problems:
+        catalog = services.library().catalog(system)
+        key = print_key(kind, catalog.revision, dataclasses.asdict(options),
+                        [system.id, *name_parts])
         try:
-            return pdf_response(make(services.library().catalog(system), options), system.id,
+            return pdf_response(cached_pdf(key, lambda: make(catalog, options)), system.id,
                                 *name_parts)
         except PrintError as exc:
             problems = exc.problems
