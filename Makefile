@@ -19,6 +19,7 @@ $(STAMP): pyproject.toml | system
 	touch $(STAMP)
 
 run: system $(STAMP)
+	$(BIN)/listbuilder db upgrade
 	$(BIN)/listbuilder serve --host 127.0.0.1 --port 5000
 
 test: system $(STAMP)

@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 
 import click
 
+from listbuilder import db_commands
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Origin
@@ -380,3 +381,6 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
     options = PrintOptions.from_strings({"paper": paper, "ink_saver": str(ink_saver)})
     write_pdf(lambda progress: print_rules(cat, system, options),
               output or default_output(system.id, "rules"))
+
+
+main.add_command(db_commands.db)  # `listbuilder db upgrade|current|check|purge`

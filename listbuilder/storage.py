@@ -131,11 +131,13 @@ def sqlite_url(path: Path) -> str:
 def make_engine(url: str) -> Engine:
     """An engine for the URL; SQLite files are set up for many threads and processes at once."""
     parsed = make_url(url)
+    if parsed.drivername == "postgres":  # what many hosts hand out; SQLAlchemy wants this
+        parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True)
     if parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
+    engine = create_engine(parsed)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine
@@ -173,7 +175,6 @@ class RosterStore:
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self._write_session = sessionmaker(
             self.engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
-        Base.metadata.create_all(self.engine)  # until the migrations land
 
     def close(self) -> None:
         self.engine.dispose()

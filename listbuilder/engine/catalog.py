@@ -53,7 +53,8 @@ def parse_yaml(text: str, file: str, limits: Limits | None = None) -> Any:
         raise DataLoadError([DataError(file, (), f"not valid YAML: {exc.problem}", line)]) from exc
     except yaml.YAMLError as exc:
         raise DataLoadError([DataError(file, (), f"not valid YAML: {exc}")]) from exc
-    except (ValueError, OverflowError, RecursionError) as exc:  # a value the loader can't build
+    except (ValueError, OverflowError, RecursionError, ArithmeticError, LookupError,
+            AttributeError, TypeError) as exc:  # a value the loader can't build
         raise DataLoadError([DataError(file, (), f"a value could not be read ({exc}); put "
                                                  f"quotes around it if it is text")]) from exc
 

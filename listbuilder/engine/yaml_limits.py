@@ -171,9 +171,22 @@ def _check_scalar(scan: _Scan, event: yaml.ScalarEvent, line: int, loc: Loc) -> 
                                          f"{limits.what} uses has about 7 (a points limit of "
                                          f"1,000,000): write a smaller number, or put quotes "
                                          f"around it if it is a name")
-    elif tag == TIMESTAMP:
-        try:
-            _CONSTRUCTOR.construct_yaml_timestamp(yaml.ScalarNode(tag, value))
-        except (ValueError, OverflowError):
-            raise scan.refuse(line, loc, f"{value!r} reads as a date but no such date exists: "
-                                         f"put quotes around it if it is text") from None
+    if tag == TIMESTAMP or event.tag not in (None, "!"):
+        _check_built(scan, tag or "", value, line, loc)
+
+
+def _check_built(scan: _Scan, tag: str, value: str, line: int, loc: Loc) -> None:
+    """Build a dated or explicitly tagged value now, so a bad one is refused with its line:
+    inside the loader, `!!bool maybe` or `!!timestamp soon` would fail without one."""
+    build = _CONSTRUCTOR.yaml_constructors.get(tag)
+    if build is None:
+        raise scan.refuse(line, loc, f"the tag {tag!r} is not used in roster files: remove it")
+    try:
+        build(_CONSTRUCTOR, yaml.ScalarNode(tag, value))
+    except Exception:
+        if tag == TIMESTAMP:
+            raise scan.refuse(line, loc, f"{value!r} reads as a date but no such date "
+                                         f"exists: put quotes around it if it is text") from None
+        kind = tag.rsplit(":", 1)[-1]
+        raise scan.refuse(line, loc, f"{value!r} can't be read as {kind}: remove the tag "
+                                     f"!!{kind} or fix the value") from None

@@ -6,8 +6,10 @@ inside `create_app`, beside these.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from listbuilder import migrations
 from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.engine.library import Library
 from listbuilder.storage import RosterStore, sqlite_url
@@ -42,7 +45,16 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.library"] = Library(custom_dir=Path(custom) if custom else None)
     url = app.config.get("DATABASE_URL") or sqlite_url(Path(app.instance_path) /
                                                         "listbuilder.sqlite3")
-    app.extensions["listbuilder.store"] = RosterStore(url)
+    store = RosterStore(url, print_cache_bytes=app.config["PRINT_CACHE_MB"] * 1024 * 1024)
+    try:
+        if app.config.get("UPGRADE_DATABASE"):
+            migrations.upgrade(store.engine)
+        else:
+            migrations.require_current(store.engine, url)  # SchemaNotCurrent names the fix
+    except Exception:
+        store.close()
+        raise
+    app.extensions["listbuilder.store"] = store
     csrf.init_app(app)
 
     from listbuilder.web import builder, errors, home, security, shared, templating
@@ -62,8 +74,17 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
 
 
 def _instance_secret(folder: Path) -> str:
+    """The key kept in the instance folder, made on first use. Worker processes starting at
+    once must all end up with the same key: the file appears whole (written aside, then
+    linked into place, which fails if another process got there first), never half-written."""
     path = folder / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32), encoding="utf-8")
-        path.chmod(0o600)
+        fd, draft = tempfile.mkstemp(dir=folder, prefix=".secret_key-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):  # another worker's key won: use it
+                os.link(draft, path)
+        finally:
+            os.unlink(draft)
     return path.read_text(encoding="utf-8").strip()

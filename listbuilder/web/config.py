@@ -11,6 +11,14 @@ class Config:
     SECRET_KEY = os.environ.get("LISTBUILDER_SECRET_KEY")
     # Any SQLAlchemy URL; unset means an SQLite file in the instance folder.
     DATABASE_URL = os.environ.get("DATABASE_URL")
+    # A server refuses a database behind the code's migrations (`listbuilder db upgrade`, which
+    # make run calls, runs them once before any worker starts); tests, on fresh temp files,
+    # upgrade it in place instead.
+    UPGRADE_DATABASE = False
+    # The bound of the print cache kept in the database (shared by every worker), in MB.
+    PRINT_CACHE_MB = int(os.environ.get("LISTBUILDER_PRINT_CACHE_MB") or 64)
+    # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
+    MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
     MAX_CONTENT_LENGTH = 512 * 1024  # uploads: roster files are at most 256 KB
@@ -18,8 +26,6 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_SECURE = os.environ.get("LISTBUILDER_SECURE_COOKIES") == "1"
     REMEMBERED_ROSTERS = 40  # edit links the browser keeps for the home page list
-    # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
-    MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
     PERMANENT_SESSION_LIFETIME = 365 * 24 * 3600  # that list outlives a month away
 
 
@@ -27,4 +33,5 @@ class TestConfig(Config):
     TESTING = True
     SECRET_KEY = "test-secret-key"
     DATABASE_URL = "sqlite://"  # replaced by a temp file in the tests' fixtures
+    UPGRADE_DATABASE = True
     LISTBUILDER_DATA = None

@@ -111,3 +111,15 @@ def test_a_file_with_hundreds_of_problems_lists_the_first_fifty(library: Library
     assert len(found) == 51 and "unknown unit 'Boyz'" in found[0]
     assert found[-1] == ("mine.yaml: (top): and 250 more problems like these: fix the ones above "
                          "and read the file again")
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("points_limit: !!bool maybe", "'maybe' can't be read as bool: remove the tag !!bool"),
+    ("points_limit: !!int abc", "'abc' can't be read as int"),
+    ("data_revision: !!timestamp soon", "'soon' reads as a date but no such date exists"),
+    ("name: !!python/object:os.system x", "is not used in roster files: remove it"),
+])
+def test_a_tagged_value_that_cannot_be_built_is_refused_with_its_line(
+        library: Library, line: str, says: str) -> None:
+    (problem,) = problems(library, HEAD.replace("name: x\n", "") + line + "\n")
+    assert problem.startswith("mine.yaml:3: ") and says in problem

@@ -22,6 +22,9 @@ def test_serve_answers_on_the_given_port(tmp_path: Path) -> None:
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(tmp_path / "instance"),
            "LISTBUILDER_DATA": str(tmp_path / "no-data")}
     env.pop("DATABASE_URL", None)
+    upgrade = subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+                              "db", "upgrade"], env=env, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
     proc = subprocess.Popen(
         [sys.executable, "-c", "from listbuilder.cli import main; main()", "serve",
          "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -1,16 +1,18 @@
-"""Saved rosters in a real SQLite file: tokens, hashing, the optimistic version check, many
-writers at once, deleting and restoring, and the print cache shared through the database."""
+"""Saved rosters in a real SQLite file and a real PostgreSQL database: tokens, hashing, the
+optimistic version check, many writers at once, deleting and restoring, and the print cache
+shared through the database."""
 
 from __future__ import annotations
 
 import sqlite3
-import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from at_once import at_once
 
-from listbuilder import storage
+from listbuilder import migrations, storage
 from listbuilder.storage import (
     BUSY_TIMEOUT_MS,
     MAX_TEXT,
@@ -23,25 +25,30 @@ from listbuilder.storage import (
 
 
 @pytest.fixture
-def store(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = RosterStore(sqlite_url(tmp_path / "deep" / "rosters.sqlite3"))
+def sqlite_store(tmp_path: Path) -> Iterator[RosterStore]:
+    """A store on an SQLite file in a folder that doesn't exist yet."""
+    url = sqlite_url(tmp_path / "deep" / "rosters.sqlite3")
+    s = RosterStore(url)
+    migrations.upgrade(s.engine)
     yield s
     s.close()
 
 
-def test_edit_token_is_256_bits_and_only_its_hash_is_stored(store: RosterStore,
-                                                            tmp_path: Path) -> None:
+def rows(store: RosterStore, query: str) -> list[tuple[object, ...]]:
+    with store.engine.connect() as connection:
+        return [tuple(r) for r in connection.exec_driver_sql(query)]
+
+
+def test_edit_token_is_256_bits_and_only_its_hash_is_stored(store: RosterStore) -> None:
     saved, token = store.create("warstuff", "A", "text")
     assert len(token) >= 43 and len(saved.share_token) >= 22  # 32 and 16 bytes, base64
     assert store.by_edit_token(token) == saved
     assert store.by_share_token(saved.share_token) == saved
     assert store.by_edit_token(saved.share_token) is None
     assert store.by_share_token(token) is None
-    db = sqlite3.connect(tmp_path / "deep" / "rosters.sqlite3")
-    rows = db.execute("select edit_hash, share_token from rosters").fetchall()
-    db.close()
-    assert rows == [(hash_token(token), saved.share_token)]
-    assert token not in str(rows)
+    stored = rows(store, "select edit_hash, share_token from rosters")
+    assert stored == [(hash_token(token), saved.share_token)]
+    assert token not in str(stored)
 
 
 def test_tokens_differ_between_rosters(store: RosterStore) -> None:
@@ -63,21 +70,15 @@ def test_save_bumps_the_version_and_a_stale_save_changes_nothing(store: RosterSt
 def test_two_savers_at_once_one_wins(store: RosterStore) -> None:
     saved, _ = store.create("op40k", "A", "base")
     outcomes: list[str] = []
-    barrier = threading.Barrier(4)
 
     def save(n: int) -> None:
-        barrier.wait()
         try:
             store.save(saved.id, 1, "A", f"text {n}")
             outcomes.append("saved")
         except StaleRoster:
             outcomes.append("stale")
 
-    threads = [threading.Thread(target=save, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert at_once(save, 4) == []
     assert sorted(outcomes) == ["saved", "stale", "stale", "stale"]
 
 
@@ -98,52 +99,40 @@ def test_bounds(store: RosterStore) -> None:
 
 # -- SQLite under load ------------------------------------------------------------------------
 
-def test_sqlite_is_set_up_for_many_writers(store: RosterStore) -> None:
-    with store.engine.connect() as connection:
+def test_sqlite_is_set_up_for_many_writers(sqlite_store: RosterStore) -> None:
+    with sqlite_store.engine.connect() as connection:
         pragma = {name: connection.exec_driver_sql(f"PRAGMA {name}").scalar()
                   for name in ("journal_mode", "busy_timeout", "foreign_keys")}
     assert pragma == {"journal_mode": "wal", "busy_timeout": BUSY_TIMEOUT_MS, "foreign_keys": 1}
 
 
-def test_many_writers_at_once_never_see_a_locked_database(tmp_path: Path) -> None:
+def test_many_writers_at_once_never_see_a_locked_database(database_url: str) -> None:
     """Three stores (as three worker processes would have) and 24 threads create and save
-    rosters and keep prints in one SQLite file at once: every write lands."""
-    url = sqlite_url(tmp_path / "busy.sqlite3")
-    stores = [RosterStore(url) for _ in range(3)]
-    barrier = threading.Barrier(24)
-    errors: list[BaseException] = []
+    rosters and keep prints in one database at once: every write lands."""
+    stores = [RosterStore(database_url) for _ in range(3)]
 
     def player(n: int) -> None:
         store = stores[n % 3]
-        try:
-            barrier.wait()
-            saved, _ = store.create("op40k", f"R{n}", "text")
-            for version in range(1, 11):
-                saved = store.save(saved.id, version, f"R{n}", f"text {version}")
-                store.keep_print(f"{n}-{version}", b"%PDF" * 100)
-        except BaseException as error:  # collected: a thread's exception is otherwise lost
-            errors.append(error)
+        saved, _ = store.create("op40k", f"R{n}", "text")
+        for version in range(1, 11):
+            saved = store.save(saved.id, version, f"R{n}", f"text {version}")
+            store.keep_print(f"{n}-{version}", b"%PDF" * 100)
 
-    threads = [threading.Thread(target=player, args=(n,)) for n in range(24)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = at_once(player, 24)
     try:
         assert errors == []
-        db = sqlite3.connect(tmp_path / "busy.sqlite3")
-        assert db.execute("select count(*), min(version), max(version) from rosters").fetchone() \
-            == (24, 11, 11)
-        db.close()
+        assert rows(stores[1], "select count(*), min(version), max(version) from rosters") \
+            == [(24, 11, 11)]
         assert stores[0].print_cache_size() == (240, 240 * 400)
     finally:
         for s in stores:
             s.close()
 
 
-def test_a_long_reader_does_not_hold_up_saves(store: RosterStore, tmp_path: Path) -> None:
+def test_a_long_reader_does_not_hold_up_saves(sqlite_store: RosterStore, tmp_path: Path) -> None:
     """A backup or a report reading the file for a while leaves players' saves alone (in
     SQLite's old rollback journal, a writer waits for every reader to finish)."""
+    store = sqlite_store
     saved, token = store.create("op40k", "A", "one")
     reader = sqlite3.connect(tmp_path / "deep" / "rosters.sqlite3", timeout=0,
                              isolation_level=None)
@@ -213,9 +202,8 @@ def test_a_kept_print_comes_back_and_a_second_keep_replaces_it(store: RosterStor
     assert store.print_cache_size() == (1, len(b"%PDF-1 second"))
 
 
-def test_a_second_store_on_the_database_sees_the_same_prints(tmp_path: Path) -> None:
-    url = sqlite_url(tmp_path / "shared.sqlite3")
-    one, two = RosterStore(url), RosterStore(url)
+def test_a_second_store_on_the_database_sees_the_same_prints(database_url: str) -> None:
+    one, two = RosterStore(database_url), RosterStore(database_url)
     try:
         one.keep_print("k", b"pdf")
         assert two.cached_print("k") == b"pdf"

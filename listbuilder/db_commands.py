@@ -1,0 +1,95 @@
+"""`listbuilder db`: bring the database to the code's schema, or see where it stands. Each
+command works on the database the server would use (DATABASE_URL, else the SQLite file in the
+instance folder)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from listbuilder.migrations import SchemaState
+
+
+@click.group()
+def db() -> None:
+    """The database's schema: upgrade it (make run does), or check it."""
+
+
+@db.command()
+def upgrade() -> None:
+    """Run the migrations the database lacks (a database made before migrations is
+    recognised). Safe to run while servers run, and from two machines at once."""
+    from listbuilder import migrations
+    from listbuilder.storage import make_engine
+
+    url = migrations.configured_url()
+    engine = make_engine(url)
+    try:
+        before = migrations.upgrade(engine)
+        after = migrations.check(engine)
+    except migrations.SchemaNotCurrent as refused:
+        click.echo(str(refused), err=True)
+        sys.exit(1)
+    finally:
+        engine.dispose()
+    where = migrations.shown(url)
+    if before.up_to_date:
+        click.echo(f"{where} is at revision {after.current}: nothing to do")
+    else:
+        was = before.current or (f"{before.legacy} (made before migrations)" if before.legacy
+                                 else "empty")
+        click.echo(f"{where} upgraded from {was} to revision {after.current}")
+
+
+@db.command()
+def current() -> None:
+    """Print the database's revision and the code's."""
+    state = _state()
+    click.echo(f"database: {state.current or 'none'}\ncode: {state.head}")
+
+
+@db.command()
+def check() -> None:
+    """Exit 0 if the database is at the code's revision; else say what to do and exit 1."""
+    from listbuilder import migrations
+
+    state = _state()
+    if not state.up_to_date:
+        click.echo(state.problem(migrations.configured_url()), err=True)
+        sys.exit(1)
+    click.echo(f"the database is at the code's revision, {state.head}")
+
+
+@db.command()
+@click.option("--days", type=click.IntRange(0), default=30, show_default=True,
+              help="Purge rosters deleted more than this many days ago.")
+def purge(days: int) -> None:
+    """Remove for good the rosters deleted long enough ago (until then they can be restored)."""
+    from listbuilder import migrations
+    from listbuilder.storage import RosterStore
+
+    url = migrations.configured_url()
+    store = RosterStore(url)
+    try:
+        migrations.require_current(store.engine, url)
+        click.echo(f"purged {store.purge_deleted(timedelta(days=days))} deleted rosters")
+    except migrations.SchemaNotCurrent as refused:
+        click.echo(str(refused), err=True)
+        sys.exit(1)
+    finally:
+        store.close()
+
+
+def _state() -> SchemaState:
+    from listbuilder import migrations
+    from listbuilder.storage import make_engine
+
+    engine = make_engine(migrations.configured_url())
+    try:
+        return migrations.check(engine)
+    finally:
+        engine.dispose()
