@@ -23,6 +23,7 @@ from listbuilder.engine.roster_file import (
     dump_roster,
     roster_json_schema,
 )
+from listbuilder.engine.text import message_line
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
@@ -103,7 +104,7 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Totals and violations as JSON.")
 @click.pass_obj
 def validate(library: Library, roster: Path, as_json: bool) -> None:
-    """Check ROSTER.yaml. Exit 0 legal (warnings allowed), 1 illegal, 2 unreadable."""
+    """Check ROSTER.yaml. Exit 0 legal (warnings allowed), 1 illegal or empty, 2 unreadable."""
     try:
         loaded = library.read_roster_file(roster)
     except DataLoadError as exc:  # a RosterFileError too: the file is no roster
@@ -111,27 +112,37 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
     found = system.validate(cat, r)
     totals = system.totals(cat, r)
+    sections = system.sections(cat, r)
+    status = system.status(cat, r, found)
     changes = data_changes(r, system, cat)
-    illegal = any(v.severity == "error" for v in found)
     if as_json:
         click.echo(json.dumps({
-            "system": system.id, "name": r.name, "legal": not illegal,
+            "system": system.id, "name": r.name, "legal": status.state == "legal",
+            "status": status.state, "total": totals.headline,
             "points": totals.points, "points_limit": totals.points_limit,
             "cost_unit": system.cost_unit,
-            "summary": dict(totals.lines), "changes": changes,
+            "summary": dict(totals.lines), "notes": list(totals.notes),
+            "sections": {s.title: dict(s.lines) for s in sections}, "changes": changes,
             "violations": [dataclasses.asdict(v) for v in found],
         }, indent=1, ensure_ascii=False))
     else:
-        limit = f" / {totals.points_limit}" if totals.points_limit else ""
-        click.echo(f"{r.name} ({system.name}): {totals.points}{limit} {system.cost_unit}")
+        click.echo(f"{r.name} ({system.name}): {totals.headline}")
         for label, value in totals.lines:
             click.echo(f"  {label}: {value}")
+        for note in totals.notes:
+            click.echo(f"  note: {note}")
+        for section in sections:
+            click.echo(f"{section.title}:")
+            for label, value in section.lines:
+                click.echo(f"  {label}: {value}")
         for change in changes:
             click.echo(f"changed since saved: {change}")
         for v in found:
-            click.echo(f"{v.rule}: {v.message}" + (" (warning)" if v.severity == "warning" else ""))
-        click.echo("illegal" if illegal else "legal")
-    sys.exit(EXIT_ILLEGAL if illegal else 0)
+            click.echo(f"{v.rule}: {message_line(v)}"
+                       + (" (warning)" if v.severity == "warning" else ""))
+        click.echo({"legal": "legal", "illegal": "illegal"}.get(
+            status.state, f"empty: {status.empty_text}"))
+    sys.exit(0 if status.state == "legal" else EXIT_ILLEGAL)
 
 
 @main.command()

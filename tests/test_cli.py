@@ -64,6 +64,53 @@ def test_validate_json() -> None:
     assert {v["rule"] for v in data["violations"]} >= {"roster.points-limit"}
 
 
+def test_validate_names_the_reading_and_the_printed_price() -> None:
+    code, out, _ = run("validate", str(ROOT / "examples/warstuff/printed-prices.yaml"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "Under the Streets (WarStuff): 155/150 pts"
+    assert "  note: Rat Warrior: 30 pts by the formula (printed 25)" in lines
+    assert "  note: Rat Ogre: 65 pts by the formula (printed 60)" in lines
+    assert ("roster.points-limit: 155 pts spent; the limit is 150: remove 5 pts. Legal at "
+            "printed prices: 135 pts. (our reading: "
+            "docs/rules-notes.md#printed-quickplay-points-or-the-formula)") in lines
+    code, out, _ = run("validate", "--json", str(ROOT / "examples/warstuff/printed-prices.yaml"))
+    data = json.loads(out)
+    assert data["notes"] == ["Rat Warrior: 30 pts by the formula (printed 25)",
+                             "Rat Ogre: 65 pts by the formula (printed 60)"]
+    (over,) = data["violations"]
+    assert over["reading"] == "printed-quickplay-points-or-the-formula"
+    code, out, _ = run("validate", "--json", str(ROOT / "examples/warstuff/legal.yaml"))
+    assert code == 0 and json.loads(out)["notes"] == []
+
+
+def test_validate_names_spend_and_revenue() -> None:
+    code, out, _ = run("validate", str(ROOT / "examples/spaceempires/legal.yaml"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith("): 7 of 7 revenue spent")
+    assert "  Revenue: 5 this turn (Poor 0, Rich 0, Homeworld 1)" in lines
+    assert "  Spent: 7 of 7 (revenue 5 + treasury 2); 0 left" in lines
+    draw = lines.index("Starting draw (seed 2024):")
+    assert lines[draw + 1].startswith("  Space units: ")
+    assert lines[draw + 2].startswith("  Ground units: ")
+    assert not any(line.strip().startswith("Starting") for line in lines[:draw])
+    code, out, _ = run("validate", "--json", str(ROOT / "examples/spaceempires/legal.yaml"))
+    data = json.loads(out)
+    assert data["total"] == "7 of 7 revenue spent"
+    assert set(data["sections"]["Starting draw (seed 2024)"]) == {"Space units", "Ground units"}
+
+
+def test_validate_calls_an_empty_roster_empty() -> None:
+    code, out, _ = run("validate", str(ROOT / "examples/op40k/empty.yaml"))
+    assert code == 1
+    assert out.splitlines()[-1] == "empty: no units yet"
+    code, out, _ = run("validate", "--json", str(ROOT / "examples/op40k/empty.yaml"))
+    data = json.loads(out)
+    assert code == 1 and data["legal"] is False and data["status"] == "empty"
+    assert data["violations"] == []
+
+
 def test_export_round_trips(tmp_path: Path) -> None:
     out_file = tmp_path / "out.yaml"
     code, _, _ = run("export", str(ROOT / "examples/warstuff/legal.yaml"), "-o", str(out_file))

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
+
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import SYSTEMS
+from listbuilder.web.notes import anchors
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = (ROOT / "docs" / "rules-notes.md").read_text()
@@ -33,3 +38,61 @@ def test_readme_opens_with_the_two_commands() -> None:
     block = readme.split("```")[1]
     commands = [line.split("#")[0].strip() for line in block.splitlines()[1:] if line.strip()]
     assert commands == ["make run", "make test"]
+
+
+def _strings(node: ast.AST, constants: dict[str, str], helpers: dict[str, ast.FunctionDef],
+             depth: int = 0) -> set[str]:
+    """The strings an expression can give: literals, module constants, and what a helper
+    function of the same module returns (one level down)."""
+    out = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            out.add(sub.value)
+        elif isinstance(sub, ast.Name) and sub.id in constants:
+            out.add(constants[sub.id])
+        elif (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
+              and sub.func.id in helpers and depth == 0):
+            for ret in ast.walk(helpers[sub.func.id]):
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    out |= _strings(ret.value, constants, helpers, depth + 1)
+    return out
+
+
+def _readings_in_source() -> set[str]:
+    """Every anchor the code names: the `readings` maps and each `reading=` argument."""
+    found: set[str] = set()
+    for path in (ROOT / "listbuilder").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                     and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)
+                     for t in n.targets if isinstance(t, ast.Name)}
+        helpers = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "reading":
+                found |= _strings(node.value, constants, helpers)
+            elif isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
+                targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+                if any(isinstance(t, ast.Name) and t.id == "readings" for t in targets):
+                    found |= {v.value for v in node.value.values if isinstance(v, ast.Constant)}
+    return found
+
+
+def test_every_reading_a_system_names_is_a_heading_here(library: Library) -> None:
+    here = anchors(ROOT / "docs" / "rules-notes.md")
+    named = _readings_in_source()
+    assert len(named) >= 20  # the scan finds the readings, not nothing
+    for system in SYSTEMS:
+        named |= set(system.readings.values())
+    for path in sorted((ROOT / "examples").glob("*/*.yaml")):
+        loaded = library.read_roster(path.read_text(), str(path))
+        named |= {v.reading for v in loaded.system.validate(loaded.catalog, loaded.roster)
+                  if v.reading}
+    assert sorted(slug for slug in named if slug not in here) == []
+
+
+def test_anchors_follow_githubs_rule() -> None:
+    here = anchors(ROOT / "docs" / "rules-notes.md")
+    assert here["what-about-games-under-1000-or-500-pts"] == (
+        "What about games under 1000 (or 500) pts?")
+    assert "blast--and-fixed-attacks" in here  # backticks and * dropped, spaces kept as -
+    assert "hammer-wars" in here and "rules-notes" in here

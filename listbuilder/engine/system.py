@@ -7,8 +7,8 @@ variants do, so the core never names a system. Validation returns every problem 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 Severity = Literal["error", "warning"]
+State = Literal["empty", "legal", "illegal"]
+NOTES_PATH = "docs/rules-notes.md"
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,35 @@ class Violation:
     severity: Severity
     where: str  # "roster" or "entries[2] Assault Hero"
     message: str  # what was counted and how to fix it
+    # The docs/rules-notes.md section (its heading's anchor) whose reading decided this
+    # violation, where the rules leave it open; None when the rules say it plainly.
+    reading: str | None = None
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
+
+
+def reading_ref(slug: str) -> str:
+    """Where a reading is written down, as the CLI and the plain text name it."""
+    return f"{NOTES_PATH}#{slug}"
+
+
+@dataclass(frozen=True)
+class PrintedPrice:
+    """An entry charged other than the figure its source prints (WarStuff's quickplay units,
+    priced by the formula), so the player sees both and why."""
+
+    text: str  # "Rat Warrior: 30 pts by the formula (printed 25)"
+    difference: int  # what the entry costs above the printed figure, all copies together
+    reading: str  # the rules-notes anchor that says which figure the roster pays
+
+
+@dataclass(frozen=True)
+class Section:
+    """A block shown beside the totals, not inside them (Space Empires' starting draw)."""
+
+    title: str
+    lines: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -49,6 +77,36 @@ class Totals:
     points: int
     points_limit: int | None
     lines: tuple[tuple[str, str], ...] = ()  # system-specific summary, e.g. ("Heroes", "2/2")
+    headline: str = ""  # the total as players read it: "145/150 pts", "7 of 9 revenue spent"
+    notes: tuple[str, ...] = ()  # costs that differ from a printed figure (PrintedPrice.text)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Whether a roster is empty, legal or not legal yet, with its counts of problems."""
+
+    state: State
+    errors: int
+    warnings: int
+    empty_text: str = "no units yet"
+
+    @property
+    def label(self) -> str:
+        return {"empty": "Empty", "legal": "Legal", "illegal": "Not legal yet"}[self.state]
+
+    @property
+    def detail(self) -> str:
+        """What follows the label: ", with 1 warning", ": 2 problems to fix"."""
+        problems = f"{plural(self.errors, 'problem')} to fix"
+        if self.state == "empty":
+            return f": {self.empty_text}" + (f", and {problems}" if self.errors else "")
+        if self.state == "illegal":
+            return f": {problems}"
+        return f", with {plural(self.warnings, 'warning')}" if self.warnings else ""
+
+    @property
+    def text(self) -> str:
+        return self.label + self.detail
 
 
 @dataclass(frozen=True)
@@ -89,7 +147,13 @@ class RuleSystem:
     allows_designs: ClassVar[bool] = False  # players may design units inside the roster
     choices: ClassVar[dict[str, ChoiceSpec]] = {}
     count_label: ClassVar[str] = "count"  # what RosterEntry.count means here, for messages
-    cost_unit: ClassVar[str] = "pts"  # what entry costs are paid in
+    # The currency entry costs are paid in ("pts", Space Empires' "revenue"): a price, never a
+    # total on its own; totals read through `Totals.headline`.
+    cost_unit: ClassVar[str] = "pts"
+    # Rule id -> the docs/rules-notes.md anchor whose reading always decides that violation.
+    # A violation decided by a reading only sometimes sets `reading` where it is made.
+    readings: ClassVar[Mapping[str, str]] = {}
+    empty_text: ClassVar[str] = "no units yet"  # what an empty roster lacks, for its status
 
     # -- catalog -------------------------------------------------------------------------
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
@@ -122,7 +186,23 @@ class RuleSystem:
     def validate(self, catalog: Catalog, roster: Roster) -> list[Violation]:
         problems = self._check_shape(catalog, roster)
         problems += self.check(catalog, roster)
-        return problems
+        return [replace(v, reading=self.readings[v.rule])
+                if v.reading is None and v.rule in self.readings else v for v in problems]
+
+    def is_empty(self, catalog: Catalog, roster: Roster) -> bool:
+        """True when the roster holds nothing to play yet; its status says so, not "Legal"."""
+        return not roster.entries
+
+    def status(self, catalog: Catalog, roster: Roster,
+               found: Sequence[Violation] | None = None) -> Status:
+        """Empty, legal or not, from `found` (the roster's violations; worked out if None)."""
+        if found is None:
+            found = self.validate(catalog, roster)
+        errors = sum(1 for v in found if v.severity == "error")
+        warnings = len(found) - errors
+        state: State = ("empty" if self.is_empty(catalog, roster)
+                        else "illegal" if errors else "legal")
+        return Status(state, errors, warnings, self.empty_text)
 
     def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
         """The system's own limits. Called after the shared checks; unresolved entries exist."""
@@ -130,9 +210,21 @@ class RuleSystem:
 
     def totals(self, catalog: Catalog, roster: Roster) -> Totals:
         limit = roster.points_limit if self.uses_points() else None
-        return Totals(self.roster_points(catalog, roster), limit, self.summary(catalog, roster))
+        points = self.roster_points(catalog, roster)
+        notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, roster)))
+        return Totals(points, limit, self.summary(catalog, roster),
+                      headline=f"{points}{f'/{limit}' if limit else ''} {self.cost_unit}",
+                      notes=notes)
 
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
+        """Blocks shown after the totals, each under its own title (a starting draw)."""
+        return ()
+
+    def printed_prices(self, catalog: Catalog, roster: Roster) -> tuple[PrintedPrice, ...]:
+        """The entries charged other than their printed figure; () where none are."""
         return ()
 
     def _check_shape(self, catalog: Catalog, roster: Roster) -> list[Violation]:
@@ -195,11 +287,17 @@ class RuleSystem:
                               f"The roster has no points limit: set one "
                               f"({self.default_points_limit} is usual for {self.name}).")]
         spent = self.roster_points(catalog, roster)
-        if spent > limit:
-            return [Violation("roster.points-limit", "error", "roster",
-                              f"{spent} pts spent; the limit is {limit}: "
-                              f"remove {spent - limit} pts.")]
-        return []
+        if spent <= limit:
+            return []
+        message = f"{spent} pts spent; the limit is {limit}: remove {spent - limit} pts."
+        printed = self.printed_prices(catalog, roster)
+        if not printed:
+            return [Violation("roster.points-limit", "error", "roster", message)]
+        at_print = spent - sum(p.difference for p in printed)
+        message += (f" Legal at printed prices: {at_print} pts." if at_print <= limit else
+                    f" At printed prices it would be {at_print} pts, still over.")
+        return [Violation("roster.points-limit", "error", "roster", message,
+                          reading=printed[0].reading)]
 
     # -- display ---------------------------------------------------------------------------
     def profile(self, catalog: Catalog, unit: Unit) -> Profile:
@@ -265,14 +363,15 @@ class RuleSystem:
             lines.append(SheetLine(card.profile.name, entry.count, detail,
                                    f"{cost} {self.cost_unit}"))
         totals = self.totals(catalog, roster)
-        limit = f" / {totals.points_limit}" if totals.points_limit else ""
         problems = tuple(v.message for v in self.validate(catalog, roster)
                          if v.severity == "error")
+        summary = totals.lines + tuple(("Printed price", note) for note in totals.notes)
+        for section in self.sections(catalog, roster):
+            summary += ((section.title, ""), *section.lines)
         return RosterSheet(
             title=roster.name, system=self.name, factions=roster.factions,
             choices=self.sheet_choices(catalog, roster), count_label=self.count_label,
-            lines=tuple(lines),
-            total=f"{totals.points}{limit} {self.cost_unit}", summary=totals.lines,
+            lines=tuple(lines), total=totals.headline, summary=summary,
             glossary=glossary(self.entry_cards(catalog, roster)), problems=problems)
 
 

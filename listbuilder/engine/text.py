@@ -5,7 +5,7 @@ legal. Pure: everything comes from the system's hooks, so the text matches what 
 from __future__ import annotations
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry
-from listbuilder.engine.system import RuleSystem, plural
+from listbuilder.engine.system import RuleSystem, Violation, reading_ref
 
 
 def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
@@ -36,19 +36,24 @@ def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
         lines.append("(no units yet)")
 
     totals = system.totals(catalog, roster)
-    limit = f"/{totals.points_limit}" if totals.points_limit else ""
-    lines += ["", f"Total: {totals.points}{limit} {unit_of_cost}"]
+    lines += ["", f"Total: {totals.headline}"]
     lines += [f"{label}: {value}" for label, value in totals.lines]
+    lines += [f"Note: {note}" for note in totals.notes]
+    for section in system.sections(catalog, roster):
+        lines += ["", f"{section.title}:"]
+        lines += [f"{label}: {value}" for label, value in section.lines]
 
     found = system.validate(catalog, roster)
     errors = [v for v in found if v.severity == "error"]
     warnings = [v for v in found if v.severity == "warning"]
-    if errors:
-        lines.append(f"Not legal yet: {plural(len(errors), 'problem')}")
-    else:
-        lines.append("Legal" + (f", with {plural(len(warnings), 'warning')}" if warnings else ""))
-    lines += [f"- {v.message}" for v in errors + warnings]
+    lines += ["", system.status(catalog, roster, found).text]
+    lines += [f"- {message_line(v)}" for v in errors + warnings]
     return "\n".join(lines) + "\n"
+
+
+def message_line(v: Violation) -> str:
+    """A violation's message, naming the reading that decided it where one did."""
+    return v.message + (f" (our reading: {reading_ref(v.reading)})" if v.reading else "")
 
 
 def _entry_lines(system: RuleSystem, catalog: Catalog, roster: Roster, entry: RosterEntry,

@@ -57,7 +57,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.store"] = store
     csrf.init_app(app)
 
-    from listbuilder.web import builder, errors, home, security, shared, templating
+    from listbuilder.web import builder, errors, home, notes, security, shared, templating
 
     templating.init_app(app)
     security.init_app(app)
@@ -65,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.register_blueprint(home.bp)
     app.register_blueprint(builder.bp)
     app.register_blueprint(shared.bp)
+    app.register_blueprint(notes.bp)
     # Printing and quick-resolve register their blueprints here, beside these.
     from listbuilder.web.resolve_views import bp as resolve_bp
     app.register_blueprint(resolve_bp)

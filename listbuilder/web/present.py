@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit, UnitDesign, Upgrade
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.roster_file import data_changes
-from listbuilder.engine.system import RuleSystem, Totals, Violation
+from listbuilder.engine.system import RuleSystem, Section, Status, Totals, Violation
 from listbuilder.engine.text import roster_text
 
 _ENTRY = re.compile(r"^entries\[(\d+)\]")
@@ -45,6 +45,7 @@ class EntryView:
     joins_index: int | None = None
     join_targets: list[tuple[int, str]] = field(default_factory=list)
     joined_by: list[str] = field(default_factory=list)
+    price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
 
     @property
     def has_error(self) -> bool:
@@ -72,6 +73,8 @@ class RosterView:
     choices: list[ChoiceView]
     changes: list[str]
     text: str
+    status: Status = field(default_factory=lambda: Status("legal", 0, 0))  # the engine's word
+    sections: tuple[Section, ...] = ()  # shown beside the totals (a starting draw)
 
     @property
     def errors(self) -> int:
@@ -83,7 +86,7 @@ class RosterView:
 
     @property
     def legal(self) -> bool:
-        return self.errors == 0
+        return self.status.state == "legal"
 
 
 def _label(key: str) -> str:
@@ -107,7 +110,8 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
         lo, hi = system.count_bounds(unit) if unit is not None else (1, None)
         view = EntryView(index=i, entry=entry, unit=unit,
                          cost=system.entry_cost(catalog, roster, entry) if unit else 0,
-                         lo=lo, hi=hi, upgrades=unit.upgrades if unit else ())
+                         lo=lo, hi=hi, upgrades=unit.upgrades if unit else (),
+                         price_note=price_note(system, catalog, replace(roster, entries=(entry,))))
         if unit is not None and system.can_join(unit):
             view.can_join = True
             view.joins_index = labels.get(entry.joins) if entry.joins else None
@@ -132,7 +136,14 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
                       general=general, violations=found,
                       choices=choice_views(system, catalog, roster),
                       changes=data_changes(roster, system, catalog),
-                      text=roster_text(system, catalog, roster))
+                      text=roster_text(system, catalog, roster),
+                      status=system.status(catalog, roster, found),
+                      sections=system.sections(catalog, roster))
+
+
+def price_note(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
+    """The printed-price notes of a roster of one entry: that entry's, or ""."""
+    return "; ".join(dict.fromkeys(p.text for p in system.printed_prices(catalog, roster)))
 
 
 def _entry_name(system: RuleSystem, entry: RosterEntry, index: int) -> str:
@@ -162,6 +173,7 @@ class UnitRow:
     count: int  # the default count that cost is for
     listed: int  # entries of this unit already in the roster
     key: str  # identifies the unit in links: name, or "name|faction" when the name is shared
+    price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
 
 
 def unit_key(catalog: Catalog, unit: Unit) -> str:
@@ -211,7 +223,8 @@ def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str =
             continue
         listed = sum(1 for e in roster.entries if e.unit.casefold() == unit.name.casefold()
                      and (e.faction is None or e.faction == unit.faction))
-        rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit)))
+        rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit),
+                            price_note=price_note(system, catalog, probe)))
     return rows
 
 

@@ -663,3 +663,29 @@ def test_a_custom_file_may_not_redefine_the_core_numbers(tmp_path: Path) -> None
     assert len(loaded.problems) == 1
     assert ("house.yaml:1: army: the army section is already given in "
             "data/actionhammer/system.yaml") in str(loaded.problems[0])
+
+
+def test_violations_name_the_reading_that_decided_them(violations) -> None:
+    under = only(violations(roster("  - unit: Recon Marshal\n", limit=999)),
+                 "actionhammer.leaders-per-1000")
+    assert under.reading == "what-about-games-under-1000-or-500-pts"
+    two = "  - unit: Brigade Captain\n  - unit: Recon Marshal\n"
+    steps = only(violations(roster(two, limit=1999)), "actionhammer.leaders-per-1000")
+    assert steps.reading == "do-the-allowances-count-the-points-limit-or-the-points-spent"
+    small = violations(roster("  - unit: Shock Squad\n    count: 3\n" * 2, limit=999))
+    assert {v.rule: v.reading for v in small} == {
+        "actionhammer.datasheet-per-1000": "what-about-games-under-1000-or-500-pts",
+        "actionhammer.units-per-500":  # 999 pts holds one full 500
+            "do-the-allowances-count-the-points-limit-or-the-points-spent"}
+    third = only(violations(roster("  - unit: Shock Squad\n    count: 3\n" * 3)),
+                 "actionhammer.datasheet-per-1000")
+    assert third.reading is None  # 2000 pts is two whole steps: the rule decides alone
+    guard = only(violations(roster("  - unit: Sergeant Hale\n    label: hale\n"
+                                   "  - unit: Field Commissar\n    joins: hale\n")),
+                 "actionhammer.bodyguard-size")
+    assert guard.reading == "what-makes-a-bodyguard-multi-model"
+    itself = violations(roster("  - unit: Brigade Captain\n    label: me\n    joins: me\n"))
+    assert itself[0].reading == "may-a-leader-join-another-leader-or-itself"
+    move = violations(roster("  - unit: Line Troopers\n    count: 5\n    label: line\n"
+                             "  - unit: Recon Marshal\n    joins: line\n"))
+    assert [v.reading for v in move] == [None]  # the seed says it plainly

@@ -468,3 +468,11 @@ def test_duplicate_names_are_reported(tmp_path: Path) -> None:
     assert [str(p) for p in loaded.problems] == [
         f"{dup}:2: goals[0].name: 'Greed' is defined twice (also in "
         f"data/hammerwars/goals.yaml): keep one"]
+
+
+def test_pool_and_repeat_violations_name_our_reading(violations) -> None:
+    short = violations(roster(FULL_POOL.replace("Ranged Infantry, count: 4",
+                                                "Ranged Infantry, count: 2")))
+    assert [v.reading for v in short] == ["must-the-pool-be-filled-exactly"]
+    empty = violations(roster("  []\n").replace(":\n  []", ": []"))
+    assert {v.reading for v in empty} == {"must-the-pool-be-filled-exactly"}

@@ -446,3 +446,22 @@ def test_custom_file_may_not_redefine_the_system_tables(tmp_path: Path) -> None:
     assert len(loaded.problems) == 1
     assert "army: the army section is already given in data/op40k/army.yaml" in str(
         loaded.problems[0])
+
+
+def test_sizes_the_rules_never_print_name_our_reading(violations) -> None:
+    small = violations(roster(entry("Ork Boyz", 9)))
+    assert [v.reading for v in small] == ["one-printed-size-or-a-range"]
+    joined = violations(roster(entry("Ork Boyz", 15) + "    label: x\n"
+                               + entry("Nobz", 5) + "    joins: x\n"))
+    assert [(v.rule, v.reading) for v in joined] == [("op40k.no-joining",
+                                                      "units-joining-other-units")]
+
+
+def test_an_empty_roster_is_empty_not_legal(read) -> None:
+    loaded = read(roster("  []\n").replace(":\n  []", ": []"))
+    system = loaded.system
+    assert system.validate(loaded.catalog, loaded.roster) == []
+    status = system.status(loaded.catalog, loaded.roster)
+    assert (status.state, status.text) == ("empty", "Empty: no units yet")
+    one = read(roster(entry("Ork Boyz", 15)))
+    assert system.status(one.catalog, one.roster).text == "Legal"

@@ -388,9 +388,11 @@ def test_recruit_cost_within_revenue_and_treasury(violations: Violations) -> Non
     gargant = entry("Great Gargant")
     found = violations(roster("Orks", gargant, seed=7))
     assert ids(found) == {"spaceempires.recruit-cost"}
-    assert found[0].message == ("Recruits cost 10; revenue 5 + treasury 0 gives 5: remove "
-                                "recruits worth 5 Force (Leaders count half).")
+    assert found[0].message == ("Recruits cost 10 revenue; revenue 5 + treasury 0 gives 5 to "
+                                "spend: remove recruits costing 5 or more (a Leader costs half "
+                                "its Force).")
     assert found[0].where == "roster"
+    assert found[0].reading is None  # no Leader: the cost is the printed Force
     assert violations(roster("Orks", gargant, seed=7, treasury=5)) == []
 
 
@@ -495,16 +497,60 @@ def test_an_empire_recruits_only_from_its_own_pile(violations: Violations) -> No
 def test_summary_lines(read: Read, library: Library) -> None:
     loaded = read(roster("Orks", entry("Warboss") + entry("Ork Warship"), seed=2024,
                          rich_planets=1, treasury=2))
-    lines = dict(SYSTEM.summary(loaded.catalog, loaded.roster))
-    assert lines["Revenue"] == "8 (Poor 0, Rich 1, Homeworld 1)"
-    assert lines["Spent"] == "6/10 (revenue 8 + treasury 2)"
-    assert lines["Recruits"] == "2/8 (space 1/8)"
-    assert lines["Units"] == "22/40 upkeep (20 at start + 2 recruited)"
+    totals = SYSTEM.totals(loaded.catalog, loaded.roster)
+    assert totals.headline == "6 of 10 revenue spent"
+    lines = dict(totals.lines)
+    assert lines == {
+        "Revenue": "8 this turn (Poor 0, Rich 1, Homeworld 1)",
+        "Treasury": "2 saved",
+        "Spent": "6 of 10 (revenue 8 + treasury 2); 4 left",
+        "Recruits": "2/8 (space 1/8)",
+        "Units": "22/40 upkeep (20 at start + 2 recruited)",
+    }
+
+
+def test_starting_draw_is_a_section_of_its_own(read: Read, library: Library) -> None:
+    loaded = read(roster("Orks", entry("Warboss"), seed=2024))
+    (draw_section,) = SYSTEM.sections(loaded.catalog, loaded.roster)
+    assert draw_section.title == "Starting draw (seed 2024)"
+    lines = dict(draw_section.lines)
     draw = starting_forces(cat(library), "Orks", 2024)
-    assert lines["Starting space units"].count(",") + 1 == len(set(draw.space))
-    assert "Ork Warship x3" in lines["Starting space units"]
+    assert lines["Space units"].count(",") + 1 == len(set(draw.space))
+    assert "Ork Warship x3" in lines["Space units"]
+    assert not any("draw" in label.lower() or "starting" in label.lower()
+                   for label, _ in SYSTEM.totals(loaded.catalog, loaded.roster).lines)
     no_seed = Roster(system="spaceempires", name="T", factions=("Orks",))
-    assert dict(SYSTEM.summary(cat(library), no_seed))["Starting draw"].startswith("none")
+    (none,) = SYSTEM.sections(cat(library), no_seed)
+    assert none.lines == (("Not drawn", "choose one faction and a seed"),)
+
+
+def test_over_spending_names_spend_and_revenue(read: Read) -> None:
+    loaded = read(roster("Orks", entry("Great Gargant"), seed=7))
+    totals = SYSTEM.totals(loaded.catalog, loaded.roster)
+    assert totals.headline == "10 of 5 revenue spent"
+    assert dict(totals.lines)["Spent"] == "10 of 5 (revenue 5 + treasury 0); 5 over"
+
+
+def test_an_empire_without_recruits_is_empty_only_before_its_draw(read: Read,
+                                                                 library: Library) -> None:
+    drawn = read(roster("Orks", seed=3))
+    status = SYSTEM.status(drawn.catalog, drawn.roster)
+    assert (status.state, status.text) == ("legal", "Legal")
+    bare = Roster(system="spaceempires", name="T")
+    status = SYSTEM.status(cat(library), bare)
+    assert status.state == "empty"
+    assert status.text.startswith("Empty: no faction, seed or recruits yet, and 2 problems")
+
+
+def test_readings_decide_leader_cost_upkeep_and_piles(violations: Violations,
+                                                      library: Library) -> None:
+    # a Force 5 Leader costs 3 by our reading (half, rounded up): over a lone Poor planet
+    odd = next(c for c in cat(library).pile("Orks") if c.is_leader and c.force % 2)
+    found = violations(roster("Orks", entry(odd.name), seed=7, homeworlds=0, poor_planets=1))
+    cost = next(v for v in found if v.rule == "spaceempires.recruit-cost")
+    assert cost.reading == "what-does-a-leader-cost-when-its-force-is-odd"
+    upkeep = next(v for v in found if v.rule == "spaceempires.upkeep")
+    assert upkeep.reading == "what-does-upkeep-count"
 
 
 # -- data errors and custom data --------------------------------------------------------------

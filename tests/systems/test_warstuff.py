@@ -196,3 +196,47 @@ def test_ambiguous_name_needs_a_genre(read) -> None:
     medieval = read(roster("  - unit: Knight\n", factions="factions: [Medieval]\n"))
     unit = medieval.system.unit_of(medieval.catalog, medieval.roster, medieval.roster.entries[0])
     assert unit is not None and unit.faction == "Medieval"
+
+
+# -- printed figures beside the formula ---------------------------------------------------------
+
+def test_totals_note_each_unit_whose_printed_points_differ(read) -> None:
+    loaded = read(roster("  - unit: Rat Warrior\n    count: 2\n  - unit: Rat Ogre\n"
+                         "  - unit: Human Archer\n"))
+    totals = loaded.system.totals(loaded.catalog, loaded.roster)
+    assert totals.points == 2 * 30 + 65 + 35
+    assert totals.notes == ("Rat Warrior: 30 pts by the formula (printed 25)",
+                            "Rat Ogre: 65 pts by the formula (printed 60)")
+    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    assert ("Printed price", "Rat Warrior: 30 pts by the formula (printed 25)") in sheet.summary
+
+
+def test_limit_broken_only_by_the_formula_says_legal_at_printed_prices(violations) -> None:
+    found = violations(roster("  - unit: Rat Warrior\n    count: 6\n"))
+    (over,) = [v for v in found if v.rule == "roster.points-limit"]
+    assert over.message == ("180 pts spent; the limit is 150: remove 30 pts. "
+                            "Legal at printed prices: 150 pts.")
+    assert over.reading == "printed-quickplay-points-or-the-formula"
+
+
+def test_limit_broken_at_printed_prices_too_says_still_over(violations) -> None:
+    found = violations(roster("  - unit: Rat Warrior\n    count: 7\n"))
+    (over,) = [v for v in found if v.rule == "roster.points-limit"]
+    assert over.message == ("210 pts spent; the limit is 150: remove 60 pts. "
+                            "At printed prices it would be 175 pts, still over.")
+    assert over.reading == "printed-quickplay-points-or-the-formula"
+
+
+def test_limit_broken_without_differing_units_names_no_reading(violations) -> None:
+    found = violations(roster("  - unit: Human Archer\n    count: 5\n"))
+    (over,) = [v for v in found if v.rule == "roster.points-limit"]
+    assert over.message == "175 pts spent; the limit is 150: remove 25 pts."
+    assert over.reading is None
+
+
+def test_design_readings_are_named(violations) -> None:
+    designs = ("designs:\n  - {name: Odd, quality: 6, rules: [Fast, Slow, Undead, Fearless]}\n")
+    found = {v.rule: v.reading for v in violations(roster("  - unit: Odd\n", designs=designs))}
+    assert found["warstuff.quality-range"] == "designed-quality"
+    assert found["warstuff.conflicting-rules"] == "which-special-rules-contradict-each-other"
+    assert found["warstuff.hollow-rules"] == "undead-with-fearless"

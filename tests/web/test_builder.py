@@ -117,7 +117,7 @@ def test_space_empires_start_draws_and_redraws(player: Player) -> None:
     player.start("spaceempires", "Waaagh", ("Orks",))
     seed = yaml.safe_load(player.saved_text())["choices"]["seed"]
     assert isinstance(seed, int)
-    assert "Starting space units" in player.html and "Revenue" in player.html
+    assert "Starting draw (seed" in player.html and "Revenue" in player.html
     seeds = {seed}
     for _ in range(3):
         player.post("redraw", key="seed")

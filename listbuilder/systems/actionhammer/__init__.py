@@ -8,7 +8,8 @@ dice resolver; the datasheets are sample content of ours (the seed prints none).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -42,6 +43,11 @@ class ActionHammer(RuleSystem):
     min_factions = 1
     max_factions = None
     count_label = "models"
+    readings: ClassVar[Mapping[str, str]] = {
+        "actionhammer.character-copies": "one-copy-of-a-character",
+        "actionhammer.bodyguard-size": "what-makes-a-bodyguard-multi-model",
+        "actionhammer.leader-not-bodyguard": "may-a-leader-join-another-leader-or-itself",
+    }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> ActionHammerCatalog:
         return build_catalog(self.id, files, revision)

@@ -35,6 +35,19 @@ def allowance(limit: int, per: int, at_least: int = 0) -> int:
     return max(at_least, limit // per)
 
 
+# The rules-notes readings behind the allowances: below one full step the rule, read strictly,
+# would forbid any army; between steps, only full steps of the points limit count. At a whole
+# number of steps the rule decides alone.
+SMALL_GAMES = "what-about-games-under-1000-or-500-pts"
+FULL_STEPS = "do-the-allowances-count-the-points-limit-or-the-points-spent"
+
+
+def allowance_reading(limit: int, per: int) -> str | None:
+    if limit < per:
+        return SMALL_GAMES
+    return FULL_STEPS if limit % per else None
+
+
 def joined_to(placed: Sequence[Placed]) -> dict[int, Placed]:
     """Entry index -> the other placed entry it joins, when that entry exists."""
     by_label = {p.entry.label: p for p in placed if p.entry.label}
@@ -76,7 +89,7 @@ def _leaders(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation
         "actionhammer.leaders-per-1000", "error", "roster",
         f"{plural(n, 'Leader')}; {limit} pts allows {allowed} (1 per full {army.leaders_per} "
         f"pts): remove {plural(n - allowed, 'Leader')} or raise the points limit to "
-        f"{n * army.leaders_per}.")]
+        f"{n * army.leaders_per}.", reading=allowance_reading(limit, army.leaders_per))]
 
 
 def _same_datasheet(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
@@ -86,10 +99,13 @@ def _same_datasheet(army: Army, limit: int, placed: Sequence[Placed]) -> list[Vi
     for group in _groups(placed):
         if len(group) > allowed:
             n = len(group)
+            mixed = len({(p.sheet.faction or "").casefold() for p in group}) > 1
             out.append(Violation(
                 "actionhammer.datasheet-per-1000", "error", group[allowed].where,
                 f"{plural(n, 'unit')} of {group[0].name}; {limit} pts allows {allowed} "
-                f"(1 per full {army.same_datasheet_per} pts): remove {n - allowed}."))
+                f"(1 per full {army.same_datasheet_per} pts): remove {n - allowed}.",
+                reading=("same-datasheet-name-across-factions" if mixed else
+                         allowance_reading(limit, army.same_datasheet_per))))
     return out
 
 
@@ -105,7 +121,7 @@ def _units(army: Army, limit: int, placed: Sequence[Placed]) -> list[Violation]:
         "actionhammer.units-per-500", "error", "roster",
         f"{plural(n, 'unit')} (a Leader with its Bodyguard counts as one); {limit} pts allows "
         f"{allowed} (1 per full {army.units_per} pts): remove {plural(n - allowed, 'unit')}"
-        f"{hint}.")]
+        f"{hint}.", reading=allowance_reading(limit, army.units_per))]
 
 
 def check_characters(army: Army, placed: Sequence[Placed]) -> list[Violation]:

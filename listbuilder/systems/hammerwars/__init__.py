@@ -8,7 +8,7 @@ costs over the game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import CardSet, UnitCard
@@ -46,6 +46,12 @@ class HammerWars(RuleSystem):
         "goal": ChoiceSpec(str, "one of your faction's two goals", required=True),
     }
     count_label = "models in the pool"
+    readings: ClassVar[Mapping[str, str]] = {
+        "hammerwars.pool-short": "must-the-pool-be-filled-exactly",
+        "hammerwars.pool-over": "must-the-pool-be-filled-exactly",
+        "hammerwars.repeated-unit": "the-same-type-listed-twice",
+        "hammerwars.goal-missing": "the-secret-goal",
+    }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
         return build_catalog(files, revision, self.id)

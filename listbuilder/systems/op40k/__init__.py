@@ -8,7 +8,8 @@ Readings of unclear rules: docs/rules-notes/op40k.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
@@ -32,6 +33,11 @@ class OnePage40k(RuleSystem):
     min_factions = 1
     max_factions = 1
     count_label = "size"  # an entry's count is the number of models in the unit
+    readings: ClassVar[Mapping[str, str]] = {
+        "roster.count-bounds": "one-printed-size-or-a-range",
+        "roster.repeated-upgrade": "an-upgrade-listed-twice",
+        "op40k.no-joining": "units-joining-other-units",
+    }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
         return build_op40k_catalog(self.id, files, revision)

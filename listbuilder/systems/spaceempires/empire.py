@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry
-from listbuilder.engine.system import Violation, plural, where_entry
+from listbuilder.engine.system import Section, Violation, plural, where_entry
 from listbuilder.systems.spaceempires.catalog import (
     PLANET_CHOICES,
     Chit,
@@ -132,15 +132,23 @@ def _check_choices(roster: Roster) -> list[Violation]:
     return out
 
 
+def spent(recruits: Sequence[Recruit]) -> int:
+    """The revenue this turn's recruits cost."""
+    return sum(c.cost * e.count for _, e, c in recruits)
+
+
 def _check_cost(empire: Empire, recruits: Sequence[Recruit]) -> list[Violation]:
-    spent = sum(c.cost * e.count for _, e, c in recruits)
-    if spent <= empire.available:
+    cost = spent(recruits)
+    if cost <= empire.available:
         return []
+    # the halving of an odd Force is our reading; an even one is the rule as printed
+    odd_leader = any(c.is_leader and c.force % 2 for _, _, c in recruits)
     return [Violation(
         "spaceempires.recruit-cost", "error", "roster",
-        f"Recruits cost {spent}; revenue {empire.revenue} + treasury "
-        f"{empire.treasury} gives {empire.available}: remove recruits worth "
-        f"{spent - empire.available} Force (Leaders count half).")]
+        f"Recruits cost {cost} revenue; revenue {empire.revenue} + treasury "
+        f"{empire.treasury} gives {empire.available} to spend: remove recruits costing "
+        f"{cost - empire.available} or more (a Leader costs half its Force).",
+        reading="what-does-a-leader-cost-when-its-force-is-odd" if odd_leader else None)]
 
 
 def _check_recruit_limits(empire: Empire, recruits: Sequence[Recruit]) -> list[Violation]:
@@ -211,24 +219,35 @@ def check_empire(catalog: SpaceEmpiresCatalog, empire: Empire, roster: Roster,
             *_check_upkeep(catalog, empire, recruits, draw), *_check_piles(recruits, draw)]
 
 
+def headline(empire: Empire, recruits: Sequence[Recruit]) -> str:
+    """The total as a player reads it: what the recruits cost out of what there is to spend."""
+    return f"{spent(recruits)} of {empire.available} revenue spent"
+
+
 def summary_lines(catalog: SpaceEmpiresCatalog, empire: Empire,
                   recruits: Sequence[Recruit]) -> tuple[tuple[str, str], ...]:
     draw = empire.draw(catalog)
-    spent = sum(c.cost * e.count for _, e, c in recruits)
+    cost = spent(recruits)
     n = sum(e.count for _, e, _ in recruits)
     space = sum(e.count for _, e, c in recruits if c.is_space)
     start = draw.total if draw else 0
     upkeep = catalog.constants.upkeep_units_per_revenue * empire.revenue
-    lines = [
-        ("Revenue", f"{empire.revenue} ({empire.describe_planets()})"),
-        ("Spent", f"{spent}/{empire.available} (revenue {empire.revenue} + "
-                  f"treasury {empire.treasury})"),
+    left = empire.available - cost
+    return (
+        ("Revenue", f"{empire.revenue} this turn ({empire.describe_planets()})"),
+        ("Treasury", f"{empire.treasury} saved"),
+        ("Spent", f"{cost} of {empire.available} (revenue {empire.revenue} + treasury "
+                  f"{empire.treasury}); " + (f"{left} left" if left >= 0 else
+                                            f"{-left} over")),
         ("Recruits", f"{n}/{empire.recruit_limit} (space {space}/{empire.space_limit})"),
         ("Units", f"{start + n}/{upkeep} upkeep ({start} at start + {n} recruited)"),
-    ]
+    )
+
+
+def draw_section(catalog: SpaceEmpiresCatalog, empire: Empire) -> Section:
+    """The starting draw, under its own title: what the empire holds before recruiting."""
+    draw = empire.draw(catalog)
     if draw is None:
-        lines.append(("Starting draw", "none: choose one faction and a seed"))
-    else:
-        lines.append(("Starting space units", _tally(draw.space)))
-        lines.append(("Starting ground units", _tally(draw.ground)))
-    return tuple(lines)
+        return Section("Starting draw", (("Not drawn", "choose one faction and a seed"),))
+    return Section(f"Starting draw (seed {empire.seed})", (
+        ("Space units", _tally(draw.space)), ("Ground units", _tally(draw.ground))))

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
 
 from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
+from listbuilder.engine.system import (
+    ChoiceSpec,
+    RuleSystem,
+    Section,
+    SourceFile,
+    Totals,
+    Violation,
+)
 from listbuilder.systems.spaceempires import cards
 from listbuilder.systems.spaceempires.catalog import Chit, SpaceEmpiresCatalog, build
 from listbuilder.systems.spaceempires.empire import (
     Empire,
     Recruit,
     check_empire,
+    draw_section,
+    headline,
     space_empires_catalog,
     summary_lines,
 )
 from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
-
-if TYPE_CHECKING:
-    pass
 
 
 class SpaceEmpires(RuleSystem):
@@ -35,7 +42,15 @@ class SpaceEmpires(RuleSystem):
     min_factions = 1
     max_factions = 1
     count_label = "chits"
-    cost_unit = "revenue"
+    cost_unit = "revenue"  # a chit's price; totals say what is spent of what there is
+    empty_text = "no faction, seed or recruits yet"
+    readings: ClassVar[Mapping[str, str]] = {
+        "roster.count-bounds": "more-chits-than-the-pile-holds",
+        "roster.wrong-faction": "recruiting-a-unit-of-another-faction",
+        "spaceempires.chit-pile": "more-chits-than-the-pile-holds",
+        "spaceempires.upkeep": "what-does-upkeep-count",
+        "spaceempires.space-recruit-limit": "where-may-space-units-be-recruited",
+    }
     choices: ClassVar[dict[str, ChoiceSpec]] = {
         "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
         "poor_planets": ChoiceSpec(int, "Poor planets you control (default 0)"),
@@ -68,9 +83,24 @@ class SpaceEmpires(RuleSystem):
         cat = space_empires_catalog(catalog)
         return check_empire(cat, Empire.of(cat, roster), roster, self.recruits(cat, roster))
 
+    def totals(self, catalog: Catalog, roster: Roster) -> Totals:
+        cat = space_empires_catalog(catalog)
+        found = super().totals(catalog, roster)
+        return replace(found, headline=headline(Empire.of(cat, roster),
+                                                self.recruits(cat, roster)))
+
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         cat = space_empires_catalog(catalog)
         return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+
+    def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
+        cat = space_empires_catalog(catalog)
+        return (draw_section(cat, Empire.of(cat, roster)),)
+
+    def is_empty(self, catalog: Catalog, roster: Roster) -> bool:
+        # an empire holds its starting draw before it recruits anything
+        cat = space_empires_catalog(catalog)
+        return not roster.entries and Empire.of(cat, roster).draw(cat) is None
 
     # -- builder hooks ---------------------------------------------------------------------
     def stacks_entries(self) -> bool:

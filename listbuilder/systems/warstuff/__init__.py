@@ -8,9 +8,10 @@ roster (`designs`); an entry's `count` is the number of copies, each a one-model
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.errors import Problems
@@ -26,7 +27,14 @@ from listbuilder.engine.model import (
     UnitDesign,
 )
 from listbuilder.engine.profile import Profile
-from listbuilder.engine.system import RuleSystem, SourceFile, Violation, plural, where_entry
+from listbuilder.engine.system import (
+    PrintedPrice,
+    RuleSystem,
+    SourceFile,
+    Violation,
+    plural,
+    where_entry,
+)
 from listbuilder.systems.warstuff import cards
 from listbuilder.systems.warstuff.schema import QualityModel, UnitModel, WarStuffFile
 
@@ -93,6 +101,15 @@ class WarStuff(RuleSystem):
     max_factions = None
     allows_designs = True
     count_label = "copies"
+    readings: ClassVar[Mapping[str, str]] = {
+        "warstuff.conflicting-rules": "which-special-rules-contradict-each-other",
+        "warstuff.repeated-rule": "which-special-rules-contradict-each-other",
+        "warstuff.hollow-rules": "undead-with-fearless",
+        "warstuff.custom-limit": "warband-size-and-the-75-pts-advice",
+        "warstuff.unit-over-advised": "warband-size-and-the-75-pts-advice",
+        "warstuff.design-name-taken": "genres-and-the-knight-printed-twice",
+        "warstuff.quality-range": "designed-quality",
+    }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
         problems = Problems()
@@ -174,6 +191,21 @@ class WarStuff(RuleSystem):
                     f"{unit.name} costs {unit.pts} pts; the designers advise at most "
                     f"{catalog.advised_max_unit_cost} pts a unit for balanced games."))
         return out
+
+    def printed_prices(self, catalog: Catalog, roster: Roster) -> tuple[PrintedPrice, ...]:
+        out = []
+        for entry in roster.entries:
+            unit = self.unit_of(catalog, roster, entry)
+            if not isinstance(unit, WarStuffUnit):
+                continue
+            printed = unit.printed_pts
+            if printed is None or printed == unit.pts:
+                continue
+            out.append(PrintedPrice(
+                f"{unit.name}: {unit.pts} pts by the formula (printed {printed})",
+                (unit.pts - printed) * entry.count,
+                reading="printed-quickplay-points-or-the-formula"))
+        return tuple(out)
 
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         models = sum(e.count for e in roster.entries if self.unit_of(catalog, roster, e))
