@@ -7,8 +7,10 @@ in place for htmx, by redirect otherwise. A stale version is refused and nothing
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -18,7 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from listbuilder.engine.model import Roster, UnitDesign
 from listbuilder.engine.text import roster_text
 from listbuilder.storage import StaleRoster
-from listbuilder.web import edits, forms, services
+from listbuilder.web import edits, forms, parts, services
 from listbuilder.web.page import Notice, design_cost_view, roster_context
 from listbuilder.web.present import find_by_key
 from listbuilder.web.rosters import (
@@ -52,6 +54,31 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
           **kwargs: Any) -> tuple[str, int]:
     ctx = roster_context(opened, token, notices, **kwargs)
     return render_template("web/roster.html", **ctx), status
+
+
+_TITLE = re.compile(r"<title>.*?</title>", re.S)
+
+
+def _marked(token: str, opened: Opened, notices: list[Notice] | None = None) -> str:
+    return render_template("web/roster.html",
+                           **{**roster_context(opened, token, notices), "marking": True})
+
+
+def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
+                   notices: list[Notice] | None = None) -> Response:
+    """The answer to a change made with htmx: only the parts of the page that differ from the
+    page the change was made on (out-of-band swaps), the notices, and the part of the form
+    used (so a refused value is put back). Both pages carry the new version, so the version
+    in each form is no difference; the script sends the page's latest version with each
+    change."""
+    shown = Opened(replace(before.stored, version=after.stored.version), before.roster,
+                   before.system, before.catalog)
+    old, new = _marked(token, shown), _marked(token, after, notices)
+    anchor = request.form.get("anchor", "")[:40]
+    swaps = parts.changes(old, new, always=("notices", "saved-version", anchor))
+    title = _TITLE.search(new)
+    body = (title[0] if title else "") + "\n".join(swaps)
+    return Response(body, status, headers={"HX-Reswap": "none"})
 
 
 @bp.get("")
@@ -94,8 +121,8 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
     if not form.validate_on_submit():
         if isinstance(form, forms.VersionedForm) and form.version.errors:
             abort(400)
-        return _page(token, opened, 422, [Notice("error", f"Not changed: {what}",
-                                                 _form_problems(form))])
+        return _refused(token, opened, [Notice("error", f"Not changed: {what}",
+                                               _form_problems(form))])
     base = getattr(form, "version", None)
     base_version = base.data if base is not None else opened.stored.version
     if base_version != opened.stored.version:
@@ -105,14 +132,24 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
         stored = services.store().save(opened.stored.id, base_version, roster.name, text)
     except (edits.EditError, RosterShapeError) as exc:
-        return _page(token, opened, 422, [Notice("error", f"Not changed: {what}", [str(exc)])])
+        return _refused(token, opened, [Notice("error", f"Not changed: {what}", [str(exc)])])
     except StaleRoster:
         return _conflict(token, _open(token), what, base_version)
     if services.is_htmx():
-        return _page(token, Opened(stored, roster, opened.system, opened.catalog))
+        return _changed_parts(token, opened, Opened(stored, roster, opened.system,
+                                                    opened.catalog))
     anchor = request.form.get("anchor", "")[:40]
+    unfold = {"open": anchor} if anchor.startswith("entry-") else {}
     return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,
-                            **kept_args()))
+                            **kept_args(), **unfold))
+
+
+def _refused(token: str, opened: Opened, notices: list[Notice]) -> Page:
+    """A change that was not made: the page with the reason (with htmx, only the notice and
+    the form used)."""
+    if services.is_htmx():
+        return _changed_parts(token, opened, opened, 422, notices)
+    return _page(token, opened, 422, notices)
 
 
 # -- roster settings and choices --------------------------------------------------------------

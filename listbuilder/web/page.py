@@ -58,14 +58,17 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
     filters = forms.UnitFilterForm(request.args)
     filters.validate()
     max_cost = filters.max_cost.data if not filters.max_cost.errors else None
+    limit = view.totals.points_limit
     rows = unit_rows(system, catalog, roster, (filters.q.data or "") if not filters.q.errors
-                     else "", (filters.category.data or "")[:80], max_cost)
+                     else "", (filters.category.data or "")[:80], max_cost,
+                     points_left=limit - view.totals.points if limit else None)
     preview_unit = find_by_key(catalog, request.args.get("preview", "")[:200])
     ctx: dict[str, Any] = {
         "view": view, "stored": stored, "token": token, "editable": token is not None,
         "rows": rows, "categories": categories(catalog, roster), "filters": filters,
         "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
         "preview_unit": preview_unit, "notices": notices or [],
+        "open_entry": open_entry(), "marking": False,
     }
     if token is None:
         return ctx
@@ -91,6 +94,16 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "import_form": forms.ReplaceForm(formdata=None, data=version),
     })
     return ctx
+
+
+def open_entry() -> int | None:
+    """The entry shown unfolded: the one just changed (its form names it), or the one the
+    address names after a change without JavaScript (?open=entry-N)."""
+    name = request.form.get("anchor", "") if request.method == "POST" else ""
+    name = name or request.args.get("open", "")
+    number = name.removeprefix("entry-")
+    return int(number) if name.startswith("entry-") and number.isdigit() \
+        and len(number) < 6 else None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit, UnitDesign, Upgrade
-from listbuilder.engine.profile import Profile
+from listbuilder.engine.profile import Profile, Stat
 from listbuilder.engine.roster_file import data_changes
 from listbuilder.engine.system import RuleSystem, Section, Status, Totals, Violation
 from listbuilder.engine.text import roster_text
@@ -45,11 +45,23 @@ class EntryView:
     joins_index: int | None = None
     join_targets: list[tuple[int, str]] = field(default_factory=list)
     joined_by: list[str] = field(default_factory=list)
+    joins_name: str | None = None  # the Bodyguard's unit, when this entry joined one
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
 
     @property
     def has_error(self) -> bool:
         return any(v.severity == "error" for v in self.violations)
+
+    def size_text(self, count_label: str) -> str:
+        """The entry's size for its one-line summary: "10 models", "size 15"."""
+        if count_label == "size":
+            return f"size {self.entry.count}"
+        return f"{self.entry.count} {count_label}"
+
+    @property
+    def fixed_count(self) -> bool:
+        """The unit comes in one size only, so the builder shows no count box."""
+        return self.hi is not None and self.lo == self.hi
 
 
 @dataclass
@@ -73,6 +85,7 @@ class RosterView:
     choices: list[ChoiceView]
     changes: list[str]
     text: str
+    order: list[EntryView] = field(default_factory=list)  # as shown: Leaders after their guard
     status: Status = field(default_factory=lambda: Status("legal", 0, 0))  # the engine's word
     sections: tuple[Section, ...] = ()  # shown beside the totals (a starting draw)
 
@@ -121,6 +134,7 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
     for view in entries:
         if view.joins_index is not None and view.joins_index < len(entries):
             entries[view.joins_index].joined_by.append(view.entry.unit)
+            view.joins_name = entries[view.joins_index].entry.unit
     designs = [DesignView(i, d, _design_cost(system, catalog, roster, d))
                for i, d in enumerate(roster.designs)]
     general = []
@@ -136,7 +150,7 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
                       general=general, violations=found,
                       choices=choice_views(system, catalog, roster),
                       changes=data_changes(roster, system, catalog),
-                      text=roster_text(system, catalog, roster),
+                      text=roster_text(system, catalog, roster), order=shown_order(entries),
                       status=system.status(catalog, roster, found),
                       sections=system.sections(catalog, roster))
 
@@ -146,8 +160,37 @@ def price_note(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
     return "; ".join(dict.fromkeys(p.text for p in system.printed_prices(catalog, roster)))
 
 
+def shown_order(entries: list[EntryView]) -> list[EntryView]:
+    """The roster's entries in list order, except that an entry which joined another is shown
+    right after the one it joined."""
+    joined: dict[int, list[EntryView]] = {}
+    for view in entries:
+        if view.joins_index is not None and view.joins_index != view.index \
+                and view.joins_index < len(entries):
+            joined.setdefault(view.joins_index, []).append(view)
+    out: list[EntryView] = []
+    placed: set[int] = set()
+
+    def place(view: EntryView) -> None:
+        if view.index in placed:
+            return
+        placed.add(view.index)
+        out.append(view)
+        for follower in joined.get(view.index, ()):
+            place(follower)
+
+    for view in entries:
+        if view.joins_index is None or view.joins_index == view.index \
+                or view.joins_index >= len(entries):
+            place(view)
+    for view in entries:  # a loop of joins: shown where it stands
+        place(view)
+    return out
+
+
 def _entry_name(system: RuleSystem, entry: RosterEntry, index: int) -> str:
-    return f"{entry.unit} (line {index + 1}, {system.count_label} {entry.count})"
+    # no size here: a size change would change every Leader's list of Bodyguards
+    return f"{entry.unit} (line {index + 1})"
 
 
 def _design_cost(system: RuleSystem, catalog: Catalog, roster: Roster, design: UnitDesign) -> int:
@@ -173,7 +216,42 @@ class UnitRow:
     count: int  # the default count that cost is for
     listed: int  # entries of this unit already in the roster
     key: str  # identifies the unit in links: name, or "name|faction" when the name is shared
+    stats: tuple[Stat, ...] = ()  # the profile's first few figures, for the list
+    fits: bool = True  # within the points left under the limit (always, without a limit)
+    place: str = ""  # category, faction, "custom": what places the unit
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
+
+    @property
+    def dom_id(self) -> str:
+        return "u-" + (re.sub(r"[^a-z0-9]+", "-", self.key.casefold()).strip("-") or "x")
+
+
+KEY_STATS = 4
+_STATS: dict[int, tuple[Catalog, dict[tuple[str, str | None], tuple[Stat, ...]]]] = {}
+
+
+def key_stats(system: RuleSystem, catalog: Catalog, unit: Unit) -> tuple[Stat, ...]:
+    """The first figures of the unit's profile (the system's hook), kept per catalog: the
+    list shows them on every change, and a catalog never changes once loaded."""
+    held = _STATS.get(id(catalog))
+    if held is None or held[0] is not catalog:
+        if len(_STATS) > 32:
+            _STATS.clear()
+        held = _STATS[id(catalog)] = (catalog, {})
+    key = (unit.name, unit.faction)
+    if key not in held[1]:
+        held[1][key] = tuple(s for s in system.profile(catalog, unit).stats
+                             if s.value)[:KEY_STATS]
+    return held[1][key]
+
+
+def _place(unit: Unit) -> str:
+    parts = [unit.category] if unit.category and unit.category.casefold() != "unit" else []
+    if unit.faction and unit.faction != unit.category:
+        parts.append(unit.faction)
+    if unit.origin.custom:
+        parts.append("custom")
+    return " · ".join(parts)
 
 
 def unit_key(catalog: Catalog, unit: Unit) -> str:
@@ -203,9 +281,11 @@ def categories(catalog: Catalog, roster: Roster) -> list[str]:
 
 
 def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str = "",
-              category: str = "", max_cost: int | None = None) -> list[UnitRow]:
+              category: str = "", max_cost: int | None = None,
+              points_left: int | None = None) -> list[UnitRow]:
     """The browser's rows: open units matching the search words (name, category, keywords,
-    special rules, faction), the category and the cost ceiling."""
+    special rules, faction), the category and the cost ceiling; each says whether it fits in
+    `points_left` (None: no limit)."""
     words = query.casefold().split()
     rows = []
     for unit in open_units(catalog, roster):
@@ -224,7 +304,9 @@ def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str =
         listed = sum(1 for e in roster.entries if e.unit.casefold() == unit.name.casefold()
                      and (e.faction is None or e.faction == unit.faction))
         rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit),
-                            price_note=price_note(system, catalog, probe)))
+                            stats=key_stats(system, catalog, unit),
+                            fits=points_left is None or cost <= points_left,
+                            place=_place(unit), price_note=price_note(system, catalog, probe)))
     return rows
 
 

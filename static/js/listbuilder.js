@@ -1,8 +1,13 @@
-// Small helpers on top of htmx: copy buttons and focus for the unit preview.
+// Small helpers on top of htmx: copy buttons, the phone tabs, and keeping the player where
+// they were when a change answers with only the parts it changed.
 // Everything here is optional: without JavaScript the same forms post as whole pages.
 (function () {
   "use strict";
 
+  function byId(id) { return id ? document.getElementById(id) : null; }
+  function ids(text) { return (text || "").split(/\s+/).filter(Boolean); }
+
+  // -- copy buttons ---------------------------------------------------------------------------
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;
@@ -25,21 +30,170 @@
     if (event.target.matches && event.target.matches("input.copyable")) event.target.select();
   });
 
-  // After a unit preview loads in place, move focus to it so keyboard and screen-reader
-  // users land on what they asked for.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail && event.detail.target;
-    if (target && target.id === "preview") {
-      var fresh = document.getElementById("preview");
-      if (fresh && fresh.children.length) fresh.focus({ preventScroll: false });
+  // A notice's Dismiss button takes it away; focus goes back to the page's main part.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-dismiss]");
+    if (!button) return;
+    var notice = button.closest(".notice");
+    if (notice) notice.remove();
+  });
+
+  // -- tabs: on a phone each part of the roster page shows alone ------------------------------
+  var phone = window.matchMedia("(max-width: 959px)");
+
+  function panelOf(element) {
+    var panel = element && element.closest("[data-panel]");
+    return panel ? panel.getAttribute("data-panel") : null;
+  }
+
+  function showTab(name) {
+    if (!name || !document.querySelector("[data-panel='" + name + "']")) return;
+    document.body.setAttribute("data-tab", name);
+    document.querySelectorAll(".tabs a").forEach(function (link) {
+      if (panelOf(byId(link.getAttribute("href").slice(1))) === name) {
+        link.setAttribute("aria-current", "page");
+      } else {
+        link.removeAttribute("aria-current");
+      }
+    });
+  }
+
+  function startTabs() {
+    if (!document.querySelector(".tabs")) return;
+    var target = location.hash && byId(location.hash.slice(1));
+    showTab(panelOf(target) || "roster");
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("a[href^='#']");
+    if (!link) return;
+    var target = byId(link.getAttribute("href").slice(1));
+    var name = panelOf(target);
+    if (!name) return;
+    showTab(name);
+    if (link.closest(".tabs") && phone.matches) {
+      // a tab: show its part from its top, the tabs still in reach above it
+      event.preventDefault();
+      var panel = document.querySelector("[data-panel='" + name + "']");
+      var bar = byId("topbar");
+      window.scrollTo(0, Math.max(0, panel.getBoundingClientRect().top + window.scrollY -
+                                       (bar ? bar.offsetHeight : 0) - 8));
+      panel.focus({ preventScroll: true });
+      if (target.tagName === "DETAILS") target.open = true;
     }
   });
 
   // A jump link to a folded section (the Print menu) opens it, so the link leads somewhere.
   function openTarget() {
-    var target = location.hash && document.getElementById(location.hash.slice(1));
+    var target = location.hash && byId(location.hash.slice(1));
     if (target && target.tagName === "DETAILS") target.open = true;
+    if (target) showTab(panelOf(target));
   }
   window.addEventListener("hashchange", openTarget);
-  document.addEventListener("DOMContentLoaded", openTarget);
+  document.addEventListener("DOMContentLoaded", function () { startTabs(); openTarget(); });
+
+  // -- changes answered in parts --------------------------------------------------------------
+  // Before a change is sent: the unit browser's filters as they are now (the answer lists the
+  // same units).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var filters = byId("filters");
+    if (!filters || event.detail.verb !== "post") return;
+    var query = new URLSearchParams();
+    new FormData(filters).forEach(function (value, key) { if (value) query.append(key, value); });
+    var path = event.detail.path.split("?")[0];
+    event.detail.path = query.toString() ? path + "?" + query.toString() : path;
+  });
+
+  // Before the answer is swapped in: where the part the player used sits on the screen, which
+  // entries are unfolded, and where focus should go.
+  var held = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var form = config && config.verb === "post" && config.elt;
+    if (!form || !form.closest) return;
+    form = form.closest("form") || form;
+    var keep = ids(form.getAttribute("data-keep"));
+    if (!keep.length) {
+      var part = form.closest("[id]");
+      if (part) keep = [part.id];
+    }
+    var tops = {};
+    keep.forEach(function (id) {
+      var element = byId(id);
+      if (element) tops[id] = element.getBoundingClientRect().top;
+    });
+    var active = document.activeElement;
+    held = {
+      keep: keep, tops: tops,
+      focus: ids(form.getAttribute("data-focus")),
+      active: active && active.id ? active.id : null,
+      open: Array.prototype.map.call(document.querySelectorAll("details[open][id]"),
+                                     function (d) { return d.id; })
+    };
+  });
+
+  function afterChange() {
+    var version = byId("saved-version");
+    if (version) {
+      // every form on the page now changes the version the page shows
+      document.querySelectorAll("#main input[name=version]").forEach(function (input) {
+        input.value = version.getAttribute("data-version");
+      });
+    }
+    if (!held) return;
+    var was = held;
+    held = null;
+    was.open.forEach(function (id) {
+      var box = byId(id);
+      if (box && box.tagName === "DETAILS") box.open = true;
+    });
+    for (var i = 0; i < was.keep.length; i++) {
+      var id = was.keep[i];
+      var element = byId(id);
+      if (element && id in was.tops) {
+        var moved = element.getBoundingClientRect().top - was.tops[id];
+        if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+        break;
+      }
+    }
+    var here = document.activeElement;
+    var lost = !here || here === document.body;
+    var wanted = was.focus.length ? was.focus : (lost && was.active ? [was.active] : []);
+    for (var j = 0; j < wanted.length; j++) {
+      var next = byId(wanted[j]);
+      if (next && next.getClientRects().length) {
+        if (next !== here) next.focus({ preventScroll: true });
+        break;
+      }
+    }
+    var toast = byId("notices");
+    if (toast && toast.querySelector(".notice") && !toast.contains(document.activeElement)) {
+      toast.querySelector(".notice").setAttribute("tabindex", "-1");
+    }
+  }
+  document.addEventListener("htmx:afterSwap", afterChange);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // After a unit preview loads in place, move focus to it so keyboard and screen-reader
+    // users land on what they asked for.
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "preview") {
+      var fresh = byId("preview");
+      if (fresh && fresh.children.length) fresh.focus({ preventScroll: false });
+    }
+  });
+
+  // -- quick resolve ---------------------------------------------------------------------------
+  // A changed choice asks again at once; a name picked from the target list or a link pasted
+  // also does. Typed text waits for Enter or the button, so one click is one request.
+  function askAgain(form) { if (window.htmx) window.htmx.trigger(form, "resolve-ask"); }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form.rs-form");
+    if (form && event.target.type !== "text" && event.target.type !== "url") askAgain(form);
+  });
+  document.addEventListener("input", function (event) {
+    var box = event.target, form = box.closest && box.closest("form.rs-form");
+    if (!form) return;
+    if ((box.id === "rs-target" && event.inputType === "insertReplacementText") ||
+        (box.id === "rs-link" && event.inputType === "insertFromPaste")) askAgain(form);
+  });
 })();

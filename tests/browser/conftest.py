@@ -88,3 +88,4 @@ def page(context: Any) -> Any:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+

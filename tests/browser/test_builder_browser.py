@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from browsertools import until
+
 Page = Any
 
 
@@ -21,13 +23,13 @@ def change(page: Page, action: Callable[[], None]) -> None:
     """Do something that saves the roster, and wait until the page shows the new version."""
     before = version(page)
     action()
-    page.wait_for_function(
+    until(page,
         "v => { const e = document.querySelector('#main input[name=version]');"
         " return e && e.value !== v; }", arg=before)
 
 
 def cost_shows(page: Page, text: str) -> None:
-    page.wait_for_function(
+    until(page,
         "t => (document.querySelector('#design-cost') || {innerText: ''}).innerText.includes(t)",
         arg=text)
 
@@ -40,7 +42,7 @@ def start(page: Page, base: str, system: str, name: str) -> None:
 
 def submit_start(page: Page) -> None:
     page.get_by_role("button", name="Start roster").click()
-    page.wait_for_selector("#units-title")
+    page.wait_for_selector("#units-title", state="attached")
     page.set_default_timeout(10_000)
 
 
@@ -50,7 +52,15 @@ def add(page: Page, unit: str) -> None:
     change(page, button.click)
 
 
+def unfold(page: Page, index: int) -> None:
+    """Open an entry's line to edit it, as a player taps it."""
+    if not page.locator(f"#entry-{index}-box").evaluate("d => d.open"):
+        page.locator(f"#entry-{index}-sum").click()
+
+
 def set_count(page: Page, index: int, count: int) -> None:
+    unfold(page, index)
+
     def type_it() -> None:
         page.fill(f"#count-{index}", str(count))
         page.press(f"#count-{index}", "Enter")
@@ -73,8 +83,8 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
     assert "Legal" in status(page), status(page)
     assert re.search(r"saved, version \d+", page.locator(".roster-head").inner_text())
     edit_url = page.url.split("#")[0].split("?")[0]
-    page.get_by_text("Links and files").click()
-    share_url = page.get_by_label("Share link").input_value()
+    share_url = page.get_by_label("Share link").input_value()  # in plain view
+    page.get_by_text("Edit link and import").click()
     assert edit_url.endswith(page.get_by_label("Edit link").input_value().split("/r/")[1])
 
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -82,7 +92,10 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
     page.set_viewport_size({"width": 375, "height": 812})
     page.screenshot(path=str(screenshots / f"{system}-phone.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 375, f"the page is {width}px wide at a 375px phone width"
+    wide = page.evaluate("() => [...document.querySelectorAll('body *')].filter(e => "
+                         "e.getBoundingClientRect().right > 375.5).map(e => e.tagName + '#' + "
+                         "e.id + '.' + e.className).slice(0, 8)")
+    assert width <= 375, f"the page is {width}px wide at a 375px phone width: {wide}"
     page.set_viewport_size({"width": 1280, "height": 900})
 
     with page.expect_download() as download:
@@ -97,14 +110,14 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
         other = stranger.new_page()
         other.goto(edit_url)  # no cookie, only the link
         for unit in units:
-            assert other.locator(".entries").get_by_text(unit, exact=False).count() > 0
+            assert other.locator(".entry-name").get_by_text(unit, exact=False).count() > 0
         assert "Legal" in status(other)
         other.goto(share_url)
         assert "read-only" in other.locator("main").inner_text()
         assert other.locator("form[method=post]").count() == 0
         assert other.locator("#main input[name=version]").count() == 0
         for unit in units:
-            assert other.locator(".entries").get_by_text(unit, exact=False).count() > 0
+            assert other.locator(".entry-name").get_by_text(unit, exact=False).count() > 0
         other.goto(share_url.rsplit("/s/", 1)[0] + "/")
         # the edit link, once opened, is remembered in this browser's list
         assert other.locator(".mine").get_by_role("link").count() == 1
@@ -112,7 +125,6 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
         other.get_by_role("button", name="Open file").click()
         other.wait_for_selector("#units-title")
         with other.expect_download() as again:
-            other.get_by_text("Links and files").click()
             other.get_by_role("link", name="Export YAML").click()
         reimported = tmp_path / "again.yaml"
         again.value.save_as(reimported)
@@ -155,18 +167,19 @@ def test_one_page_40k(page: Page, browser: Any, server: str, screenshots: Path,
     assert page.get_by_label("Points limit").input_value() == "500"
     submit_start(page)
     page.get_by_label("Search").fill("boyz")
-    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length === 1")
+    until(page, "() => document.querySelectorAll('#unit-list .unit-row').length === 1")
     page.locator("#unit-list").get_by_role("link", name="Ork Boyz").click()
     page.wait_for_selector("#preview-title")
     assert page.locator("#preview-title").inner_text() == "Ork Boyz"
     change(page, page.locator("#preview").get_by_role("button", name="Add Ork Boyz").click)
     page.get_by_label("Search").fill("")
-    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length > 3")
+    until(page, "() => document.querySelectorAll('#unit-list .unit-row').length > 3")
     add(page, "Nobz")
     set_count(page, 0, 40)
     assert "it must be 10 to 30" in entry_problems(page, 0)
     set_count(page, 0, 20)
     assert entry_problems(page, 0) == ""
+    unfold(page, 0)
     change(page, lambda: page.locator("#entry-0").get_by_label("Boss Nob").check())
     assert "with Boss Nob" in page.locator("#roster-text").input_value()
     finish(page, browser, server, "op40k", ["Ork Boyz", "Nobz"], screenshots, tmp_path)
@@ -188,7 +201,7 @@ def test_warstuff(page: Page, browser: Any, server: str, screenshots: Path,
     change(page, creator.get_by_role("button", name="Save design").click)
     assert "Ranger" in page.locator("#designs").inner_text()
     page.get_by_label("Search").fill("human warrior")
-    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length === 1")
+    until(page, "() => document.querySelectorAll('#unit-list .unit-row').length === 1")
     add(page, "Human Warrior")
     set_count(page, 1, 9)
     assert "remove" in page.locator("#totals").inner_text() and "Not legal" in status(page)
@@ -212,13 +225,17 @@ def test_actionhammer(page: Page, browser: Any, server: str, screenshots: Path,
     add(page, "Line Troopers")
     add(page, "Brigade Captain")
     add(page, "Recon Marshal")
-    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(1).select_option(
-        value="0:Line Troopers"))
+    unfold(page, 2)
+    change(page, lambda: page.locator("#join-2").select_option(value="0:Line Troopers"))
     assert "same Move" in entry_problems(page, 2)
-    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(1).select_option(""))
+    # the Leader is shown right under its Bodyguard
+    assert page.locator("#entry-list > li").evaluate_all("l => l.map(e => e.id)") == [
+        "entry-0", "entry-2", "entry-1"]
+    change(page, lambda: page.locator("#join-2").select_option(""))
     assert entry_problems(page, 2) == ""
-    change(page, lambda: page.get_by_label("Joins (Bodyguard)").nth(0).select_option(
-        value="0:Line Troopers"))
+    unfold(page, 1)
+    change(page, lambda: page.locator("#join-1").select_option(value="0:Line Troopers"))
+    unfold(page, 0)
     assert "Joined by Brigade Captain" in page.locator("#entry-0").inner_text()
     finish(page, browser, server, "actionhammer",
            ["Line Troopers", "Brigade Captain", "Recon Marshal"], screenshots, tmp_path)
@@ -265,6 +282,7 @@ def test_builder_works_without_javascript(browser: Any, server: str) -> None:
         submit_start(page)
         page.locator("#unit-list").get_by_role("button", name=re.compile("^Add Nobz")).click()
         page.wait_for_selector("#entry-0")
+        page.locator("#entry-0-sum").click()  # <details> unfolds without a script
         page.fill("#count-0", "11")
         page.locator("#entry-0").get_by_role("button", name="Update").click()
         page.wait_for_selector("#entry-0 .violations")
@@ -278,15 +296,23 @@ def test_keyboard_reaches_add_and_the_count(page: Page, server: str) -> None:
     page.set_viewport_size({"width": 375, "height": 812})
     start(page, server, "WarStuff", "Keys")
     page.keyboard.press("Enter")  # Enter in the name field starts the roster
-    page.wait_for_selector("#units-title")
+    page.wait_for_selector("#units-title", state="attached")
+    assert not page.get_by_label("Search").is_visible()  # the roster's tab shows first
+    tabs = page.get_by_role("navigation", name="Parts of this page")
+    tabs.get_by_role("link", name="Add units").focus()
+    page.keyboard.press("Enter")
     page.get_by_label("Search").focus()
     page.keyboard.type("goblin")
-    page.wait_for_function("document.querySelectorAll('#unit-list .unit-row').length < 10")
+    until(page, "() => document.querySelectorAll('#unit-list .unit-row').length < 10")
     add_button = page.locator("#unit-list button").first
     add_button.focus()
     change(page, lambda: page.keyboard.press("Enter"))
     # focus stays on the same Add button after the page part is swapped in place
     assert page.evaluate("document.activeElement.id") == add_button.get_attribute("id")
+    tabs.get_by_role("link", name="Roster", exact=True).focus()
+    page.keyboard.press("Enter")
+    page.focus("#entry-0-sum")
+    page.keyboard.press("Enter")  # unfolds the entry
     page.focus("#count-0")
     page.keyboard.press("ArrowUp")
     change(page, lambda: page.keyboard.press("Enter"))
@@ -305,9 +331,9 @@ def test_two_tabs_never_overwrite_each_other(context: Any, server: str) -> None:
     second.wait_for_selector(".notice.conflict")
     notice = second.locator(".notice.conflict").inner_text()
     assert "changed since this page was loaded" in notice and "adding Trukk" in notice
-    assert second.locator(".entries").get_by_text("Nobz").count() == 1  # the latest is shown
-    assert second.locator(".entries").get_by_text("Trukk").count() == 0
+    names = [n.strip() for n in second.locator(".entry-name").all_inner_texts()]
+    assert names == ["Nobz"]  # the latest is shown
     change(second, second.get_by_role("button", name="Apply my change to the latest version")
            .click)
-    names = second.locator(".entry h3").all_inner_texts()
+    names = second.locator(".entry-name").all_inner_texts()
     assert [n.strip() for n in names] == ["Nobz", "Trukk"]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsertools import until
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster
@@ -75,7 +76,7 @@ def summary(page: Page, column: int = 1) -> str:
 
 def answered(page: Page, column: int, text: str) -> None:
     """Wait until the column shows this summary (the panel is swapped in place by htmx)."""
-    page.wait_for_function(
+    until(page,
         "([n, t]) => { const s = document.querySelector(`#rs-col-${n} .rs-summary`);"
         " return s && s.textContent.trim() === t; }", arg=[column, text])
 
@@ -84,7 +85,7 @@ def swapped(page: Page, action: Any) -> None:
     """Do something that asks again, and wait for the new panel."""
     page.evaluate("document.getElementById('resolve-panel').dataset.old = '1'")
     action()
-    page.wait_for_function(
+    until(page,
         "() => { const p = document.getElementById('resolve-panel');"
         " return p && !p.dataset.old && !document.querySelector('.htmx-request'); }")
 

@@ -1,0 +1,143 @@
+"""Answer a change with only the parts of the page it changed, as htmx out-of-band swaps.
+
+The roster page marks its parts (`part` in macros.html) when rendered with `marking` on:
+`<!--p:ID-->` before an element whose id is ID and `<!--/p:ID-->` after it. Parts nest: the
+page is one part, the entry list is a part of it, each entry a part of the list. The page as
+it was before the change and as it is after are both rendered with the same version number
+(so the version in every form is not a difference), and compared part by part: the smallest
+parts that differ are sent. A list whose items were only appended to, removed from the end or
+changed in place is answered item by item; any other change to a part sends it whole, so a
+part the templates forgot to mark costs bytes, never correctness.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_MARK = re.compile(r"<!--(/?)p:([\w-]+)-->")
+_FIRST_TAG = re.compile(r"^\s*<([a-zA-Z][\w-]*)")
+
+
+@dataclass
+class Part:
+    id: str
+    html: str  # the element, markers of inner parts removed
+    frame: str  # the element with each inner part replaced by a placeholder
+    children: list[Part] = field(default_factory=list)
+
+
+def parse(marked: str) -> Part:
+    """The tree of parts in a marked page; the root holds the top-level parts."""
+    root = Part("", "", "")
+    stack: list[tuple[Part, list[str], list[str]]] = [(root, [], [])]  # part, html, frame
+    pos = 0
+    for m in _MARK.finditer(marked):
+        text = marked[pos:m.start()]
+        pos = m.end()
+        for _part, html, _frame in stack:
+            html.append(text)
+        stack[-1][2].append(text)
+        closing, name = m[1] == "/", m[2]
+        if not closing:
+            stack.append((Part(name, "", ""), [], []))
+            continue
+        part, html, frame = stack.pop()
+        if part.id != name:
+            raise ValueError(f"part markers cross: {part.id!r} closed by {name!r}")
+        part.html, part.frame = "".join(html), _runs("".join(frame))
+        stack[-1][0].children.append(part)
+        stack[-1][2].append("<!--c-->")
+    text = marked[pos:]
+    for _part, html, _frame in stack:
+        html.append(text)
+    if len(stack) != 1:
+        raise ValueError(f"part {stack[-1][0].id!r} is not closed")
+    root.html, root.frame = "".join(stack[0][1]), _runs("".join(stack[0][2]))
+    return root
+
+
+_RUN = re.compile(r"\s*(?:<!--c-->\s*)+")
+_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+def _runs(frame: str) -> str:
+    # inner parts (and the space around them) are left out: items added to or dropped from
+    # a list leave the frame as it was; their order is compared by id
+    return _BETWEEN_TAGS.sub("><", _RUN.sub("", frame))
+
+
+def strip_marks(marked: str) -> str:
+    return _MARK.sub("", marked)
+
+
+def _swap(html: str, how: str = "true") -> str:
+    return _FIRST_TAG.sub(lambda m: f'{m[0]} hx-swap-oob="{how}"', html, count=1)
+
+
+def _diff(old: Part, new: Part, out: list[str], sent: set[str]) -> None:
+    if old.html == new.html:
+        return
+    old_ids = [c.id for c in old.children]
+    new_ids = [c.id for c in new.children]
+    common = min(len(old_ids), len(new_ids))
+    in_order = old_ids[:common] == new_ids[:common]
+    if not new.id or (old.frame == new.frame and in_order and old_ids == new_ids):
+        for a, b in zip(old.children, new.children, strict=False):
+            _diff(a, b, out, sent)
+        return
+    if old.frame != new.frame or not in_order or len(set(new_ids)) != len(new_ids):
+        out.append(_swap(new.html))
+        sent.add(new.id)
+        return
+    # the same list with items appended or dropped at its end
+    for a, b in zip(old.children, new.children, strict=False):
+        _diff(a, b, out, sent)
+    for gone in old.children[common:]:
+        tag = _FIRST_TAG.match(gone.html)
+        out.append(f'<{tag[1] if tag else "div"} id="{gone.id}" hx-swap-oob="delete">'
+                   f'</{tag[1] if tag else "div"}>')
+    if len(new.children) > common:
+        added = "".join(c.html for c in new.children[common:])
+        out.append(f'<div hx-swap-oob="beforeend:#{new.id}">{added}</div>')
+        sent.update(c.id for c in new.children[common:])
+
+
+def _find(part: Part, wanted: str) -> Part | None:
+    if part.id == wanted:
+        return part
+    for child in part.children:
+        if (found := _find(child, wanted)) is not None:
+            return found
+    return None
+
+
+def changes(before: str, after: str, always: Iterable[str] = ()) -> list[str]:
+    """The out-of-band swaps that turn the page `before` into `after` (both marked), plus
+    the parts named in `always` (sent even when unchanged: a notice to clear, a form to
+    reset), unless a part holding them is sent already."""
+    old, new = parse(before), parse(after)
+    out: list[str] = []
+    sent: set[str] = set()
+    _diff(old, new, out, sent)
+    for wanted in always:
+        if not wanted or wanted in sent or (found := _find(new, wanted)) is None:
+            continue
+        if any(_find(p, wanted) is not None for p in _parts_named(new, sent)):
+            continue
+        out.append(_swap(found.html))
+        sent.add(wanted)
+    return out
+
+
+def _parts_named(root: Part, ids: set[str]) -> list[Part]:
+    found: list[Part] = []
+    stack = [root]
+    while stack:
+        part = stack.pop()
+        if part.id in ids:
+            found.append(part)
+        else:
+            stack.extend(part.children)
+    return found

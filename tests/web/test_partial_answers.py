@@ -1,0 +1,164 @@
+"""A change made with htmx is answered with only the parts of the page it changed (out-of-band
+swaps); applied to the page the player had, they give the page a fresh load shows."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+from flask.testing import FlaskClient
+from webtools import Player, csrf_of
+
+from listbuilder.web import parts
+
+# -- the comparison on its own ----------------------------------------------------------------
+
+
+def page(*items: str, head: str = "<h2>Units</h2>") -> str:
+    inner = "".join(f"<!--p:e{i}--><li id=\"e{i}\">{t}</li><!--/p:e{i}-->"
+                    for i, t in enumerate(items))
+    return (f"<!--p:main--><main id=\"main\">{head}<!--p:list--><ol id=\"list\">{inner}</ol>"
+            f"<!--/p:list--></main><!--/p:main-->")
+
+
+def test_only_the_changed_item_is_sent() -> None:
+    out = parts.changes(page("a", "b", "c"), page("a", "B", "c"))
+    assert out == ['<li hx-swap-oob="true" id="e1">B</li>']
+
+
+def test_items_added_at_the_end_are_appended_and_dropped_ones_deleted() -> None:
+    assert parts.changes(page("a"), page("a", "b")) == [
+        '<div hx-swap-oob="beforeend:#list"><li id="e1">b</li></div>']
+    assert parts.changes(page("a", "b"), page("a")) == [
+        '<li id="e1" hx-swap-oob="delete"></li>']
+
+
+def test_a_change_outside_the_marked_parts_sends_the_part_around_it() -> None:
+    out = parts.changes(page("a"), page("a", head="<h2>Units (1)</h2>"))
+    assert len(out) == 1 and out[0].startswith('<main hx-swap-oob="true" id="main">')
+    assert "<!--" not in out[0]  # markers are not sent
+
+
+def test_parts_asked_for_are_sent_unchanged_unless_already_sent() -> None:
+    assert parts.changes(page("a"), page("a"), always=("e0", "nothing")) == [
+        '<li hx-swap-oob="true" id="e0">a</li>']
+    assert parts.changes(page("a"), page("A"), always=("e0",)) == [
+        '<li hx-swap-oob="true" id="e0">A</li>']
+
+
+def test_crossed_markers_are_an_error_not_a_wrong_answer() -> None:
+    import pytest
+
+    with pytest.raises(ValueError):
+        parts.parse("<!--p:a--><!--p:b--><!--/p:a--><!--/p:b-->")
+
+
+# -- through the app --------------------------------------------------------------------------
+
+def apply_swaps(before: str, answer: str) -> lxml.html.HtmlElement:
+    """What htmx does with the answer: each out-of-band element replaces the element of its
+    id, is appended into the one named, or deletes it; then the script sets every form's
+    version to the page's."""
+    doc = lxml.html.fromstring(before)
+    for swap in lxml.html.fragments_fromstring(answer):
+        how = swap.get("hx-swap-oob")
+        if swap.tag == "title" or how is None:
+            continue
+        del swap.attrib["hx-swap-oob"]
+        if how == "true":
+            old = doc.get_element_by_id(swap.get("id"))
+            old.getparent().replace(old, swap)
+        elif how == "delete":
+            old = doc.get_element_by_id(swap.get("id"))
+            old.getparent().remove(old)
+        else:
+            assert how.startswith("beforeend:#"), how
+            target = doc.get_element_by_id(how.split("#", 1)[1])
+            for child in list(swap):
+                target.append(child)
+    version = doc.get_element_by_id("saved-version").get("data-version")
+    for field in doc.get_element_by_id("main").xpath(".//input[@name='version']"):
+        field.set("value", version)
+    return doc
+
+
+def main_of(doc: lxml.html.HtmlElement) -> str:
+    main = doc.get_element_by_id("main")
+    for details in main.xpath(".//details[@open]"):
+        del details.attrib["open"]  # the entry just changed is shown unfolded
+    html = lxml.html.tostring(main, encoding="unicode")
+    html = re.sub(r'(name="csrf_token"[^>]*value=")[^"]+', r"\1", html)  # signed with the time
+    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html))
+
+
+def answer(player: Player, action: str, **data: object) -> tuple[int, str]:
+    before = player.html
+    response = player.post(action, htmx=True, **data)
+    body = response.get_data(as_text=True)
+    assert response.headers.get("HX-Reswap") == "none" and "<main" not in body, action
+    fresh = player.client.get(f"/r/{player.token}").get_data(as_text=True)
+    if response.status_code == 200:
+        got, want = main_of(apply_swaps(before, body)), main_of(lxml.html.fromstring(fresh))
+        assert got == want, _debug_diff(got, want)
+    player.html = fresh
+    SIZES.append((len(body), len(fresh)))
+    return response.status_code, body
+
+
+SIZES: list[tuple[int, int]] = []  # (answer, whole page) of each change, in bytes
+
+
+def test_every_kind_of_change_answers_in_parts_that_rebuild_the_page(player: Player) -> None:
+    player.start("actionhammer", "Cobalt", ("Cobalt Brigade",), 2000)
+    SIZES.clear()
+    for unit in ("Line Troopers", "Brigade Captain", "Recon Marshal", "Line Troopers"):
+        status, body = answer(player, "add", unit=unit)
+        assert status == 200 and 'hx-swap-oob="beforeend:#entry-list"' in body
+    status, body = answer(player, "entry", index=0, unit="Line Troopers", count=9,
+                          anchor="entry-0")
+    assert status == 200 and 'id="entry-0"' in body and 'id="entry-3"' not in body
+    assert SIZES[-1][0] < SIZES[-1][1] / 4, SIZES[-1]  # one entry, the totals, the text
+    status, body = answer(player, "join", index=2, unit="Recon Marshal", target="0:Line Troopers",
+                          anchor="entry-2")
+    assert status == 200
+    status, body = answer(player, "move", index=3, unit="Line Troopers", step=-1)
+    assert status == 200
+    status, body = answer(player, "remove", index=1, unit="Brigade Captain")
+    assert status == 200
+    status, body = answer(player, "settings", name="Cobalt <b>x</b>",
+                          factions=["Cobalt Brigade"], points_limit=1000)
+    assert "&lt;b&gt;x&lt;/b&gt;" in body and "<b>x</b>" not in body
+    assert all(sent < whole / 2 for sent, whole in SIZES), SIZES
+
+
+def test_a_refused_change_answers_with_the_notice_and_the_form_put_back(
+        player: Player) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Ork Boyz")
+    status, body = answer(player, "entry", index=0, unit="Ork Boyz", count=0, anchor="entry-0")
+    assert status == 422
+    ids = re.findall(r'hx-swap-oob="true" [^>]*?id="([^"]+)"', body)
+    assert sorted(ids) == ["entry-0", "notices", "saved-version"]
+    assert "Not changed" in body and 'value="15"' in body  # the saved count is put back
+
+
+def test_a_stale_page_still_gets_the_whole_latest_page_to_retry_from(
+        player: Player, client: FlaskClient) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    stale = player.html
+    player.post("add", unit="Ork Boyz")
+    player.html = stale
+    response = player.post("add", htmx=True, unit="Nobz")
+    body = response.get_data(as_text=True)
+    assert response.status_code == 409 and '<main id="main">' in body
+    assert "Apply my change to the latest version" in body and 'value="Nobz"' in body
+    response = client.post(f"/r/{player.token}/add", data={"version": 2, "unit": "Nobz"},
+                           headers={"HX-Request": "true"})
+    assert response.status_code == 400  # no CSRF token: refused as before
+    assert csrf_of(stale)
+
+
+def _debug_diff(a: str, b: str) -> str:
+    import difflib
+    return "\n".join(difflib.unified_diff(a.replace("><", ">\n<").splitlines(),
+                                          b.replace("><", ">\n<").splitlines(), lineterm="", n=1))
