@@ -132,6 +132,17 @@
     };
   });
 
+  // The box that scrolls the element: a column with its own scroll bar, or the window.
+  function scrollerOf(element) {
+    for (var box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+      var overflow = getComputedStyle(box).overflowY;
+      if ((overflow === "auto" || overflow === "scroll") && box.scrollHeight > box.clientHeight) {
+        return box;
+      }
+    }
+    return window;
+  }
+
   function afterChange() {
     var version = byId("saved-version");
     if (version) {
@@ -152,7 +163,7 @@
       var element = byId(id);
       if (element && id in was.tops) {
         var moved = element.getBoundingClientRect().top - was.tops[id];
-        if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+        if (Math.abs(moved) >= 1) scrollerOf(element).scrollBy(0, moved);
         break;
       }
     }
