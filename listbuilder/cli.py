@@ -7,7 +7,6 @@ import dataclasses
 import json
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -179,24 +178,45 @@ def schema(output: Path | None) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535),
               help="Port to listen on.")
-@click.option("--debug", is_flag=True, help="Reload on code changes and show debug pages.")
-def serve(host: str, port: int, debug: bool) -> None:
-    """Run the browser builder (rosters saved under instance/, or at DATABASE_URL)."""
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes  [default: LISTBUILDER_WORKERS, else one a core]")
+@click.option("--threads", type=click.IntRange(1), default=None,
+              help="Threads in each worker  [default: LISTBUILDER_THREADS, else 4]")
+@click.option("--access-log", is_flag=True, help="Log every request to standard output.")
+@click.option("--debug", is_flag=True,
+              help="Werkzeug's development server instead: one process, reloads on code "
+                   "changes, shows debug pages. Never for players.")
+def serve(host: str, port: int, workers: int | None, threads: int | None, access_log: bool,
+          debug: bool) -> None:
+    """Run the browser builder with gunicorn (rosters saved under instance/, or at
+    DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
+    from listbuilder import migrations, server
     from listbuilder.web import create_app
 
-    app = create_app()
-    # the renderer's one-time set-up (~0.3 s) happens now, not in the first player's print,
-    # and two warm processes wait to lay out the cards of big prints
-    from listbuilder.printing.render import warm_up
-    from listbuilder.printing.workers import start_pool, stop_pool
+    try:
+        app = create_app()
+    except migrations.SchemaNotCurrent as refused:
+        click.echo(str(refused), err=True)
+        sys.exit(1)
+    if debug:
+        from listbuilder.printing.workers import stop_pool
 
-    if start_pool():
-        # a terminated server stops its layout processes too (they share its output pipes)
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        atexit.register(stop_pool)
-    threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
-    click.echo(f"Listbuilder at http://{host}:{port}/ (Ctrl+C stops it)")
-    app.run(host=host, port=port, debug=debug, use_reloader=debug)
+        if server.start_printing():
+            # a terminated server stops its layout processes too (they share its output pipes)
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            atexit.register(stop_pool)
+        click.echo(f"Listbuilder (development server) at http://{host}:{port}/")
+        app.run(host=host, port=port, debug=True, use_reloader=True)
+        return
+    try:
+        workers = workers or server.default_workers()
+        threads = threads or server.default_threads()
+    except ValueError as bad:
+        click.echo(str(bad), err=True)
+        sys.exit(2)
+    click.echo(f"Listbuilder at http://{host}:{port}/ ({workers} workers, {threads} threads "
+               f"each; Ctrl+C stops it)")
+    server.serve(app, host, port, workers, threads, access_log)
 
 
 @main.command()

@@ -1,14 +1,28 @@
-"""`listbuilder serve` (what `make run` calls) serves the builder on the built-in data."""
+"""`listbuilder serve` (what `make run` calls, after `listbuilder db upgrade`): gunicorn with
+several worker processes on the built-in data. A player's session, CSRF tokens and rosters work
+whichever worker answers; SIGTERM stops the server, its workers and their layout processes; a
+database behind the code is refused before anything listens."""
 
 from __future__ import annotations
 
+import http.client
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
+import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from at_once import at_once
+
+from listbuilder.web import _instance_secret
+
+CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 
 
 def free_port() -> int:
@@ -17,29 +31,166 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_answers_on_the_given_port(tmp_path: Path) -> None:
-    port = free_port()
+def environment(tmp_path: Path) -> dict[str, str]:
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(tmp_path / "instance"),
            "LISTBUILDER_DATA": str(tmp_path / "no-data")}
-    env.pop("DATABASE_URL", None)
-    upgrade = subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
-                              "db", "upgrade"], env=env, capture_output=True, text=True)
-    assert upgrade.returncode == 0, upgrade.stderr
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from listbuilder.cli import main; main()", "serve",
-         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    for name in ("DATABASE_URL", "LISTBUILDER_SECRET_KEY", "LISTBUILDER_WORKERS",
+                 "LISTBUILDER_THREADS"):
+        env.pop(name, None)
+    return env
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process started by `pid`, and by those, read from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
     try:
-        page = ""
-        for _ in range(100):  # until it listens; the loop ends on the first answer
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
+class Browser:
+    """A browser without JavaScript over real HTTP: a fresh connection each request (so the
+    kernel hands them to any worker), the session cookie kept, redirects followed."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.html = ""
+        self.headers: dict[str, str] = {}
+        self.path = ""  # where the last request ended, after redirects
+
+    def request(self, method: str, path: str, form: dict[str, object] | None = None) -> int:
+        body = urllib.parse.urlencode(form or {}, doseq=True) if form is not None else None
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.path = path
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            self.html = response.read().decode()
+            self.headers = {k.lower(): v for k, v in response.getheaders()}
+            for value in response.msg.get_all("Set-Cookie") or []:
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        finally:
+            connection.close()
+        if response.status in (302, 303):
+            location = urllib.parse.urlsplit(self.headers["location"])
+            return self.request("GET", location.path)
+        return response.status
+
+    def field(self, name: str) -> str:
+        found = re.search(rf'name="{name}" (?:type="hidden" )?value="([^"]+)"', self.html) or \
+            re.search(rf'id="{name}" name="{name}" type="hidden" value="([^"]+)"', self.html)
+        assert found is not None, f"no {name} on the page"
+        return found[1]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`make run` in small: the upgrade, then gunicorn with two workers on a free port."""
+    env = environment(tmp_path)
+    upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
+    port = free_port()
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
+                             "--threads", "2"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):  # until it listens; the loop ends on the first answer
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
-                    page = r.read().decode()
-                break
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
             except OSError:
+                assert proc.poll() is None, proc.communicate()[0].decode()
                 time.sleep(0.1)
-        assert "Hammer Wars" in page and "WarStuff" in page
-        assert (tmp_path / "instance" / "listbuilder.sqlite3").exists()
-        assert (tmp_path / "instance" / "secret_key").exists()
+        yield proc, port
     finally:
-        proc.terminate()
-        proc.communicate(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=30)
+
+
+def test_gunicorn_serves_edits_from_any_worker_and_sigterm_stops_everything(
+        server: tuple[subprocess.Popen[bytes], int], tmp_path: Path) -> None:
+    proc, port = server
+    browser = Browser(port)
+    assert browser.request("GET", "/") == 200
+    assert "Hammer Wars" in browser.html and "WarStuff" in browser.html
+    assert browser.headers["server"].startswith("gunicorn")
+    assert (tmp_path / "instance" / "listbuilder.sqlite3").exists()
+    assert (tmp_path / "instance" / "secret_key").exists()
+
+    assert browser.request("GET", "/new/op40k") == 200
+    assert browser.request("POST", "/new/op40k", {
+        "csrf_token": browser.field("csrf_token"), "name": "Waaagh", "factions": ["Orks"],
+        "points_limit": 500}) == 200
+    edit = browser.path
+    assert edit.startswith("/r/")  # the new roster's edit page
+    for unit in ["Ork Boyz", "Nobz", "Ork Boyz", "Nobz"]:  # each on a fresh connection
+        assert browser.request("POST", f"{edit}/add", {
+            "csrf_token": browser.field("csrf_token"), "version": browser.field("version"),
+            "unit": unit}) == 200
+    assert browser.request("GET", f"{edit}/export.yaml") == 200
+    assert browser.html.count("unit: Ork Boyz") == 2 and browser.html.count("unit: Nobz") == 2
+    assert browser.request("GET", "/") == 200 and "Waaagh" in browser.html  # "my rosters"
+
+    started = descendants(proc.pid)
+    assert len(started) >= 2  # the two workers, and their layout processes
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=40) == 0
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in started if alive(pid)] == []
+
+
+def test_serve_refuses_a_database_behind_its_code(tmp_path: Path) -> None:
+    port = free_port()
+    done = subprocess.run([*CLI, "serve", "--port", str(port)], env=environment(tmp_path),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "has no Listbuilder tables yet. Run `listbuilder db upgrade`" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        pass  # nothing listens
+
+
+def test_bad_worker_settings_are_refused_in_words(tmp_path: Path) -> None:
+    env = {**environment(tmp_path), "LISTBUILDER_WORKERS": "many"}
+    upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
+    done = subprocess.run([*CLI, "serve", "--port", str(free_port())], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "LISTBUILDER_WORKERS must be a whole number of at least 1, not 'many'" in done.stderr
+
+
+def test_workers_starting_at_once_share_one_secret_key(tmp_path: Path) -> None:
+    """Without LISTBUILDER_SECRET_KEY, the first start makes the instance's key; processes
+    starting together all read the same whole key, so any of them can read the others'
+    cookies and CSRF tokens."""
+    keys: list[str] = []
+    assert at_once(lambda _: keys.append(_instance_secret(tmp_path)), 16) == []
+    assert len(set(keys)) == 1 and len(keys[0]) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no drafts left behind
