@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
 from collections import Counter
+from pathlib import Path
 
+import pdfplumber
 from hypothesis import given
 from hypothesis import strategies as st
 
 from listbuilder.engine.library import Library
+from listbuilder.printing.options import PrintOptions
+from listbuilder.printing.render import print_roster
 from listbuilder.systems.warstuff import WarStuffCatalog, WarStuffUnit, unit_cost
 
 GENRE_SIZES = {
@@ -240,3 +245,15 @@ def test_design_readings_are_named(violations) -> None:
     assert found["warstuff.quality-range"] == "designed-quality"
     assert found["warstuff.conflicting-rules"] == "which-special-rules-contradict-each-other"
     assert found["warstuff.hollow-rules"] == "undead-with-fearless"
+
+
+def test_the_printed_roster_sheet_shows_both_prices(read) -> None:
+    path = Path(__file__).resolve().parents[2] / "examples/warstuff/printed-prices.yaml"
+    loaded = read(path.read_text())
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="sheet", paper="a4"))
+    with pdfplumber.open(io.BytesIO(printed.pdf)) as doc:
+        text = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "Rat Warrior: 30 pts by the formula (printed 25)" in text
+    assert "Rat Ogre: 65 pts by the formula (printed 60)" in text
+    assert "Legal at printed prices: 135 pts." in text
