@@ -19,6 +19,8 @@ class Config:
     PRINT_CACHE_MB = int(os.environ.get("LISTBUILDER_PRINT_CACHE_MB") or 64)
     # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
     MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
+    # How long a print waits for the one before it in the same worker before a 503.
+    PRINT_WAIT_SECONDS = 30
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
     MAX_CONTENT_LENGTH = 512 * 1024  # uploads: roster files are at most 256 KB

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
-from flask import current_app
+from flask import abort, current_app
 
 from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.printing import PrintError
@@ -30,6 +31,9 @@ LAYOUT_FILES = ("listbuilder/printing", "listbuilder/engine/cards.py",
 LAYOUT_GLOBS = ("listbuilder/systems/*/cards.py", "templates/*/rules.html",
                 "templates/*/unit_card.html", "templates/*/play_card.html",
                 "templates/*/chit.html")
+
+
+_LAYING_OUT = threading.BoundedSemaphore(1)
 
 
 @cache
@@ -60,12 +64,22 @@ def print_key(kind: str, revision: str, options: dict[str, object],
 
 
 def cached_pdf(key: str, make: Callable[[], bytes]) -> bytes:
-    """The PDF kept under `key`, or one made now and kept."""
+    """The PDF kept under `key`, or one made now and kept. One print is laid out at a time in
+    each server process (the layout itself uses both cores), so a crowd of prints queues
+    instead of starving everyone's edits; one that waits too long is answered 503."""
     store = services.store()
     kept = store.cached_print(key)
     if kept is not None:
         return kept
-    pdf = make()
+    if not _LAYING_OUT.acquire(timeout=float(current_app.config["PRINT_WAIT_SECONDS"])):
+        abort(503, "The printer is busy with other players' prints: try again in a minute.")
+    try:
+        kept = store.cached_print(key)  # made by the print this one waited for?
+        if kept is not None:
+            return kept
+        pdf = make()
+    finally:
+        _LAYING_OUT.release()
     store.keep_print(key, pdf)
     return pdf
 

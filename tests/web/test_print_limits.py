@@ -89,3 +89,17 @@ def test_the_layout_revision_follows_the_layout_files(tmp_path) -> None:  # type
     before = print_cache.layout_revision.__wrapped__(tmp_path)
     card.write_text("<p>two</p>")
     assert print_cache.layout_revision.__wrapped__(tmp_path) != before
+
+
+def test_a_print_waits_for_the_one_before_it_and_then_gives_up_in_words(
+        app: Flask, client: FlaskClient) -> None:
+    app.config["PRINT_WAIT_SECONDS"] = 0.1
+    token = save(app, BIG)
+    assert print_cache._LAYING_OUT.acquire(timeout=1)  # another player's print is running
+    try:
+        response = client.get(f"/r/{token}/print?what=cards")
+    finally:
+        print_cache._LAYING_OUT.release()
+    assert response.status_code == 503
+    assert "The printer is busy" in response.get_data(as_text=True)
+    assert client.get(f"/r/{token}/print?what=cards").mimetype == "application/pdf"
