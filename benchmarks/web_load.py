@@ -1,0 +1,276 @@
+"""Many players editing at once over real HTTP: the server started as `make run` starts it
+(`listbuilder db upgrade`, then `listbuilder serve`: gunicorn), and Werkzeug's development
+server (what `make run` used to be) measured in the same run as the reference.
+
+Each of N closed-loop clients (default 50, one thread and one keep-alive connection each, its
+own session cookie) makes a roster, then sends htmx edits (add a unit, change its count,
+remove it, again) with its CSRF token and the version from the last answer, until the clients
+together have made the number asked (default 2,000). Prints, for each server: edits a second,
+p50/p95/p99 latency of an edit (request sent to answer read), errors (any answer but 200, or a
+failed connection), and bytes per answer.
+
+    .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
+        [--threads T] [--database-url URL] [--no-reference]
+
+The clients run on the same machine as the server and take some of its CPU; other work on the
+machine (load average printed) slows both servers alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+# Werkzeug's threaded development server, as `listbuilder serve` ran it before gunicorn.
+WERKZEUG = [sys.executable, "-c",
+            "import sys; from listbuilder.web import create_app; "
+            "create_app().run(host='127.0.0.1', port=int(sys.argv[1]), threaded=True)"]
+SYSTEM, FACTION, UNIT = "op40k", "Orks", "Ork Boyz"
+VERSION = re.compile(r'name="version" value="(\d+)"')
+CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Results:
+    latencies: list[float] = field(default_factory=list)  # seconds, one per edit answered 200
+    sizes: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Client:
+    """One player: a keep-alive connection, a session cookie, the roster it edits."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookie = ""
+        self.path = ""
+        self.csrf = ""
+        self.version = 0
+
+    def send(self, method: str, path: str, form: dict[str, object] | None = None,
+             htmx: bool = False) -> tuple[int, bytes, dict[str, str]]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if htmx:
+            headers["HX-Request"] = "true"
+        for attempt in range(2):  # a keep-alive connection the server closed: open a new one
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.connection.close()
+                if attempt:
+                    raise
+        answer = {k.lower(): v for k, v in response.getheaders()}
+        cookie = response.msg.get("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        if response.getheader("Connection", "").lower() == "close":
+            self.connection.close()
+        return response.status, data, answer
+
+    def read_page(self, html: str) -> None:
+        csrf, version = CSRF.search(html), VERSION.search(html)
+        if csrf:
+            self.csrf = csrf[1]
+        if version:
+            self.version = int(version[1])
+
+    def start(self) -> None:
+        status, data, _ = self.send("GET", f"/new/{SYSTEM}")
+        self.read_page(data.decode())
+        status, data, headers = self.send("POST", f"/new/{SYSTEM}", {
+            "csrf_token": self.csrf, "name": "Load", "factions": [FACTION],
+            "points_limit": 2000})
+        if status not in (302, 303):
+            raise RuntimeError(f"creating a roster answered {status}")
+        self.path = urllib.parse.urlsplit(headers["location"]).path
+        status, data, _ = self.send("GET", self.path)
+        self.read_page(data.decode())
+
+    def edit(self, step: int) -> tuple[int, bytes]:
+        action = action_of(step)
+        extra: dict[str, object] = {"unit": UNIT} if action == "add" else {
+            "index": 0, "unit": UNIT, **({"count": 10 + step % 10} if action == "entry" else {})}
+        form = {"csrf_token": self.csrf, "version": self.version, **extra}
+        status, data, _ = self.send("POST", f"{self.path}/{action}", form, htmx=True)
+        if status == 200:
+            self.read_page(data.decode())
+        return status, data
+
+
+def action_of(step: int) -> str:
+    return ["add", "entry", "remove"][step % 3]
+
+
+def words(html: bytes) -> str:
+    """An error page's heading and first words, to tell errors apart."""
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.decode(errors="replace")))
+    return text.strip()[:160]
+
+
+def drive(port: int, clients: int, edits: int) -> tuple[Results, float]:
+    results = Results()
+    tickets = itertools.count()
+    players = [Client(port) for _ in range(clients)]
+    ready = threading.Barrier(clients + 1)
+
+    def play(player: Client) -> None:
+        try:
+            player.start()
+        except Exception as error:  # counted: a player that can't start makes no edits
+            results.errors.append(f"start: {error!r}")
+        ready.wait()
+        if not player.path:
+            return
+        step = 0
+        while next(tickets) < edits:
+            began = time.perf_counter()
+            try:
+                status, data = player.edit(step)
+            except Exception as error:
+                with results.lock:
+                    results.errors.append(repr(error))
+                player.connection.close()
+                continue
+            took = time.perf_counter() - began
+            with results.lock:
+                if status == 200:
+                    results.latencies.append(took)
+                    results.sizes.append(len(data))
+                else:
+                    results.errors.append(f"HTTP {status} on {action_of(step)}: "
+                                          f"{words(data)}")
+            if status != 200:  # read the page afresh: a stale version, say
+                _, page, _ = player.send("GET", player.path)
+                player.read_page(page.decode())
+            step += 1
+
+    threads = [threading.Thread(target=play, args=(p,)) for p in players]
+    for t in threads:
+        t.start()
+    ready.wait()
+    began = time.perf_counter()
+    for t in threads:
+        t.join()
+    return results, time.perf_counter() - began
+
+
+def start_server(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server stopped: {proc.stderr.read().decode()[-2000:]}"
+                             if proc.stderr else "the server stopped")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                time.sleep(3)  # the workers' print warm-up, so it isn't measured
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not listen within 120 s")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)  # the whole group: workers and layout processes
+    try:
+        proc.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
+    env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
+           "LISTBUILDER_DATA": str(folder / "no-data")}
+    env.pop("DATABASE_URL", None)
+    if args.database_url:
+        env["DATABASE_URL"] = args.database_url
+    subprocess.run([*CLI, "db", "upgrade"], env=env, cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    port = free_port()
+    proc = start_server([*command, str(port)] if command is WERKZEUG else
+                        [*command, "--port", str(port)], env, port)
+    try:
+        results, wall = drive(port, args.clients, args.edits)
+    finally:
+        stop_server(proc)
+    report(label, results, wall, args.clients)
+
+
+def report(label: str, results: Results, wall: float, clients: int) -> None:
+    done = len(results.latencies)
+    print(f"\n{label}\n  {clients} clients, {done} edits answered 200 in {wall:.1f} s: "
+          f"{done / wall:.0f} edits/s")
+    if done >= 2:
+        cuts = statistics.quantiles(results.latencies, n=100)
+        print(f"  latency p50 {cuts[49] * 1000:.0f} ms, p95 {cuts[94] * 1000:.0f} ms, "
+              f"p99 {cuts[98] * 1000:.0f} ms, max {max(results.latencies) * 1000:.0f} ms")
+        print(f"  bytes per answer: median {statistics.median(results.sizes):,.0f}, "
+              f"max {max(results.sizes):,}")
+    kinds: dict[str, int] = {}
+    for error in results.errors:
+        kinds[error] = kinds.get(error, 0) + 1
+    print(f"  errors: {len(results.errors)}"
+          + "".join(f"\n    {n} x {kind[:200]}" for kind, n in sorted(kinds.items())))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--edits", type=int, default=2000)
+    parser.add_argument("--workers", type=int, help="gunicorn workers (default: serve's)")
+    parser.add_argument("--threads", type=int, help="threads a worker (default: serve's)")
+    parser.add_argument("--database-url", help="a PostgreSQL URL, say (default: SQLite file)")
+    parser.add_argument("--no-reference", action="store_true",
+                        help="skip Werkzeug's development server")
+    args = parser.parse_args()
+    serve = [*CLI, "serve"]
+    if args.workers:
+        serve += ["--workers", str(args.workers)]
+    if args.threads:
+        serve += ["--threads", str(args.threads)]
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{os.cpu_count()} cores, load average {load} before the run; clients and server "
+          f"share the machine; database: {args.database_url or 'SQLite file'}")
+    measure("gunicorn (listbuilder serve, as make run starts it)", serve, args)
+    if not args.no_reference:
+        measure("Werkzeug development server (the reference: make run before gunicorn)",
+                WERKZEUG, args)
+
+
+if __name__ == "__main__":
+    main()
