@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
+
 ROOT = Path(__file__).resolve().parents[2]
 Page = Any
 
@@ -23,7 +25,7 @@ def open_file(page: Page, base: str, example: str) -> None:
 def on_screen(page: Page, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     height = page.viewport_size["height"]
-    return box is not None and -1 <= box["y"] and box["y"] + box["height"] <= height + 1
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1
 
 
 def test_reading_link_lands_on_the_reading(page: Page, server: str, screenshots: Path) -> None:
@@ -60,3 +62,18 @@ def test_an_empty_roster_says_empty(page: Page, server: str) -> None:
     assert page.locator("#legal-status").inner_text().strip() == "Empty: no units yet."
     chip = page.locator("#strip a.chip[href='#totals']")
     assert chip.inner_text() == "Empty"
+
+
+def test_notes_and_reading_links_pass_axe(page: Page, server: str) -> None:
+    axe = Axe()
+    found = []
+    for example in ("warstuff/printed-prices.yaml", "spaceempires/legal.yaml", "op40k/empty.yaml"):
+        open_file(page, server, example)
+        found += [(example, v["id"]) for v in axe.run(page).response["violations"]
+                  if v["impact"] in ("serious", "critical")]
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(server + "/rules-notes")
+        found += [(f"notes {width}", v["id"]) for v in axe.run(page).response["violations"]
+                  if v["impact"] in ("serious", "critical")]
+    assert found == []
