@@ -38,7 +38,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -79,6 +79,9 @@ class PrintRow(Base):
     last_used: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+ROSTERS = RosterRow.__table__
+
+
 def _utc(moment: datetime) -> datetime:
     # SQLite hands datetimes back without their zone; they were stored as UTC
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -98,7 +101,8 @@ class Stored:
     deleted_at: datetime | None = None
 
     @classmethod
-    def of(cls, row: RosterRow) -> Stored:
+    def of(cls, row: RosterRow | Row[Any]) -> Stored:
+        """From a mapped row or a plain result row with the same column names."""
         deleted = _utc(row.deleted_at) if row.deleted_at is not None else None
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
                    _utc(row.updated), deleted)
@@ -173,8 +177,8 @@ class RosterStore:
         self.engine: Engine = make_engine(url)
         self.print_cache_bytes = print_cache_bytes
         self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._write_session = sessionmaker(
-            self.engine.execution_options(sqlite_immediate=True), expire_on_commit=False)
+        self._immediate = self.engine.execution_options(sqlite_immediate=True)
+        self._write_session = sessionmaker(self._immediate, expire_on_commit=False)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -223,9 +227,10 @@ class RosterStore:
         hashes = {hash_token(t): t for t in tokens if _plausible(t)}
         if not hashes:
             return []
-        with self._session() as session:
-            rows = session.scalars(select(RosterRow).where(RosterRow.edit_hash.in_(hashes),
-                                                           RosterRow.deleted_at.is_(None)))
+        # plain rows, not mapped objects: this runs on every page (the "my rosters" list)
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(ROSTERS).where(ROSTERS.c.edit_hash.in_(hashes),
+                                                            ROSTERS.c.deleted_at.is_(None)))
             found = {hashes[r.edit_hash]: Stored.of(r) for r in rows}
         return [(t, found[t]) for t in tokens if t in found]
 
@@ -233,14 +238,17 @@ class RosterStore:
         """Store a new text for the roster, if nobody saved it since `base_version`. A deleted
         roster can't be saved (LookupError) until it is restored."""
         _check_size(text)
-        with self._writing() as session:
-            result = session.execute(
-                update(RosterRow)
-                .where(RosterRow.id == roster_id, RosterRow.version == base_version,
-                       RosterRow.deleted_at.is_(None))
-                .values(name=name, text=text, version=base_version + 1, updated=_now()))
-            changed = getattr(result, "rowcount", 0)
-            current = Stored.of(_existing(session, roster_id))
+        with self._immediate.begin() as connection:  # every edit: plain statements, no ORM
+            changed = connection.execute(
+                update(ROSTERS)
+                .where(ROSTERS.c.id == roster_id, ROSTERS.c.version == base_version,
+                       ROSTERS.c.deleted_at.is_(None))
+                .values(name=name, text=text, version=base_version + 1, updated=_now())
+            ).rowcount
+            row = connection.execute(select(ROSTERS).where(ROSTERS.c.id == roster_id)).first()
+            if row is None or row.deleted_at is not None:
+                raise LookupError(f"roster {roster_id} does not exist")
+            current = Stored.of(row)
         if changed != 1:
             raise StaleRoster(current)
         return current
@@ -269,8 +277,8 @@ class RosterStore:
             return int(getattr(result, "rowcount", 0))
 
     def _one(self, *conditions: ColumnElement[bool]) -> Stored | None:
-        with self._session() as session:
-            row = session.scalars(select(RosterRow).where(*conditions)).first()
+        with self.engine.connect() as connection:
+            row = connection.execute(select(ROSTERS).where(*conditions)).first()
             return Stored.of(row) if row is not None else None
 
     # -- the print cache ----------------------------------------------------------------------
