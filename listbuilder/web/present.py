@@ -53,7 +53,10 @@ class EntryView:
         return any(v.severity == "error" for v in self.violations)
 
     def size_text(self, count_label: str) -> str:
-        """The entry's size for its one-line summary: "10 models", "size 15"."""
+        """The entry's size for its one-line summary: "10 models", "size 15"; nothing for a
+        unit that is always one model."""
+        if self.fixed_count and self.entry.count == 1:
+            return ""
         if count_label == "size":
             return f"size {self.entry.count}"
         return f"{self.entry.count} {count_label}"

@@ -86,11 +86,21 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
     share_url = page.get_by_label("Share link").input_value()  # in plain view
     page.get_by_text("Edit link and import").click()
     assert edit_url.endswith(page.get_by_label("Edit link").input_value().split("/r/")[1])
+    page.get_by_text("Edit link and import").click()  # folded again for the screenshots
 
     page.set_viewport_size({"width": 1280, "height": 900})
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(screenshots / f"{system}-desktop.png"), full_page=True)
+    page.screenshot(path=str(screenshots / f"{system}-desktop-view.png"))
     page.set_viewport_size({"width": 375, "height": 812})
     page.screenshot(path=str(screenshots / f"{system}-phone.png"), full_page=True)
+    page.evaluate("() => { document.querySelectorAll('.entry details')"
+                  ".forEach(d => d.open = false);"
+                  " const top = document.getElementById('entries').getBoundingClientRect().top;"
+                  " window.scrollTo(0, top + window.scrollY - "
+                  "document.getElementById('topbar').offsetHeight - 8); }")  # entries, folded
+    page.screenshot(path=str(screenshots / f"{system}-phone-view.png"))
+    page.evaluate("window.scrollTo(0, 0)")
     width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate("() => [...document.querySelectorAll('body *')].filter(e => "
                          "e.getBoundingClientRect().right > 375.5).map(e => e.tagName + '#' + "
