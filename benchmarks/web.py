@@ -1,7 +1,9 @@
 """Server time of the roster page and of one change, per system, through Flask's test client.
 
 Run: .venv/bin/python benchmarks/web.py [--repeat N]
-Each system: start a roster, add a unit, then time N page loads and N htmx "add" posts.
+Each system: start a roster, add a unit, then time N page loads and N htmx "add" posts, and
+weigh the answers: an htmx change is answered with only the parts it changed, a browser
+without JavaScript gets the whole page (which every change answered with before).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def main() -> None:
             form["points_limit"] = limit
         token = client.post(f"/new/{system}", data=form).headers["Location"].rsplit("/", 1)[1]
         html = client.get(f"/r/{token}").get_data(as_text=True)
-        gets, posts = [], []
+        gets, posts, sent = [], [], []
         for _ in range(args.repeat):
             start = time.perf_counter()
             html = client.get(f"/r/{token}").get_data(as_text=True)
@@ -60,12 +62,14 @@ def main() -> None:
             body = {"csrf_token": hidden(html, "csrf_token"), "version": hidden(html, "version"),
                     "unit": unit}
             start = time.perf_counter()
-            client.post(f"/r/{token}/add", data=body, headers={"HX-Request": "true"})
+            answer = client.post(f"/r/{token}/add", data=body, headers={"HX-Request": "true"})
             posts.append(time.perf_counter() - start)
+            sent.append(len(answer.get_data()))
             html = client.get(f"/r/{token}").get_data(as_text=True)
         print(f"{system:13} roster page {statistics.median(gets) * 1000:6.1f} ms   "
               f"one change (htmx) {statistics.median(posts) * 1000:6.1f} ms   "
-              f"page {len(html) // 1024} KB after {args.repeat + 1} adds")
+              f"answer {statistics.median(sent) / 1024:5.1f} KB (whole page "
+              f"{len(html) / 1024:5.1f} KB) after {args.repeat + 1} adds")
 
 
 if __name__ == "__main__":
