@@ -39,11 +39,12 @@ def test_add_update_move_and_remove_entries(player: Player) -> None:
     assert [e["unit"] for e in entries(player)] == ["Ork Boyz"]
 
 
-def test_htmx_change_answers_with_the_page_in_place(player: Player) -> None:
+def test_htmx_change_answers_with_only_what_changed(player: Player) -> None:
     player.start("warstuff", "Patrol", (), 150)
     response = player.post("add", htmx=True, unit="Human Warrior")
-    assert response.status_code == 200
-    assert 'id="main"' in player.html and "Human Warrior" in player.html
+    assert response.status_code == 200 and response.headers["HX-Reswap"] == "none"
+    assert 'id="main"' not in player.html and "Human Warrior" in player.html
+    assert 'hx-swap-oob="beforeend:#entry-list"' in player.html
 
 
 def test_a_violation_appears_beside_its_entry_and_clears(player: Player) -> None:
