@@ -7,7 +7,8 @@ own session cookie) makes a roster, then sends htmx edits (add a unit, change it
 remove it, again) with its CSRF token and the version from the last answer, until the clients
 together have made the number asked (default 2,000). Prints, for each server: edits a second,
 p50/p95/p99 latency of an edit (request sent to answer read), errors (any answer but 200, or a
-failed connection), and bytes per answer.
+failed connection), bytes per answer, and the CPU the server spent on each edit (which bounds
+what the machine can do when nothing else runs on it).
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--database-url URL] [--no-reference]
@@ -185,6 +186,22 @@ def drive(port: int, clients: int, edits: int) -> tuple[Results, float]:
     return results, time.perf_counter() - began
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds used so far by the server: the process and all it started (from /proc)."""
+    stats: dict[int, list[str]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            stats[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+    family, frontier = {pid}, {pid}
+    while frontier:
+        frontier = {p for p, fields in stats.items() if int(fields[1]) in frontier} - family
+        family |= frontier
+    ticks = sum(int(stats[p][11]) + int(stats[p][12]) for p in family if p in stats)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -195,12 +212,25 @@ def start_server(command: list[str], env: dict[str, str], port: int) -> subproce
                              if proc.stderr else "the server stopped")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                time.sleep(3)  # the workers' print warm-up, so it isn't measured
+                settle(proc.pid)
                 return proc
         except OSError:
             time.sleep(0.2)
     proc.kill()
     raise SystemExit("the server did not listen within 120 s")
+
+
+def settle(pid: int) -> None:
+    """Wait until the server is idle: its workers' print warm-up (layout processes started and
+    a sample card laid out in each) is start-up, not the edits being measured."""
+    deadline = time.monotonic() + 60
+    used = server_cpu(pid)
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        now = server_cpu(pid)
+        if now - used < 0.05:
+            return
+        used = now
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
@@ -225,10 +255,17 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port)], env, port)
     try:
+        cpu_before, client_before = server_cpu(proc.pid), time.process_time()
         results, wall = drive(port, args.clients, args.edits)
+        cpu = server_cpu(proc.pid) - cpu_before
+        client_cpu = time.process_time() - client_before
     finally:
         stop_server(proc)
     report(label, results, wall, args.clients)
+    edits = max(1, len(results.latencies))
+    print(f"  CPU per edit: server {cpu / edits * 1000:.1f} ms (so at most "
+          f"{(os.cpu_count() or 1) * edits / cpu:.0f} edits/s on {os.cpu_count()} idle cores), "
+          f"these clients {client_cpu / edits * 1000:.1f} ms")
 
 
 def report(label: str, results: Results, wall: float, clients: int) -> None:
