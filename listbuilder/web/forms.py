@@ -167,3 +167,8 @@ class ReplaceForm(ImportForm, VersionedForm):
 class TokenForm(FlaskForm):
     token = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=100)])
 
+
+
+class RenameForm(VersionedForm):
+    name = StringField("New name", validators=[
+        InputRequired("Give the roster a name."), Length(max=MAX_NAME)])

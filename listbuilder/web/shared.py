@@ -1,14 +1,16 @@
 """The read-only roster page behind the share link: the list, totals, problems, text and file,
-and no way to change anything."""
+and no way to change anything; "Copy to my rosters" makes a new roster of one's own from it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.web import services
 from listbuilder.web.builder import text_download, yaml_download
 from listbuilder.web.page import roster_context
-from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
+from listbuilder.web.rosters import Opened, StoredRosterError, canonical, open_stored
 
 bp = Blueprint("shared", __name__, url_prefix="/s/<share>")
 
@@ -35,3 +37,16 @@ def export(share: str) -> Response:
 @bp.get("/roster.txt")
 def text(share: str) -> Response:
     return text_download(_open(share))
+
+
+@bp.post("/copy")
+def copy(share: str) -> WerkzeugResponse:
+    """A new roster of the same contents with its own edit link, remembered in this browser;
+    the shared one is not touched."""
+    if not FlaskForm().validate_on_submit():
+        abort(400, "This form had expired; reload the page and try again.")
+    opened = _open(share)
+    text = canonical(opened.roster, opened.system, opened.catalog)
+    _, token = services.store().create(opened.system.id, opened.roster.name, text)
+    services.remember(token)
+    return redirect(url_for("builder.edit", token=token))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import yaml
@@ -125,3 +126,68 @@ def test_an_unexpected_error_is_a_page_not_a_trace(app, client: FlaskClient) -> 
     page = response.get_data(as_text=True)
     assert response.status_code == 500 and "Something went wrong" in page
     assert "secret detail" not in page and "Traceback" not in page
+
+
+def test_your_rosters_show_system_total_legality_and_last_change(player: Player) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Ork Boyz")
+    page = player.get("/").get_data(as_text=True)
+    row = re.search(r'<li class="mine-row">.*?</li>', page, re.S)
+    assert row is not None
+    for shown in ("Waaagh", "One Page 40k", "75/500 pts", "Legal", "version 2", " UTC"):
+        assert shown in row[0], shown
+    player.start("warstuff", "Nobody yet", (), 150)
+    page = player.get("/").get_data(as_text=True)
+    assert re.search(r"Nobody yet.*?chip empty\">Empty<", page, re.S)
+
+
+def test_duplicate_makes_a_copy_with_its_own_links(player: Player) -> None:
+    token = player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Nobz")
+    home = player.get("/").get_data(as_text=True)
+    response = player.client.post(f"/r/{token}/duplicate", data={"csrf_token": csrf_of(home)})
+    assert response.status_code == 302
+    home = player.get("/").get_data(as_text=True)
+    assert "Waaagh (copy)" in home and home.index("Waaagh (copy)") < home.index("Waaagh</a>")
+    copy = re.search(r'href="/r/([^"]+)">Waaagh \(copy\)</a>', home)
+    assert copy is not None and copy[1] != token
+    assert "Nobz" in player.client.get(f"/r/{copy[1]}/export.yaml").get_data(as_text=True)
+
+
+def test_rename_keeps_the_contents_and_refuses_a_stale_page(player: Player) -> None:
+    token = player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Nobz")
+    home = player.get("/").get_data(as_text=True)
+    data = {"csrf_token": csrf_of(home), "version": 2, "name": "Big <Waaagh>"}
+    assert player.client.post(f"/r/{token}/rename", data=data).status_code == 302
+    text = player.saved_text()
+    assert "Big <Waaagh>" in text and "Nobz" in text
+    assert "Big &lt;Waaagh&gt;" in player.get("/").get_data(as_text=True)
+    response = player.client.post(f"/r/{token}/rename", data={**data, "name": "Old page"})
+    assert response.status_code == 409 and "changed since" in response.get_data(as_text=True)
+    response = player.client.post(f"/r/{token}/rename", data={**data, "version": 3, "name": ""})
+    assert response.status_code == 422 and "Big <Waaagh>" in player.saved_text()
+
+
+def test_delete_asks_needs_the_edit_link_and_can_be_undone(player: Player) -> None:
+    token = player.start("op40k", "Waaagh", ("Orks",), 500)
+    share = re.search(r'href="(/s/[^"]+)"', player.html)
+    assert share is not None
+    asked = player.get(f"/r/{token}/delete")
+    assert asked.status_code == 200 and "Delete Waaagh?" in player.html
+    assert player.client.get(f"/r/{token}").status_code == 200  # asking deleted nothing
+    assert player.client.post(f"/r/{share[1].rsplit('/', 1)[1]}/delete",
+                              data={"csrf_token": csrf_of(player.html)}).status_code == 404
+    assert player.client.post(f"/r/{token}/delete").status_code == 400  # no CSRF token
+    response = player.client.post(f"/r/{token}/delete", data={"csrf_token": csrf_of(player.html)})
+    assert response.status_code == 302
+    assert player.client.get(f"/r/{token}").status_code == 404
+    assert player.client.get(share[1]).status_code == 404
+    home = player.get("/").get_data(as_text=True)
+    assert "Undo: restore it" in home and 'class="mine-row"' not in home
+    response = player.client.post(f"/r/{token}/restore", data={"csrf_token": csrf_of(home)})
+    assert response.status_code == 302
+    assert player.client.get(f"/r/{token}").status_code == 200
+    assert player.client.get(share[1]).status_code == 200
+    home = player.get("/").get_data(as_text=True)
+    assert "Undo: restore it" not in home and "Waaagh</a>" in home
