@@ -10,10 +10,18 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
 
@@ -64,16 +72,29 @@ def _marked(token: str, opened: Opened, notices: list[Notice] | None = None) -> 
                            **{**roster_context(opened, token, notices), "marking": True})
 
 
+def _pages() -> parts.Pages:
+    found: parts.Pages = current_app.extensions.setdefault("listbuilder.pages", parts.Pages())
+    return found
+
+
+def _page_key(opened: Opened) -> tuple[object, ...]:
+    """What a roster page's rendering depends on besides the roster: the address's arguments
+    and the catalog (custom data can be reloaded)."""
+    return (opened.stored.id, opened.stored.version, id(opened.catalog),
+            tuple(sorted(request.args.items(multi=True))))
+
+
 def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
                    notices: list[Notice] | None = None) -> Response:
     """The answer to a change made with htmx: only the parts of the page that differ from the
     page the change was made on (out-of-band swaps), the notices, and the part of the form
-    used (so a refused value is put back). Both pages carry the new version, so the version
-    in each form is no difference; the script sends the page's latest version with each
-    change."""
-    shown = Opened(replace(before.stored, version=after.stored.version), before.roster,
-                   before.system, before.catalog)
-    old, new = _marked(token, shown), _marked(token, after, notices)
+    used (so a refused value is put back). The page before is the one last rendered for that
+    version, when this process still has it; the script sets every form to the version the
+    answer brings."""
+    old = _pages().get(_page_key(before)) or _marked(token, before)
+    new = _marked(token, after, notices)
+    if not notices:
+        _pages().put(_page_key(after), new)
     anchor = request.form.get("anchor", "")[:40]
     swaps = parts.changes(old, new, always=("notices", "saved-version", anchor))
     title = _TITLE.search(new)
@@ -85,7 +106,9 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
 def edit(token: str) -> Page:
     opened = _open(token)
     services.remember(token)
-    return _page(token, opened)
+    marked = _marked(token, opened)
+    _pages().put(_page_key(opened), marked)  # what the next change is compared with
+    return parts.strip_marks(marked)
 
 
 def _form_problems(form: FlaskForm) -> list[str]:

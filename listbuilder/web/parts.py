@@ -8,12 +8,18 @@ it was before the change and as it is after are both rendered with the same vers
 parts that differ are sent. A list whose items were only appended to, removed from the end or
 changed in place is answered item by item; any other change to a part sends it whole, so a
 part the templates forgot to mark costs bytes, never correctness.
+
+The version each form carries and the CSRF tokens are left out of the comparison (`_SAME`), so
+the page before may be the one rendered for the last answer or page load (`Pages`) instead of
+being rendered again.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 _MARK = re.compile(r"<!--(/?)p:([\w-]+)-->")
@@ -24,8 +30,14 @@ _FIRST_TAG = re.compile(r"^\s*<([a-zA-Z][\w-]*)")
 class Part:
     id: str
     html: str  # the element, markers of inner parts removed
-    frame: str  # the element with each inner part replaced by a placeholder
+    outline: str  # the element with each inner part replaced by a placeholder
     children: list[Part] = field(default_factory=list)
+
+    @property
+    def frame(self) -> str:
+        """The outline without its inner parts and the space around them (worked out only
+        when a part differs: most do not)."""
+        return _runs(self.outline)
 
 
 def parse(marked: str) -> Part:
@@ -46,7 +58,7 @@ def parse(marked: str) -> Part:
         part, html, frame = stack.pop()
         if part.id != name:
             raise ValueError(f"part markers cross: {part.id!r} closed by {name!r}")
-        part.html, part.frame = "".join(html), _runs("".join(frame))
+        part.html, part.outline = "".join(html), "".join(frame)
         stack[-1][0].children.append(part)
         stack[-1][2].append("<!--c-->")
     text = marked[pos:]
@@ -54,7 +66,7 @@ def parse(marked: str) -> Part:
         html.append(text)
     if len(stack) != 1:
         raise ValueError(f"part {stack[-1][0].id!r} is not closed")
-    root.html, root.frame = "".join(stack[0][1]), _runs("".join(stack[0][2]))
+    root.html, root.outline = "".join(stack[0][1]), "".join(stack[0][2])
     return root
 
 
@@ -72,34 +84,53 @@ def strip_marks(marked: str) -> str:
     return _MARK.sub("", marked)
 
 
+# what differs between two renders of the same roster that is no change to show
+_SAME = re.compile(r'((?:name="(?:version|csrf_token)"[^>]*?value|data-version)=")[^"]*"'
+                   r"|saved, version \d+")
+
+
+def _same(marked: str) -> str:
+    return _SAME.sub(lambda m: f'{m[1]}"' if m[1] else "saved, version", marked)
+
+
+def _by_id(root: Part) -> dict[str, Part]:
+    out, stack = {}, [root]
+    while stack:
+        part = stack.pop()
+        out[part.id] = part
+        stack.extend(part.children)
+    return out
+
+
 def _swap(html: str, how: str = "true") -> str:
     return _FIRST_TAG.sub(lambda m: f'{m[0]} hx-swap-oob="{how}"', html, count=1)
 
 
-def _diff(old: Part, new: Part, out: list[str], sent: set[str]) -> None:
+def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, Part]) -> None:
+    """Compare `old` and `new` (both with `_same` applied); what is sent comes from `raw`."""
     if old.html == new.html:
         return
     old_ids = [c.id for c in old.children]
     new_ids = [c.id for c in new.children]
     common = min(len(old_ids), len(new_ids))
     in_order = old_ids[:common] == new_ids[:common]
-    if not new.id or (old.frame == new.frame and in_order and old_ids == new_ids):
+    if not new.id or (in_order and old_ids == new_ids and old.frame == new.frame):
         for a, b in zip(old.children, new.children, strict=False):
-            _diff(a, b, out, sent)
+            _diff(a, b, out, sent, raw)
         return
     if old.frame != new.frame or not in_order or len(set(new_ids)) != len(new_ids):
-        out.append(_swap(new.html))
+        out.append(_swap(raw[new.id].html))
         sent.add(new.id)
         return
     # the same list with items appended or dropped at its end
     for a, b in zip(old.children, new.children, strict=False):
-        _diff(a, b, out, sent)
+        _diff(a, b, out, sent, raw)
     for gone in old.children[common:]:
         tag = _FIRST_TAG.match(gone.html)
         out.append(f'<{tag[1] if tag else "div"} id="{gone.id}" hx-swap-oob="delete">'
                    f'</{tag[1] if tag else "div"}>')
     if len(new.children) > common:
-        added = "".join(c.html for c in new.children[common:])
+        added = "".join(raw[c.id].html for c in new.children[common:])
         out.append(f'<div hx-swap-oob="beforeend:#{new.id}">{added}</div>')
         sent.update(c.id for c in new.children[common:])
 
@@ -117,18 +148,43 @@ def changes(before: str, after: str, always: Iterable[str] = ()) -> list[str]:
     """The out-of-band swaps that turn the page `before` into `after` (both marked), plus
     the parts named in `always` (sent even when unchanged: a notice to clear, a form to
     reset), unless a part holding them is sent already."""
-    old, new = parse(before), parse(after)
+    old, new, raw = parse(_same(before)), parse(_same(after)), _by_id(parse(after))
     out: list[str] = []
     sent: set[str] = set()
-    _diff(old, new, out, sent)
+    _diff(old, new, out, sent, raw)
     for wanted in always:
-        if not wanted or wanted in sent or (found := _find(new, wanted)) is None:
+        if not wanted or wanted in sent or (found := raw.get(wanted)) is None:
             continue
         if any(_find(p, wanted) is not None for p in _parts_named(new, sent)):
             continue
         out.append(_swap(found.html))
         sent.add(wanted)
     return out
+
+
+class Pages:
+    """The marked pages last rendered, by roster, version and address: the page a player has
+    when they make a change, so it need not be rendered again to compare. Per process; a page
+    not found is rendered."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._pages: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def put(self, key: Hashable, page: str) -> None:
+        with self._lock:
+            self._pages[key] = page
+            self._pages.move_to_end(key)
+            while len(self._pages) > self._size:
+                self._pages.popitem(last=False)
 
 
 def _parts_named(root: Part, ids: set[str]) -> list[Part]:
