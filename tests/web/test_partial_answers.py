@@ -158,6 +158,29 @@ def test_a_stale_page_still_gets_the_whole_latest_page_to_retry_from(
     assert csrf_of(stale)
 
 
+
+def test_changes_in_a_row_rebuild_the_page_as_a_browser_keeps_it(player: Player) -> None:
+    """No page load between changes, as in a browser: each answer is worked out against the
+    page the last answer left (the app keeps it), and applied to the page as it stands."""
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    doc = lxml.html.fromstring(player.html)
+    steps = [("add", {"unit": "Ork Boyz"}), ("add", {"unit": "Nobz"}), ("add", {"unit": "Trukk"}),
+             ("entry", {"index": 0, "unit": "Ork Boyz", "count": 40, "anchor": "entry-0"}),
+             ("entry", {"index": 0, "unit": "Ork Boyz", "count": 20, "upgrades": ["Boss Nob"],
+                        "anchor": "entry-0"}),
+             ("move", {"index": 2, "unit": "Trukk", "step": -1}),
+             ("remove", {"index": 0, "unit": "Ork Boyz"})]
+    for action, data in steps:
+        response = player.post(action, htmx=True, **data)
+        assert response.status_code == 200, action
+        doc = apply_swaps(lxml.html.tostring(doc, encoding="unicode"),
+                          response.get_data(as_text=True))
+        player.html = lxml.html.tostring(doc, encoding="unicode")
+    fresh = player.client.get(f"/r/{player.token}").get_data(as_text=True)
+    got, want = main_of(doc), main_of(lxml.html.fromstring(fresh))
+    assert got == want, _debug_diff(got, want)
+
+
 def _debug_diff(a: str, b: str) -> str:
     import difflib
     return "\n".join(difflib.unified_diff(a.replace("><", ">\n<").splitlines(),
