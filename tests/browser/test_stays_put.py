@@ -115,3 +115,20 @@ def test_zz_report_the_figures() -> None:
     """Prints what moved (run with -s to see the figures)."""
     for line in MOVED:
         print(line)
+
+
+def test_a_long_unbroken_name_wraps_on_a_phone(page: Page, server: str) -> None:
+    page.set_viewport_size({"width": 375, "height": 812})
+    start(page, server, "WarStuff", "W" * 80)
+    submit_start(page)
+    creator = page.locator("#creator")
+    creator.get_by_label("Unit name").fill("Supercalifragilistic" * 4)
+    creator.get_by_label("Quality").select_option("3")
+    change(page, creator.get_by_role("button", name="Save design").click)
+    page.get_by_role("link", name="Edit " + "Supercalifragilistic" * 4).click()
+    page.wait_for_selector("#creator-title")
+    assert "Edit Supercal" in page.locator("#creator-title").inner_text()
+    for selector in ("h1", "#creator-title", ".entry-name", ".design h3"):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 375, selector
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
