@@ -104,6 +104,9 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
 
 @bp.get("")
 def edit(token: str) -> Page:
+    gone = services.store().deleted_by_edit_token(token)
+    if gone is not None:  # the edit link still undoes a delete, from any browser
+        return render_template("web/deleted.html", stored=gone, token=token), 404
     opened = _open(token)
     services.remember(token)
     marked = _marked(token, opened)

@@ -185,7 +185,11 @@ def test_delete_asks_needs_the_edit_link_and_can_be_undone(player: Player) -> No
     assert player.client.get(share[1]).status_code == 404
     home = player.get("/").get_data(as_text=True)
     assert "Undo: restore it" in home and 'class="mine-row"' not in home
-    response = player.client.post(f"/r/{token}/restore", data={"csrf_token": csrf_of(home)})
+    elsewhere = player.client.application.test_client()  # another browser, with the link
+    page = elsewhere.get(f"/r/{token}")
+    assert page.status_code == 404 and "Restore Waaagh" in page.get_data(as_text=True)
+    response = elsewhere.post(f"/r/{token}/restore",
+                              data={"csrf_token": csrf_of(page.get_data(as_text=True))})
     assert response.status_code == 302
     assert player.client.get(f"/r/{token}").status_code == 200
     assert player.client.get(share[1]).status_code == 200
