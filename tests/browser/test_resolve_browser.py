@@ -58,6 +58,15 @@ def open_example(page: Page, base: str, system_id: str) -> None:
     page.goto(base + "/")
     page.set_input_files("#file", str(example(system_id)))
     page.get_by_role("button", name="Open file").click()
+    page.wait_for_selector("#resolve-panel", state="attached")
+    show_panel(page)
+
+
+def show_panel(page: Page) -> None:
+    """On a phone the roster page shows one part at a time: tap the Quick resolve tab."""
+    if page.viewport_size["width"] < 960:
+        page.get_by_role("navigation", name="Parts of this page").get_by_role(
+            "link", name="Quick resolve").click()
     page.wait_for_selector("#resolve-panel")
 
 
@@ -158,6 +167,7 @@ def test_resolve_on_the_roster_page(page: Page, server: str, screenshots: Path,
     panel_shot(page, screenshots / f"resolve-{system_id}-desktop.png")
 
     page.set_viewport_size({"width": 375, "height": 812})
+    show_panel(page)
     left, right = (page.locator(f"#rs-col-{n}").bounding_box() for n in (1, 2))
     assert right["y"] >= left["y"] + left["height"] - 1  # stacked
     width = page.evaluate("document.documentElement.scrollWidth")
