@@ -4,11 +4,11 @@ server (what `make run` used to be) measured in the same run as the reference.
 
 Each of N closed-loop clients (default 50, one thread and one keep-alive connection each, its
 own session cookie) makes a roster, then sends htmx edits (add a unit, change its count,
-remove it, again) with its CSRF token and the version from the last answer, until the clients
-together have made the number asked (default 2,000). Prints, for each server: edits a second,
-p50/p95/p99 latency of an edit (request sent to answer read), errors (any answer but 200, or a
-failed connection), bytes per answer, and the CPU the server spent on each edit (which bounds
-what the machine can do when nothing else runs on it).
+remove it, again; each a real change) with its CSRF token and the version from the last
+answer, until the clients together have made the number asked (default 2,000). Prints, for
+each server: edits a second, p50/p95/p99 latency of an edit (request sent to answer read),
+errors (any answer but 200, or a failed connection), bytes per answer, and the CPU the server
+spent on each edit (which bounds what the machine can do when nothing else runs on it).
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--database-url URL] [--no-reference]
@@ -58,6 +58,7 @@ class Results:
     latencies: list[float] = field(default_factory=list)  # seconds, one per edit answered 200
     sizes: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    samples: dict[int, str] = field(default_factory=dict)  # an answer's words for each status
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -121,7 +122,7 @@ class Client:
     def edit(self, step: int) -> tuple[int, bytes]:
         action = action_of(step)
         extra: dict[str, object] = {"unit": UNIT} if action == "add" else {
-            "index": 0, "unit": UNIT, **({"count": 10 + step % 10} if action == "entry" else {})}
+            "index": 0, "unit": UNIT, **({"count": 16 + step % 10} if action == "entry" else {})}
         form = {"csrf_token": self.csrf, "version": self.version, **extra}
         status, data, _ = self.send("POST", f"{self.path}/{action}", form, htmx=True)
         if status == 200:
@@ -169,8 +170,8 @@ def drive(port: int, clients: int, edits: int) -> tuple[Results, float]:
                     results.latencies.append(took)
                     results.sizes.append(len(data))
                 else:
-                    results.errors.append(f"HTTP {status} on {action_of(step)}: "
-                                          f"{words(data)}")
+                    results.errors.append(f"HTTP {status} on {action_of(step)}")
+                    results.samples.setdefault(status, words(data))
             if status != 200:  # read the page afresh: a stale version, say
                 _, page, _ = player.send("GET", player.path)
                 player.read_page(page.decode())
@@ -202,14 +203,17 @@ def server_cpu(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)
+def start_server(command: list[str], env: dict[str, str], port: int,
+                 log: Path) -> subprocess.Popen[bytes]:
+    # the log goes to a file: a pipe nobody reads fills up and stops a server that logs each
+    # request (Werkzeug's does) in the middle of the run
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server stopped: {proc.stderr.read().decode()[-2000:]}"
-                             if proc.stderr else "the server stopped")
+            raise SystemExit(f"the server stopped: {log.read_text(errors='replace')[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 settle(proc.pid)
@@ -253,7 +257,7 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
                    stdout=subprocess.DEVNULL)
     port = free_port()
     proc = start_server([*command, str(port)] if command is WERKZEUG else
-                        [*command, "--port", str(port)], env, port)
+                        [*command, "--port", str(port)], env, port, folder / "server.log")
     try:
         cpu_before, client_before = server_cpu(proc.pid), time.process_time()
         results, wall = drive(port, args.clients, args.edits)
@@ -282,7 +286,9 @@ def report(label: str, results: Results, wall: float, clients: int) -> None:
     for error in results.errors:
         kinds[error] = kinds.get(error, 0) + 1
     print(f"  errors: {len(results.errors)}"
-          + "".join(f"\n    {n} x {kind[:200]}" for kind, n in sorted(kinds.items())))
+          + "".join(f"\n    {n} x {kind[:200]}" for kind, n in sorted(kinds.items()))
+          + "".join(f"\n    an answer {status}: {text}"
+                    for status, text in sorted(results.samples.items())))
 
 
 def main() -> None:
