@@ -2,6 +2,8 @@
 # pip cannot bring (installing them as root, else printing the apt-get command) and build .venv
 # on first use.
 PY ?= python3
+HOST ?= 127.0.0.1
+PORT ?= 5000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
@@ -20,7 +22,7 @@ $(STAMP): pyproject.toml | system
 
 run: system $(STAMP)
 	$(BIN)/listbuilder db upgrade
-	$(BIN)/listbuilder serve --host 127.0.0.1 --port 5000
+	$(BIN)/listbuilder serve --host $(HOST) --port $(PORT)
 
 test: system $(STAMP)
 	$(BIN)/ruff check listbuilder tests benchmarks

@@ -183,3 +183,17 @@ def test_the_db_commands(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Non
     purged = runner.invoke(main, ["db", "purge", "--days", "0"])
     assert purged.exit_code == 0 and "purged 0 deleted rosters" in purged.output
 
+
+def test_a_database_made_by_create_all_of_these_models_is_stamped_not_migrated_again(
+        empty_url: str) -> None:
+    """A database made by the models' create_all without migrations (as one development
+    commit did) already has every table: it is recorded at the code's revision."""
+    engine = make_engine(empty_url)
+    try:
+        Base.metadata.create_all(engine)
+        assert migrations.check(engine).legacy == migrations.head()
+        migrations.upgrade(engine)
+        assert migrations.check(engine).up_to_date
+    finally:
+        engine.dispose()
+    assert differences(empty_url) == []
