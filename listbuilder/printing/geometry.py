@@ -13,8 +13,9 @@ CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0), "mini": (44.0, 68.0), "tarot": (70.0, 120.0)}
 CHIT = (25.0, 25.0)  # about an inch: room for a name on two lines, Force and letters
 GUTTER = 3.0  # between cards: each card is cut on its own lines, so a slip never eats a card
-CHIT_GUTTER = 2.0
-MARGIN = 3.0  # the least room kept at the paper's edge
+CHIT_GUTTER = 0.0  # chits sit edge to edge: one cut between two chits
+SAFE = 5.0  # home printers print nothing this close to the paper's edge: nothing goes there
+MARGIN = 7.0  # the least room kept at the paper's edge: the safe band, then room for a cut mark
 FOLD_GAP = 8.0  # between a front and its back on a gutter-fold sheet: the fold runs down it
 BLEED = 3.0
 MARK_GAP = 1.0  # crop marks start this far from the grid
@@ -53,7 +54,8 @@ class Grid:
     card_h: float
     cols: int
     rows: int
-    gutter: float
+    gutter_x: float  # between columns
+    gutter_y: float  # between rows: 0 where cards share their cut lines to fit (see grid)
 
     @property
     def per_page(self) -> int:
@@ -61,11 +63,11 @@ class Grid:
 
     @property
     def width(self) -> float:
-        return self.cols * self.card_w + (self.cols - 1) * self.gutter
+        return self.cols * self.card_w + (self.cols - 1) * self.gutter_x
 
     @property
     def height(self) -> float:
-        return self.rows * self.card_h + (self.rows - 1) * self.gutter
+        return self.rows * self.card_h + (self.rows - 1) * self.gutter_y
 
     @property
     def left(self) -> float:
@@ -76,8 +78,8 @@ class Grid:
         return (self.page_h - self.height) / 2
 
     def at(self, row: int, col: int) -> Box:
-        return Box(self.left + col * (self.card_w + self.gutter),
-                   self.top + row * (self.card_h + self.gutter), self.card_w, self.card_h)
+        return Box(self.left + col * (self.card_w + self.gutter_x),
+                   self.top + row * (self.card_h + self.gutter_y), self.card_w, self.card_h)
 
     def cell(self, index: int) -> Box:
         """The index-th place, row by row from the top left."""
@@ -105,14 +107,23 @@ def fit(length: float, item: float, gutter: float, margin: float = MARGIN) -> in
     return max(0, int((length - 2 * margin + gutter + 1e-9) // (item + gutter)))
 
 
+def fit_axis(length: float, item: float, gutter: float,
+             margin: float = MARGIN) -> tuple[int, float]:
+    """How many items fit along one side of the paper, and the gutter between them: the
+    usual gutter, or none where cards sharing their cut lines makes room for one more (nine
+    poker cards on Letter: three rows of 88 mm with gutters would reach into the safe band)."""
+    spaced, shared = fit(length, item, gutter, margin), fit(length, item, 0.0, margin)
+    return (shared, 0.0) if shared > spaced else (spaced, gutter)
+
+
 def grid(paper: str, item: tuple[float, float], gutter: float = GUTTER) -> Grid:
     """The grid for cards (or chits) of `item` size on the paper, portrait."""
     page_w, page_h = PAPERS[paper]
     w, h = item
-    cols, rows = fit(page_w, w, gutter), fit(page_h, h, gutter)
+    (cols, gutter_x), (rows, gutter_y) = fit_axis(page_w, w, gutter), fit_axis(page_h, h, gutter)
     if cols < 1 or rows < 1:
         raise ValueError(f"a {w:g}x{h:g} mm card does not fit on {paper} paper")
-    return Grid(page_w, page_h, w, h, cols, rows, gutter)
+    return Grid(page_w, page_h, w, h, cols, rows, gutter_x, gutter_y)
 
 
 @dataclass(frozen=True)
@@ -126,7 +137,8 @@ class FoldSheet:
     card_h: float
     pairs: int  # card columns on each side of the fold
     rows: int
-    gutter: float
+    gutter_x: float
+    gutter_y: float
 
     @property
     def per_page(self) -> int:
@@ -138,19 +150,19 @@ class FoldSheet:
 
     @property
     def top(self) -> float:
-        return (self.page_h - (self.rows * self.card_h + (self.rows - 1) * self.gutter)) / 2
+        return (self.page_h - (self.rows * self.card_h + (self.rows - 1) * self.gutter_y)) / 2
 
     def _y(self, row: int) -> float:
-        return self.top + row * (self.card_h + self.gutter)
+        return self.top + row * (self.card_h + self.gutter_y)
 
     def front(self, index: int) -> Box:
         row, k = divmod(index, self.pairs)
-        right = self.fold_x - FOLD_GAP / 2 - k * (self.card_w + self.gutter)
+        right = self.fold_x - FOLD_GAP / 2 - k * (self.card_w + self.gutter_x)
         return Box(right - self.card_w, self._y(row), self.card_w, self.card_h)
 
     def back(self, index: int) -> Box:
         row, k = divmod(index, self.pairs)
-        left = self.fold_x + FOLD_GAP / 2 + k * (self.card_w + self.gutter)
+        left = self.fold_x + FOLD_GAP / 2 + k * (self.card_w + self.gutter_x)
         return Box(left, self._y(row), self.card_w, self.card_h)
 
     def boxes(self) -> list[Box]:
@@ -162,10 +174,12 @@ def fold_sheet(paper: str, card: tuple[float, float], gutter: float = GUTTER) ->
     best: FoldSheet | None = None
     w, h = card
     for page_w, page_h in (PAPERS[paper], PAPERS[paper][::-1]):
+        # one side of the fold: half the page less half the fold gap, with the whole margin at
+        # its outer edge (`fit` takes half of it at each end)
         half = page_w / 2 - FOLD_GAP / 2
-        pairs = max(0, int((half - MARGIN + gutter + 1e-9) // (w + gutter)))
-        rows = fit(page_h, h, gutter)
-        sheet = FoldSheet(page_w, page_h, w, h, pairs, rows, gutter)
+        pairs, gutter_x = fit_axis(half, w, gutter, margin=MARGIN / 2)
+        rows, gutter_y = fit_axis(page_h, h, gutter)
+        sheet = FoldSheet(page_w, page_h, w, h, pairs, rows, gutter_x, gutter_y)
         if sheet.per_page and (best is None or sheet.per_page > best.per_page):
             best = sheet
     if best is None:

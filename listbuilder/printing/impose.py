@@ -17,6 +17,7 @@ from listbuilder.printing.geometry import (
     BLEED,
     MARK_GAP,
     MARK_LENGTH,
+    SAFE,
     Box,
     Duplex,
     FoldSheet,
@@ -99,8 +100,19 @@ def _line(x1: float, y1: float, x2: float, y2: float, page_h: float) -> bytes:
     return b"%.3f %.3f m %.3f %.3f l S" % (pt(x1), pt(page_h - y1), pt(x2), pt(page_h - y2))
 
 
+def _ticks(inner: float, outward: int, limit: float) -> tuple[float, float] | None:
+    """A crop mark's ends, from MARK_GAP off the grid edge at `inner` outwards (-1: towards
+    0, +1: towards `limit`), never into the safe band at the paper's edge; None when too
+    little room is left to see one."""
+    start = inner + outward * MARK_GAP
+    end = inner + outward * (MARK_GAP + MARK_LENGTH)
+    end = max(end, SAFE) if outward < 0 else min(end, limit - SAFE)
+    return (start, end) if (end - start) * outward >= 0.8 else None
+
+
 def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float) -> bytes:
-    """Ticks in the margins on the line of every card edge, stopping short of the grid."""
+    """Ticks in the margins on the line of every card edge, stopping short of the grid and of
+    the safe band at the paper's edge."""
     left = min(b.x for b in boxes)
     right = max(b.right for b in boxes)
     top = min(b.y for b in boxes)
@@ -108,14 +120,12 @@ def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float) -> bytes:
     xs = sorted({v for b in boxes for v in (b.x, b.right)})
     ys = sorted({v for b in boxes for v in (b.y, b.bottom)})
     ops = [b"q 0 G %.2f w" % MARK_WIDTH]
-    for x in xs:
-        ops.append(_line(x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP, page_h))
-        ops.append(_line(x, bottom + MARK_GAP, x, min(page_h, bottom + MARK_GAP + MARK_LENGTH),
-                         page_h))
-    for y in ys:
-        ops.append(_line(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y, page_h))
-        ops.append(_line(right + MARK_GAP, y, min(page_w, right + MARK_GAP + MARK_LENGTH), y,
-                         page_h))
+    for edge, outward in ((top, -1), (bottom, 1)):
+        if tick := _ticks(edge, outward, page_h):
+            ops += [_line(x, tick[0], x, tick[1], page_h) for x in xs]
+    for edge, outward in ((left, -1), (right, 1)):
+        if tick := _ticks(edge, outward, page_w):
+            ops += [_line(tick[0], y, tick[1], y, page_h) for y in ys]
     ops.append(b"Q")
     return b"\n".join(ops)
 
@@ -125,12 +135,10 @@ def fold_marks(sheet: FoldSheet, boxes: Sequence[Box]) -> bytes:
     top = min(b.y for b in boxes)
     bottom = max(b.bottom for b in boxes)
     x = sheet.fold_x
-    return b"\n".join([
-        b"q 0.4 G %.2f w %s" % (MARK_WIDTH * 2, FOLD_DASH.encode()),
-        _line(x, max(0.0, top - MARK_GAP - MARK_LENGTH), x, top - MARK_GAP, sheet.page_h),
-        _line(x, bottom + MARK_GAP, x, min(sheet.page_h, bottom + MARK_GAP + MARK_LENGTH),
-              sheet.page_h),
-        b"Q"])
+    ticks = [t for edge, outward in ((top, -1), (bottom, 1))
+             if (t := _ticks(edge, outward, sheet.page_h))]
+    return b"\n".join([b"q 0.4 G %.2f w %s" % (MARK_WIDTH * 2, FOLD_DASH.encode()),
+                       *(_line(x, a, x, b, sheet.page_h) for a, b in ticks), b"Q"])
 
 
 def _chunks(slots: Sequence[Slot], size: int) -> list[Sequence[Slot]]:

@@ -2,7 +2,9 @@
 
 A face that does not fit its card is laid out again with smaller text, down to a size that is
 still legible (`Stock.floor_pt`); one that still does not fit flows onto continuation cards,
-each headed with the card's name. Nothing is ever clipped.
+each headed with the card's name. Nothing is ever clipped. A face that fills little of its
+card is laid out again with larger text, up to a size still comfortable to read
+(`Stock.max_pt`), so a short card is read at arm's length instead of leaving the card empty.
 
 Laying out a card costs WeasyPrint some 30 to 100 ms, so refits are few: the overflow of a try
 (measured by an anchor at the end of the card) gives the size to try next, and a refit lays the
@@ -36,6 +38,9 @@ REFIT_STEP = 0.95  # the second candidate of a refit, relative to the guess
 LONG, LONG_WEIGHT = 2, 3  # see _weights
 HOPELESS = 0.93  # a guess this far under the smallest size: go straight to a continuation
 FITS = 1.0005  # a face whose frame ends within the card (rounding aside) fits
+SPARSE = 0.8  # a face whose text ends above this share of the card grows...
+FILL = 0.93  # ...to about this share (a little under: a guess that overshoots is wasted)
+GROW_MIN = 1.04  # growth worth another layout
 TALL = 3  # faces are laid out on pages this many cards tall, so a long one can be measured
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
 CARD_CSS = ("print.css", "print-cards.css")
@@ -61,7 +66,8 @@ class Stock:
     height: float
     bleed: float = 0.0
     font_pt: float = 7.0
-    floor_pt: float = 5.0
+    floor_pt: float = 6.0
+    max_pt: float = 7.0  # the largest text a sparse face grows to (font_pt: none grows)
 
 
 @dataclass
@@ -157,6 +163,21 @@ def _overflow(pages: list[Any], index: int, face_px: float) -> float:
     page_px = float(pages[-1].height)
     top = float(after[1]) if after else page_px
     return ((len(pages) - 1) * page_px + top) / face_px
+
+
+def _fill(pages: list[Any], index: int, face_px: float) -> float | None:
+    """How far down its card a face's text ends, as a share of the card's height (None for a
+    face without an end marker: a back, a chit)."""
+    end = pages[0].anchors.get(f"end-{index}")
+    return float(end[1]) / face_px if end and len(pages) == 1 else None
+
+
+def _grow(font_pt: float, fill: float | None, max_pt: float) -> float | None:
+    """The larger size a sparse face should take, or None when it is full enough."""
+    if fill is None or fill <= 0 or fill >= SPARSE or font_pt >= max_pt:
+        return None
+    size = min(max_pt, round(_guess(font_pt, fill / FILL), 2))
+    return size if size >= font_pt * GROW_MIN else None
 
 
 def _guess(font_pt: float, overflow: float) -> float:
@@ -256,19 +277,31 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
         document = _render([(faces[i], size) for i, size in entries], stock, context, styles,
                            fetcher)
         documents.append(document)
-        results: dict[int, list[tuple[float, float, list[Any]]]] = {}
+        results: dict[int, list[tuple[float, float, list[Any], float | None]]] = {}
         for n, ((i, size), pages) in enumerate(zip(entries, _pages_by_entry(document,
                                                                              len(entries)),
                                                    strict=True)):
-            results.setdefault(i, []).append((size, _overflow(pages, n, face_px), pages))
+            results.setdefault(i, []).append((size, _overflow(pages, n, face_px), pages,
+                                              _fill(pages, n, face_px)))
         tries = {}
         for i, tried in results.items():
-            fitting = [(size, pages) for size, overflow, pages in tried if overflow <= FITS]
+            fitting = [(size, pages, fill) for size, overflow, pages, fill in tried
+                       if overflow <= FITS]
             if fitting:
-                size, pages = max(fitting, key=lambda fit: fit[0])
-                placed[i] = (pages[:1], size)
+                size, pages, fill = max(fitting, key=lambda fit: fit[0])
+                if i not in placed or size > placed[i][1]:
+                    placed[i] = (pages[:1], size)
+                # grow once, from the first size tried: a face grown too far keeps this one
+                if rounds == 0 and (bigger := _grow(size, fill, stock.max_pt)):
+                    tries[i] = [bigger]
                 continue
-            size, overflow, _ = min(tried, key=lambda t: t[0])
+            if i in placed:  # a growth that overshot: once more in between, else it stays
+                size, overflow, _, _ = min(tried, key=lambda t: t[0])
+                between = round(_guess(size, overflow) * 0.97, 2)
+                if rounds == 1 and between >= placed[i][1] * GROW_MIN:
+                    tries[i] = [between]
+                continue
+            size, overflow, _, _ = min(tried, key=lambda t: t[0])
             if size > stock.floor_pt and (sizes := _candidates(size, overflow, stock.floor_pt)):
                 tries[i] = sizes
     for i in range(len(faces)):

@@ -35,12 +35,16 @@ from listbuilder.printing.layout import (
 from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.templating import system_template
 
-# Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR.
-FONT_PT = {"poker": 7.0, "mini": 6.0, "tarot": 8.4}
-FLOOR_PT = 5.0
-CHIT_FONT_PT = 6.0
-CHIT_FLOOR_PT = 4.5
-RULES_PT = (8.0, 7.6, 7.3, 7.0, 6.7, 6.4, 6.1)  # rules sheets: the first size that fits a page
+# Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR:
+# the smallest text on a card (labels, keywords) is never under FLOOR either (faces.html).
+FONT_PT = {"poker": 7.0, "mini": 6.5, "tarot": 8.4}
+MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grows up to this
+FLOOR_PT = 6.0
+CHIT_FONT_PT = 6.5
+CHIT_FLOOR_PT = 6.0
+# rules sheets: the first size that fits a page; their smallest text is 0.9 em, so 6.7 pt
+# keeps it at 6 pt
+RULES_PT = (8.0, 7.6, 7.3, 7.0, 6.7)
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,8 @@ class Printed:
 
 def _stock(options: PrintOptions) -> Stock:
     w, h = CARDS[options.card]
-    return Stock(w, h, BLEED if options.bleed else 0.0, FONT_PT[options.card], FLOOR_PT)
+    return Stock(w, h, BLEED if options.bleed else 0.0, FONT_PT[options.card], FLOOR_PT,
+                 MAX_PT[options.card])
 
 
 def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,
@@ -229,7 +234,7 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
     # a chit is too small for the system's name: its back shows whose pile it belongs to
     back = Face(["print/back.html"], Back("", faction_name, chit=True), "back", faction_name)
     stock = Stock(CHIT[0], CHIT[1], BLEED if options.bleed else 0.0, CHIT_FONT_PT,
-                  CHIT_FLOOR_PT)
+                  CHIT_FLOOR_PT, CHIT_FONT_PT)
     title = f"{system.name}: {faction_name} chits"
     printed = print_faces(fronts, [back] * len(fronts), stock=stock, gutter=CHIT_GUTTER,
                           options=options, context=_context(system, options, title),

@@ -100,3 +100,173 @@ def pixels(pdf_bytes: bytes, page_index: int, dpi: float = 72) -> np.ndarray:
 
 def mm(points: float) -> float:
     return points / PT_PER_MM
+
+
+# -- the geometry check: what a player holding the print would see -----------------------------
+
+FLOOR_PT = 6.0  # no text smaller than this anywhere
+SAFE_MM = 5.0  # home printers print nothing this close to the paper's edge
+CONTRAST = 4.5  # WCAG AA for normal text
+EPS = 0.6  # pt: rounding and the hairline of a frame
+
+
+@dataclass(frozen=True)
+class Check:
+    """What one print promises. `bleed`: a print-shop file, whose pages may run to the edge
+    (glyphs must still stay inside the trim). A page of placed cards must hold every glyph
+    inside a card; whole pages (roster and rules sheets) have no cards."""
+
+    bleed: bool = False
+    floor_pt: float = FLOOR_PT
+    safe_mm: float = SAFE_MM
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _rgb(colour: object) -> tuple[float, float, float] | None:
+    """A fill colour as pdfplumber reads it (grey, RGB or CMYK numbers) as RGB, else None."""
+    if not isinstance(colour, (tuple, list)) or not all(isinstance(v, (int, float))
+                                                          for v in colour):
+        return None
+    values = [float(v) for v in colour]
+    if len(values) == 1:
+        return (values[0],) * 3  # type: ignore[return-value]
+    if len(values) == 3:
+        return values[0], values[1], values[2]
+    if len(values) == 4:
+        c, m, y, k = values
+        return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+    return None
+
+
+def _words(page: object) -> list[dict]:
+    return page.extract_words(extra_attrs=["size", "non_stroking_color"],  # type: ignore[attr-defined]
+                              keep_blank_chars=False)
+
+
+def _overlaps(chars: list[dict]) -> list[tuple[dict, dict]]:
+    """Pairs of glyphs printed over each other. Boxes are trimmed to the glyphs' core (a fifth
+    of the size off the top, a tenth off the bottom), so lines set close but apart never count;
+    neighbours in a line touch and may kern into each other ("y."), so glyphs next to each
+    other in the text are not compared."""
+    def core(c: dict) -> tuple[float, float, float, float]:
+        size = float(c["size"])
+        return (c["x0"], c["top"] + 0.2 * size, c["x1"], c["bottom"] - 0.1 * size)
+    boxes = sorted(((core(c), n, c) for n, c in enumerate(chars)), key=lambda t: t[0])
+    out = []
+    for i, (a, na, ca) in enumerate(boxes):
+        for b, nb, cb in boxes[i + 1:]:
+            if b[0] >= a[2]:
+                break
+            cross = min(a[2], b[2]) - b[0]
+            if (abs(na - nb) > 1 and b[1] < a[3] and a[1] < b[3]
+                    and cross > 0.25 * min(a[2] - a[0], b[2] - b[0])):
+                out.append((ca, cb))
+    return out
+
+
+def _background(image: np.ndarray, scale: float, word: dict,
+                ink: tuple[float, float, float]) -> tuple[float, float, float] | None:
+    """The colour behind a word: the commonest pixel colour in its box that is not the ink's
+    own (pdfium applies the clipping of borders and card boxes that pdfplumber ignores)."""
+    y0, y1 = int(word["top"] * scale), int(word["bottom"] * scale) + 1
+    x0, x1 = int(word["x0"] * scale), int(word["x1"] * scale) + 1
+    patch = image[max(0, y0):y1, max(0, x0):x1].reshape(-1, image.shape[-1])[:, :3]
+    if not len(patch):
+        return None
+    ink255 = np.array(ink) * 255
+    far = patch[np.abs(patch.astype(float) - ink255).sum(axis=1) > 60]
+    if not len(far):
+        return None
+    colours, counts = np.unique(far // 8, axis=0, return_counts=True)
+    mode = far[(far // 8 == colours[counts.argmax()]).all(axis=1)].mean(axis=0)
+    return tuple(float(v) / 255 for v in mode)  # type: ignore[return-value]
+
+
+def geometry_problems(pdf_bytes: bytes, check: Check = Check(), limit: int = 12) -> list[str]:
+    """Every way the print fails a player, in words: text under the floor, words printed over
+    words, glyphs outside their card, anything in the unprintable band at the paper's edge,
+    text too faint for its background. Empty: the print is fit to use."""
+    problems: list[str] = []
+    boxes_per_page = placements(pdf_bytes)
+    band = check.safe_mm * PT_PER_MM
+    scale = 100 / 72
+    doc = pdfium.PdfDocument(pdf_bytes)
+    try:
+        with pdfplumber.open(io.BytesIO(pdf_bytes)) as plumbed:
+            for n, raw in enumerate(plumbed.pages):
+                page = raw.dedupe_chars()  # a glyph drawn twice in one place is one glyph
+                where = f"page {n + 1}"
+                w, h = float(page.width), float(page.height)
+                chars = [c for c in page.chars if c["text"].strip()]
+                small = [c for c in chars if c["size"] < check.floor_pt - 0.05]
+                if small:
+                    tiny = min(small, key=lambda c: c["size"])
+                    problems.append(f"{where}: {len(small)} glyphs under {check.floor_pt:g} pt, "
+                                    f"the smallest {tiny['size']:.2f} pt in "
+                                    f"{_word_at(page, tiny)!r}")
+                words = _words(page)
+                for a, b in _overlaps(chars)[:3]:
+                    problems.append(f"{where}: {_word_at(page, a)!r} ({a['size']:.1f} pt) "
+                                    f"overlaps {_word_at(page, b)!r} ({b['size']:.1f} pt) at "
+                                    f"{mm(a['x0']):.1f}, {mm(a['top']):.1f} mm")
+                if cards := boxes_per_page[n]:
+                    inset = BLEED_PT if check.bleed else 0.0
+                    rects = [(b.x + inset, h - b.y - b.h + inset, b.x + b.w - inset,
+                              h - b.y - inset) for b in cards]
+                    out = [c for c in chars if not any(
+                        x0 - EPS <= c["x0"] and c["x1"] <= x1 + EPS and top - EPS <= c["top"]
+                        and c["bottom"] <= bottom + EPS for x0, top, x1, bottom in rects)]
+                    if out:
+                        problems.append(f"{where}: {len(out)} glyphs outside every card, "
+                                        f"e.g. {_word_at(page, out[0])!r}")
+                if not check.bleed:
+                    near = [kind for kind, objs in (("text", chars), ("line", page.lines),
+                                                    ("rect", page.rects),
+                                                    ("curve", page.curves))
+                            for o in objs if min(o["x0"], o["top"], w - o["x1"],
+                                                 h - o["bottom"]) < band - 0.01]
+                    if near:
+                        first = min((min(o["x0"], o["top"], w - o["x1"], h - o["bottom"]), k)
+                                    for k, objs in (("text", chars), ("line", page.lines),
+                                                    ("rect", page.rects),
+                                                    ("curve", page.curves)) for o in objs)
+                        problems.append(f"{where}: {len(near)} objects inside the "
+                                        f"{check.safe_mm:g} mm band at the paper's edge, the "
+                                        f"closest a {first[1]} {mm(first[0]):.1f} mm from it")
+                image = doc[n].render(scale=scale).to_numpy()
+                faint = []
+                for word in words:
+                    ink = _rgb(word["non_stroking_color"])
+                    back = _background(image, scale, word, ink) if ink else None
+                    if ink and back and (ratio := contrast(ink, back)) < CONTRAST:
+                        faint.append((ratio, word["text"]))
+                if faint:
+                    ratio, text = min(faint)
+                    problems.append(f"{where}: {len(faint)} words under {CONTRAST}:1 contrast, "
+                                    f"the faintest {text!r} at {ratio:.1f}:1")
+                if len(problems) >= limit:
+                    break
+    finally:
+        doc.close()
+    return problems
+
+
+BLEED_PT = 3.0 * PT_PER_MM
+
+
+def _word_at(page: object, char: dict) -> str:
+    """The text around a glyph, for a message a person can find on the page."""
+    line = [c for c in page.chars  # type: ignore[attr-defined]
+            if abs(c["top"] - char["top"]) < 1 and abs(c["x0"] - char["x0"]) < 40]
+    return "".join(c["text"] for c in sorted(line, key=lambda c: c["x0"])).strip()

@@ -55,7 +55,7 @@ def test_cards_start_from_the_lean_defaults_not_weasyprints_full_sheet() -> None
     assert "Bold" not in font_of["and"]
 
 
-@pytest.mark.parametrize(("size", "overflow"), [(7.0, 1.226), (7.0, 1.01), (8.4, 1.106)])
+@pytest.mark.parametrize(("size", "overflow"), [(8.4, 1.226), (7.0, 1.01), (8.4, 1.106)])
 def test_a_refit_tries_the_guess_and_a_step_below_it(size: float, overflow: float) -> None:
     first, second = layout._candidates(size, overflow, FLOOR_PT)
     assert FLOOR_PT <= second < first < size
@@ -63,9 +63,16 @@ def test_a_refit_tries_the_guess_and_a_step_below_it(size: float, overflow: floa
 
 
 def test_a_face_far_too_long_goes_straight_to_a_continuation() -> None:
-    assert layout._candidates(6.0, 1.509, FLOOR_PT) == []  # its guess is ~4.6 pt
-    assert layout._candidates(5.2, 1.3, FLOOR_PT) == []
-    assert layout._candidates(5.2, 1.05, FLOOR_PT) == [5.0]  # the floor is worth a try
+    assert layout._candidates(7.0, 1.6, FLOOR_PT) == []  # its guess is ~5.1 pt
+    assert layout._candidates(6.2, 1.3, FLOOR_PT) == []
+    assert layout._candidates(6.2, 1.05, FLOOR_PT) == [6.0]  # the floor is worth a try
+
+
+@pytest.mark.parametrize(("size", "fill", "grown"), [(7.0, 0.3, 10.5), (7.0, 0.7, 8.46),
+                                                     (7.0, 0.85, None), (10.5, 0.2, None)])
+def test_a_sparse_face_grows_towards_a_full_card_up_to_the_maximum(
+        size: float, fill: float, grown: float | None) -> None:
+    assert layout._grow(size, fill, 10.5) == (pytest.approx(grown, abs=0.01) if grown else None)
 
 
 def test_a_long_card_is_refitted_in_one_round(read, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -94,8 +101,9 @@ entries:
     name, size, cards = printed.longest
     assert (name, cards) == ("Line Troopers", 1)
     assert FLOOR_PT < size < 7.0
-    assert len(rounds) == 2  # every face at 7 pt, then the long one at two sizes at once
-    assert len(rounds[1]) == 2 and size in rounds[1]
+    # every face at 7 pt, then the long one at two sizes at once (and the short one grown)
+    assert len(rounds) == 2
+    assert len([s for s in rounds[1] if s < 7.0]) == 2 and size in rounds[1]
 
 
 def test_styles_are_lent_one_print_at_a_time_and_reused() -> None:

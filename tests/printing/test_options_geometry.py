@@ -11,6 +11,7 @@ from listbuilder.printing.geometry import (
     CHIT,
     CHIT_GUTTER,
     FOLD_GAP,
+    GUTTER,
     MARGIN,
     PAPERS,
     fold_sheet,
@@ -67,13 +68,17 @@ def test_cards_per_sheet_follow_from_card_and_paper(paper: str, card: str,
     assert layout.top == pytest.approx(page_h - (layout.top + layout.height))
     assert min(layout.left, layout.top) >= MARGIN - 1e-9
     # one more column or row would not fit
-    assert layout.width + layout.gutter + layout.card_w > page_w - 2 * MARGIN
-    assert layout.height + layout.gutter + layout.card_h > page_h - 2 * MARGIN
+    assert layout.width + layout.gutter_x + layout.card_w > page_w - 2 * MARGIN
+    assert layout.height + layout.gutter_y + layout.card_h > page_h - 2 * MARGIN
+    # cards share their cut lines only where that makes room for one more row or column
+    assert layout.gutter_x == GUTTER
+    assert layout.gutter_y == (0.0 if (paper, card) == ("letter", "poker") else GUTTER)
 
 
-def test_chits_fill_a_sheet() -> None:
+def test_chits_fill_a_sheet_edge_to_edge() -> None:
     layout = grid("a4", CHIT, CHIT_GUTTER)
-    assert (layout.cols, layout.rows) == (7, 10)
+    assert (layout.cols, layout.rows) == (7, 11)
+    assert layout.cell(0).right == layout.cell(1).x  # one cut between two chits
 
 
 def test_backs_mirror_columns_for_long_edge_and_rows_for_short_edge() -> None:

@@ -77,6 +77,18 @@ def entry_cards(catalog: Catalog, placed: Sequence[Placed]) -> list[UnitCard]:
         if p.index in riders:
             card = UnitCard(profile=card.profile, copies=card.copies, size=card.size,
                             cost=card.cost, upgrades=card.upgrades,
-                            attached=tuple(riders[p.index]))
+                            attached=_without_repeats(card, riders[p.index]))
         out.append(card)
     return out
+
+
+def _without_repeats(card: UnitCard, riders: Sequence[UnitCard]) -> tuple[UnitCard, ...]:
+    """Riders print only the rules the card does not already explain: one card, one
+    explanation of each rule."""
+    seen = {r.name for r in card.profile.rules}
+    out = []
+    for rider in riders:
+        rules = tuple(r for r in rider.profile.rules if r.name not in seen)
+        seen.update(r.name for r in rules)
+        out.append(replace(rider, profile=replace(rider.profile, rules=rules)))
+    return tuple(out)
