@@ -57,9 +57,14 @@ class EntryView:
         unit that is always one model."""
         if self.fixed_count and self.entry.count == 1:
             return ""
+        count = self.entry.count
         if count_label == "size":
-            return f"size {self.entry.count}"
-        return f"{self.entry.count} {count_label}"
+            return f"size {count}"
+        if count == 1:  # "1 model in the pool", "1 copy": the label's first word is a plural
+            first, _, rest = count_label.partition(" ")
+            first = first[:-3] + "y" if first.endswith("ies") else first.removesuffix("s")
+            count_label = f"{first} {rest}".strip()
+        return f"{count} {count_label}"
 
     @property
     def fixed_count(self) -> bool:

@@ -106,3 +106,42 @@ def test_edits_that_cannot_be_made(library: Library) -> None:
     assert edits.move_entry(roster, 0, "A", -1) == roster
     renamed = edits.save_design(roster, UnitDesign(name="B", quality=3), "A")
     assert renamed.entries[0].unit == "B" and renamed.designs[0].name == "B"
+
+
+def test_entry_lines_read_as_players_say_them(library: Library) -> None:
+    from listbuilder.web.present import EntryView
+
+    def line(label: str, count: int, lo: int = 1, hi: int | None = None) -> str:
+        view = EntryView(0, RosterEntry(unit="x", count=count), None, 0, lo, hi, ())
+        return view.size_text(label)
+
+    assert [line("models in the pool", 1), line("copies", 1), line("copies", 3),
+            line("size", 15), line("models", 1, 1, 1)] == [
+        "1 model in the pool", "1 copy", "3 copies", "size 15", ""]
+
+
+def test_joined_leaders_are_shown_under_their_bodyguard(library: Library) -> None:
+    system = get_system("actionhammer")
+    catalog = library.catalog(system)
+    roster = Roster(system="actionhammer", name="r", factions=("Cobalt Brigade",))
+    for name in ("Line Troopers", "Shock Squad", "Brigade Captain", "Recon Marshal"):
+        roster = edits.add_unit(system, catalog, roster, catalog.units_named(name)[0])
+    roster = edits.join_entry(roster, 3, "Recon Marshal", 0, "Line Troopers")
+    roster = edits.join_entry(roster, 2, "Brigade Captain", 1, "Shock Squad")
+    view = roster_view(system, catalog, roster)
+    assert [e.index for e in view.order] == [0, 3, 1, 2]
+    assert view.entries[3].joins_name == "Line Troopers"
+    assert view.entries[3].fixed_count and not view.entries[0].fixed_count
+
+
+def test_unit_rows_carry_key_stats_and_what_still_fits(library: Library) -> None:
+    system = get_system("op40k")
+    catalog = library.catalog(system)
+    roster = Roster(system="op40k", name="r", factions=("Orks",), points_limit=500)
+    rows = {r.unit.name: r for r in unit_rows(system, catalog, roster, points_left=60)}
+    boyz, nobz = rows["Ork Boyz"], rows["Nobz"]
+    assert not boyz.fits and nobz.fits and nobz.cost <= 60 < boyz.cost
+    profile = system.profile(catalog, boyz.unit)
+    assert boyz.stats == tuple(s for s in profile.stats if s.value)[:4] and boyz.stats
+    assert "unit" not in boyz.place.split(" · ")  # a category that says nothing is left out
+    assert all(r.fits for r in unit_rows(system, catalog, roster))  # no limit given
