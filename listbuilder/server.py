@@ -16,7 +16,7 @@ import threading
 from typing import Any
 
 from flask import Flask
-from gunicorn.app.base import BaseApplication
+from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
 DEFAULT_THREADS = 4
 

@@ -22,13 +22,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     DateTime,
     Integer,
     LargeBinary,
     String,
+    Table,
     Text,
     create_engine,
     delete,
@@ -79,7 +80,7 @@ class PrintRow(Base):
     last_used: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
-ROSTERS = RosterRow.__table__
+ROSTERS = cast(Table, RosterRow.__table__)
 
 
 def _utc(moment: datetime) -> datetime:
