@@ -84,13 +84,21 @@ def strip_marks(marked: str) -> str:
     return _MARK.sub("", marked)
 
 
-# what differs between two renders of the same roster that is no change to show
-_SAME = re.compile(r'((?:name="(?:version|csrf_token)"[^>]*?value|data-version)=")[^"]*"'
-                   r"|saved, version \d+")
+# what differs between two renders of the same roster that is no change to show: the page's
+# version in its forms and its CSRF token (one a render)
+_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+_VERSION = re.compile(r'data-version="(\d+)"')
 
 
 def _same(marked: str) -> str:
-    return _SAME.sub(lambda m: f'{m[1]}"' if m[1] else "saved, version", marked)
+    if token := _CSRF.search(marked):
+        marked = marked.replace(token[1], "")
+    if version := _VERSION.search(marked):
+        n = version[1]
+        for text in (f'name="version" value="{n}"', f'name="version" type="hidden" value="{n}"',
+                     f'data-version="{n}"', f"saved, version {n}<"):
+            marked = marked.replace(text, text.replace(n, ""))
+    return marked
 
 
 def _by_id(root: Part) -> dict[str, Part]:
