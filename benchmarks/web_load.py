@@ -43,7 +43,9 @@ WERKZEUG = [sys.executable, "-c",
             "import sys; from listbuilder.web import create_app; "
             "create_app().run(host='127.0.0.1', port=int(sys.argv[1]), threaded=True)"]
 SYSTEM, FACTION, UNIT = "op40k", "Orks", "Ork Boyz"
-VERSION = re.compile(r'name="version" value="(\d+)"')
+# the version an answer brings: the saved-version mark (which the page's script copies into
+# every form), or a form's own field
+VERSION = re.compile(r'(?:id="saved-version" data-version|name="version" value)="(\d+)"')
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
 
