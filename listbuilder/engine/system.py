@@ -352,13 +352,16 @@ class RuleSystem:
     def roster_sheet(self, catalog: Catalog, roster: Roster) -> RosterSheet:
         """The roster sheet: each entry with its cost, the totals, choices and a glossary."""
         lines = []
+        # a sheet names the unit joined, the player's label after it to tell two alike apart
+        labelled = {e.label: f"{e.unit} ({e.label})" for e in roster.entries if e.label}
         for entry in roster.entries:
             card = self.entry_card(catalog, roster, entry)
             if card is None:
                 continue
             detail = ", ".join(dict.fromkeys(entry.upgrades))
             if entry.joins:
-                detail = ", ".join(x for x in (detail, f"joins {entry.joins}") if x)
+                joined = labelled.get(entry.joins, entry.joins)
+                detail = ", ".join(x for x in (detail, f"joins {joined}") if x)
             cost = self.entry_cost(catalog, roster, entry)
             lines.append(SheetLine(card.profile.name, entry.count, detail,
                                    f"{cost} {self.cost_unit}"))

@@ -57,15 +57,16 @@ class Sheets:
             self.lift.append(bottom)
 
     def page(self, width_mm: float, height_mm: float, draws: Sequence[tuple[int, Box]],
-             marks: bytes = b"") -> pikepdf.Page:
-        """A new page of the given size with face `i` drawn in each box (mm from top left)."""
+             marks: bytes = b"", under: bytes = b"") -> pikepdf.Page:
+        """A new page of the given size with face `i` drawn in each box (mm from top left),
+        `under` drawn first and `marks` last."""
         page = self.pdf.add_blank_page(page_size=(pt(width_mm), pt(height_mm)))
         used = sorted({i for i, _ in draws})
         page.obj.Resources = pikepdf.Dictionary(
             XObject=pikepdf.Dictionary({f"/C{i}": self.forms[i] for i in used}))
         ops = [b"q 1 0 0 1 %.3f %.3f cm /C%d Do Q"
                % (pt(box.x), pt(height_mm - box.bottom) - self.lift[i], i) for i, box in draws]
-        content = b"\n".join(ops) + (b"\n" + marks if marks else b"")
+        content = b"\n".join([under, *ops, marks]).strip()
         page.obj.Contents = self.pdf.make_stream(content)
         return page
 
@@ -145,9 +146,23 @@ def _chunks(slots: Sequence[Slot], size: int) -> list[Sequence[Slot]]:
     return [slots[i:i + size] for i in range(0, len(slots), size)]
 
 
+def back_bleed(boxes: Sequence[Box], grid: Grid, fill: tuple[float, float, float],
+               page_h: float) -> bytes:
+    """The backs' colour under each back and half the gutter around it: a back printed a
+    millimetre off its front (duplex printers slip) shows no white sliver at the card's edge."""
+    dx, dy = grid.gutter_x / 2, grid.gutter_y / 2
+    ops = [b"q %.3f %.3f %.3f rg" % fill]
+    ops += [b"%.3f %.3f %.3f %.3f re f" % (pt(b.x - dx), pt(page_h - b.bottom - dy),
+                                           pt(b.w + 2 * dx), pt(b.h + 2 * dy)) for b in boxes]
+    ops.append(b"Q")
+    return b"\n".join(ops)
+
+
 def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: Duplex,
-                cut_marks: bool, title: str, progress: Progress | None = None) -> bytes:
-    """Fronts sheets, each followed by its backs sheet when printing both sides."""
+                cut_marks: bool, title: str, progress: Progress | None = None,
+                back_fill: tuple[float, float, float] | None = None) -> bytes:
+    """Fronts sheets, each followed by its backs sheet when printing both sides (`back_fill`:
+    the backs' colour, run into the gutters)."""
     sheets = Sheets(laid_out, grid.card_h)
     chunks = _chunks(slots, grid.per_page)
     for n, chunk in enumerate(chunks):
@@ -160,7 +175,9 @@ def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: D
         if duplex != "none":
             backs = [(s.back, grid.back_cell(i, duplex)) for i, s in enumerate(chunk)
                      if s.back is not None]
-            sheets.page(grid.page_w, grid.page_h, backs, marks)
+            under = back_bleed([box for _, box in backs], grid, back_fill,
+                               grid.page_h) if back_fill and backs else b""
+            sheets.page(grid.page_w, grid.page_h, backs, marks, under=under)
     return sheets.finish(title)
 
 

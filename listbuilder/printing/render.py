@@ -42,9 +42,10 @@ MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grow
 FLOOR_PT = 6.0
 CHIT_FONT_PT = 6.5
 CHIT_FLOOR_PT = 6.0
-# rules sheets: the first size that fits a page; their smallest text is 0.9 em, so 6.7 pt
-# keeps it at 6 pt
-RULES_PT = (8.0, 7.6, 7.3, 7.0, 6.7)
+# rules sheets: the first size that fits a page, from large (a short sheet fills its page
+# instead of leaving a column empty) down to 6.7 pt, which keeps their 0.9 em text at 6 pt
+BACK_FILL = (0x24 / 255, 0x31 / 255, 0x3E / 255)  # .back in print-cards.css: runs into gutters
+RULES_PT = (10.0, 9.4, 8.8, 8.3, 7.8, 7.3, 6.7)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
     else:
         layout = grid(options.paper, (stock.width, stock.height), gutter)
         pdf = impose_grid(laid.pdf, slots, layout, duplex=options.duplex,
-                          cut_marks=options.cut_marks, title=title, progress=progress)
+                          cut_marks=options.cut_marks, title=title, progress=progress,
+                          back_fill=None if options.ink_saver else BACK_FILL)
         pages = -(-len(slots) // layout.per_page) * (2 if options.duplex != "none" else 1)
     front_sizes = laid.font_pt[:len(fronts)]
     smallest = min(range(len(fronts)), key=lambda i: (front_sizes[i], -len(laid.pages[i])))

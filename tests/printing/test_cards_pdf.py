@@ -351,3 +351,15 @@ def test_backs_fit_their_card_whatever_the_size(library: Library, bleed: bool) -
                 row = int((page_h - y) * 2)
                 band = image[row, int((box.x + box.w / 4) * 2):int((box.x + 3 * box.w / 4) * 2)]
                 assert band.mean() < 100, (box, y)
+
+
+def test_duplex_backs_run_into_the_gutters_but_not_past_them(duplex: Printed) -> None:
+    """A back printed a little off its front shows its own colour, not a white sliver."""
+    layout = grid("a4", CARDS["poker"])
+    backs = pixels(duplex.pdf, 1)  # one pixel a point
+    first, second = layout.back_cell(0, "long"), layout.back_cell(1, "long")
+    middle_y = round(pt(first.y + first.h / 2))
+    gutter_x = round(pt((second.right + first.x) / 2))  # columns are mirrored: 1 left of 0
+    assert backs[middle_y, gutter_x] < 90  # the gutter between two backs is dark
+    edge = round(pt(layout.left - layout.gutter_x))  # beyond half a gutter: white paper
+    assert backs[middle_y, edge] > 200

@@ -161,7 +161,7 @@ entries:
     assert "Rally Cry" in {g.name for g in sheet.glossary}
     assert [line.name for line in sheet.lines] == ["Line Troopers", "Brigade Captain",
                                                    "Line Troopers", "Recon Marshal"]
-    assert "joins first-line" in sheet.lines[1].detail
+    assert "joins Line Troopers (first-line)" in sheet.lines[1].detail
 
 
 def test_identical_entries_share_a_card(read) -> None:

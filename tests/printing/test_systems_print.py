@@ -108,6 +108,13 @@ def test_the_rules_sheet_fits_one_page(library: Library, system, paper: str) -> 
     assert printed.pages == 1
     assert page_sizes(printed.pdf) == [pytest.approx(SIZES[paper], abs=0.5)]
     assert printed.longest[1] >= RULES_PT[-1]
+    # the sheet fills its page: all three columns hold text
+    with pdfplumber.open(io.BytesIO(printed.pdf)) as doc:
+        page = doc.pages[0]
+        third = float(page.width) / 3
+        words = page.extract_words()
+        assert all(sum(1 for w in words if k * third <= w["x0"] < (k + 1) * third) > 40
+                   for k in range(3))
     text = all_text(printed.pdf)
     assert f"{system.name}: rules reference" in text
     assert printed.refused == ()
