@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
+from markupsafe import escape
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.model import Roster, UnitDesign
@@ -85,7 +86,7 @@ def _page_key(opened: Opened) -> tuple[object, ...]:
 
 
 def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
-                   notices: list[Notice] | None = None) -> Response:
+                   notices: list[Notice] | None = None, said: str = "") -> Response:
     """The answer to a change made with htmx: only the parts of the page that differ from the
     page the change was made on (out-of-band swaps), the notices, and the part of the form
     used (so a refused value is put back). The page before is the one last rendered for that
@@ -97,6 +98,9 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
         _pages().put(_page_key(after), new)
     anchor = request.form.get("anchor", "")[:40]
     swaps = parts.changes(old, new, always=("notices", "saved-version", anchor))
+    if said:  # for screen readers: the change was saved (the page itself shows what changed)
+        swaps.append(f'<p id="said" class="sr-only" aria-live="polite" hx-swap-oob="true">'
+                     f'{escape(said)}</p>')
     title = _TITLE.search(new)
     body = (title[0] if title else "") + "\n".join(swaps)
     return Response(body, status, headers={"HX-Reswap": "none"})
@@ -163,7 +167,7 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
         return _conflict(token, _open(token), what, base_version)
     if services.is_htmx():
         return _changed_parts(token, opened, Opened(stored, roster, opened.system,
-                                                    opened.catalog))
+                                                    opened.catalog), said=f"Saved: {what}.")
     anchor = request.form.get("anchor", "")[:40]
     unfold = {"open": anchor} if anchor.startswith("entry-") else {}
     return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,

@@ -93,6 +93,17 @@
   document.addEventListener("DOMContentLoaded", function () { startTabs(); openTarget(); });
 
   // -- changes answered in parts --------------------------------------------------------------
+  // A form htmx has not wired yet (one swapped in a moment ago) still posts through htmx, not
+  // as a whole page: the whole page is for browsers without the script.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!window.htmx || !form.matches || !form.matches("form[hx-post]")) return;
+    if ((form["htmx-internal-data"] || {}).initHash) return;  // htmx takes it
+    event.preventDefault();
+    window.htmx.process(form);
+    window.htmx.trigger(form, "submit");
+  }, true);
+
   // Before a change is sent: the unit browser's filters as they are now (the answer lists the
   // same units).
   document.addEventListener("htmx:configRequest", function (event) {

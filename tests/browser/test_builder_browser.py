@@ -20,12 +20,16 @@ def version(page: Page) -> str:
 
 
 def change(page: Page, action: Callable[[], None]) -> None:
-    """Do something that saves the roster, and wait until the page shows the new version."""
+    """Do something that saves the roster, and wait until the page shows the new version and
+    htmx has settled the parts it swapped in (their forms are live again)."""
     before = version(page)
     action()
     until(page,
         "v => { const e = document.querySelector('#main input[name=version]');"
-        " return e && e.value !== v; }", arg=before)
+        " return e && e.value !== v"
+        " && !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
+        " && [...document.querySelectorAll('#main form[hx-post]')]"  # processed by htmx
+        "    .every(f => (f['htmx-internal-data'] || {}).initHash); }", arg=before)
 
 
 def cost_shows(page: Page, text: str) -> None:

@@ -86,6 +86,8 @@ def main_of(doc: lxml.html.HtmlElement) -> str:
     main = doc.get_element_by_id("main")
     for details in main.xpath(".//details[@open]"):
         del details.attrib["open"]  # the entry just changed is shown unfolded
+    for said in main.xpath(".//*[@id='said']"):
+        said.text = ""  # what a change says to screen readers, not on a fresh page
     html = lxml.html.tostring(main, encoding="unicode")
     html = re.sub(r'(name="csrf_token"[^>]*value=")[^"]+', r"\1", html)  # signed with the time
     return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html))
@@ -128,6 +130,7 @@ def test_every_kind_of_change_answers_in_parts_that_rebuild_the_page(player: Pla
     status, body = answer(player, "settings", name="Cobalt <b>x</b>",
                           factions=["Cobalt Brigade"], points_limit=1000)
     assert "&lt;b&gt;x&lt;/b&gt;" in body and "<b>x</b>" not in body
+    assert 'aria-live="polite" hx-swap-oob="true">Saved: the roster&#39;s name' in body
     assert all(sent < whole / 2 for sent, whole in SIZES), SIZES
 
 
