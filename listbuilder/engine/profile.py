@@ -19,8 +19,8 @@ class Stat:
 class Table:
     """Weapons or attack lines: a header row and rows of cells.
 
-    A screen shows it as a table; a printed card writes each row as one line (`lines`), which
-    reads as well at card size and costs the layout engine a fraction of a table's cells.
+    A screen shows it as a table; a printed card sets it in aligned columns of the widths
+    `widths` gives (percentages of the card's width), so a player scans a column at arm's length.
     """
 
     title: str
@@ -29,6 +29,19 @@ class Table:
     # how a card's line introduces each cell ("" for a value that explains itself, like 12");
     # empty: the first cell alone, every other cell after its header
     labels: tuple[str, ...] = ()
+    # each column's share of a card's width in percent (see `column_widths`)
+    widths: tuple[int, ...] = ()
+
+    def column_widths(self) -> tuple[int, ...]:
+        """`widths`, or the first column (a name) a third and the rest equal shares; always
+        summing to 100."""
+        if self.widths:
+            return self.widths
+        rest = len(self.headers) - 1
+        if rest <= 0:
+            return (100,)
+        share = 66 // rest
+        return (100 - share * rest, *(share,) * rest)
 
     def lines(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Each row as (its first cell, the other cells with their labels), empty cells left

@@ -68,6 +68,7 @@ class Stock:
     font_pt: float = 7.0
     floor_pt: float = 6.0
     max_pt: float = 7.0  # the largest text a sparse face grows to (font_pt: none grows)
+    table_pt: float = 7.5  # the largest text in weapon columns, whose widths are set
 
 
 @dataclass

@@ -39,6 +39,7 @@ from listbuilder.printing.templating import system_template
 # the smallest text on a card (labels, keywords) is never under FLOOR either (faces.html).
 FONT_PT = {"poker": 7.0, "mini": 6.5, "tarot": 8.4}
 MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grows up to this
+TABLE_PT = {"poker": 7.5, "mini": 6.5, "tarot": 8.5}  # weapon columns: what their widths hold
 FLOOR_PT = 6.0
 CHIT_FONT_PT = 6.5
 CHIT_FLOOR_PT = 6.0
@@ -77,7 +78,7 @@ class Printed:
 def _stock(options: PrintOptions) -> Stock:
     w, h = CARDS[options.card]
     return Stock(w, h, BLEED if options.bleed else 0.0, FONT_PT[options.card], FLOOR_PT,
-                 MAX_PT[options.card])
+                 MAX_PT[options.card], TABLE_PT[options.card])
 
 
 def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,

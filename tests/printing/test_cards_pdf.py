@@ -141,8 +141,11 @@ def test_each_card_shows_its_name_and_numbers(roster, duplex: Printed) -> None:
             assert stat.value in text, (card.profile.name, stat)
         assert card.cost in text
         flat = " ".join(text.split())
-        for first, parts in card.profile.tables[0].lines():  # a weapon line, whole
-            assert f"{first} {' · '.join(parts)}" in flat, (card.profile.name, first)
+        words = flat.split()
+        for row in card.profile.tables[0].rows:  # every cell of every weapon (names may wrap)
+            for cell in row:
+                assert all(w in words for w in cell.replace(",", " ").split()), (
+                    card.profile.name, cell)
         for rider in card.attached:
             assert f"With {rider.profile.name}" in text
             assert rider.cost in text
@@ -363,3 +366,21 @@ def test_duplex_backs_run_into_the_gutters_but_not_past_them(duplex: Printed) ->
     assert backs[middle_y, gutter_x] < 90  # the gutter between two backs is dark
     edge = round(pt(layout.left - layout.gutter_x))  # beyond half a gutter: white paper
     assert backs[middle_y, edge] > 200
+
+
+def test_weapon_profiles_print_as_aligned_columns(roster, duplex: Printed) -> None:
+    """Each number stands under its heading: a player runs a finger down a column."""
+    import io
+
+    import pdfplumber
+
+    card = placements(duplex.pdf)[0][0]  # Line Troopers: Service Rifle 30", Bayonet Melee
+    with pdfplumber.open(io.BytesIO(duplex.pdf)) as doc:
+        page = doc.pages[0]
+        top = float(page.height) - card.y - card.h
+        words = page.crop((card.x, top, card.x + card.w, top + card.h)).extract_words()
+    x = {w["text"]: w["x0"] for w in reversed(words)}  # each word's first place on the card
+    assert x['30"'] == pytest.approx(x["Melee"], abs=0.3) == pytest.approx(x["RANGE"], abs=0.3)
+    assert x["Rapid"] == pytest.approx(x["FEATURES"], abs=0.3)
+    assert x["Service"] == pytest.approx(x["Bayonet"], abs=0.3)
+    assert x["Service"] < x["RANGE"] < x["FEATURES"]

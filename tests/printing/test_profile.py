@@ -258,3 +258,28 @@ def test_counts_of_the_ork_pile_follow_the_data(library: Library) -> None:
     assert counts["Freeboterz Corsair"] == 10
     assert counts["Ork Warship"] == 8
     assert counts["Bad Moonz Ork Boyz"] == 2
+
+
+def test_a_warstuff_card_says_what_its_quality_means_in_play(read) -> None:
+    """The card is played without the rules sheet: what it needs to hit each Quality, what
+    kills it and what stuns it, all worked out from its own Quality."""
+    from listbuilder.systems.warstuff.resolve import to_hit
+
+    system, cat, r = roster(read, """
+format: 1
+system: warstuff
+name: Band
+points_limit: 150
+entries:
+  - {unit: Human Warrior, faction: Fantasy, count: 2}
+""")
+    (card,) = system.unit_cards(cat, r)
+    quality = int(stats(card.profile)["Quality"])
+    (table,) = card.profile.tables
+    low, high = cat.quality_range
+    assert table.headers[1:] == tuple(str(q) for q in range(low, high + 1))
+    assert table.rows == (("Hits on", *(f"{to_hit(quality, q)}+"
+                                        for q in range(low, high + 1))),)
+    rules = {rule.name: rule.text for rule in card.profile.rules}
+    assert f"{quality + 1}+ kills it" in rules["Wounds"]
+    assert f"A die over {quality} stuns it" in rules["Morale"]

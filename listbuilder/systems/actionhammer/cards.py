@@ -15,6 +15,7 @@ from listbuilder.systems.actionhammer.model import Datasheet, Weapon
 WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
 # a card's weapon line: 12" · Att 1 · Sk 3+ · AP -1 · Keen (range and features read alone)
 WEAPON_LABELS = ("", "", "Att", "Sk", "AP", "")
+WEAPON_WIDTHS = (30, 14, 8, 10, 9, 29)  # per cent of a card's width: names and rules need most
 
 
 def _ap(ap: int) -> str:
@@ -44,7 +45,7 @@ def profile(catalog: Catalog, sheet: Datasheet) -> Profile:
         name=sheet.name, subtitle=sheet.faction or "", cost=cost_text(sheet),
         stats=tuple(stats),
         tables=(Table("Weapons", WEAPONS, tuple(_weapon_row(w) for w in sheet.weapons),
-                      WEAPON_LABELS),),
+                      WEAPON_LABELS, WEAPON_WIDTHS),),
         rules=rules, keywords=sheet.keywords, note=sheet.text)
 
 

@@ -12,6 +12,7 @@ from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Op40kUpgra
 
 EQUIPMENT = ("Weapon", "Range")
 EQUIPMENT_LABELS = ("", "")  # a card's line: Lasgun 24" (a range reads alone)
+EQUIPMENT_WIDTHS = (72, 28)
 
 
 def _weapon_row(weapon: Weapon) -> tuple[str, str]:
@@ -35,7 +36,7 @@ def profile(catalog: Op40kCatalog, unit: Datasheet) -> Profile:
         name=unit.name, subtitle=subtitle, cost=cost_text(unit),
         stats=(Stat("Size", size), Stat("Quality", f"{unit.quality}+")),
         tables=(Table("Equipment", EQUIPMENT, tuple(_weapon_row(w) for w in unit.equipment),
-                      EQUIPMENT_LABELS),),
+                      EQUIPMENT_LABELS, EQUIPMENT_WIDTHS),),
         rules=rules, keywords=unit.keywords)
 
 

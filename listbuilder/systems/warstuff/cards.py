@@ -3,11 +3,12 @@ card, which stands for every copy the roster takes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import Catalog, RosterEntry
-from listbuilder.engine.profile import Profile, RuleText, Stat
+from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 
 if TYPE_CHECKING:  # the package imports this module, so the classes come from it lazily
     from listbuilder.systems.warstuff import WarStuffUnit
@@ -25,6 +26,29 @@ def profile(catalog: Catalog, unit: WarStuffUnit) -> Profile:
                    stats=(Stat("Quality", str(unit.quality)),), rules=rules, note=note)
 
 
+def in_play(catalog: Catalog, quality: int) -> tuple[Table, tuple[RuleText, ...]]:
+    """What a unit's Quality means at the table, so its card is played without the rules
+    sheet: what it needs to hit each Quality, and the rolls that kill or stun it."""
+    from listbuilder.systems.warstuff.resolve import to_hit
+
+    low, high = getattr(catalog, "quality_range", (1, 5))
+    targets = range(low, high + 1)
+    table = Table("To hit", ("Target Quality", *(str(q) for q in targets)),
+                  (("Hits on", *(f"{to_hit(quality, q)}+" for q in targets)),))
+    # a hit kills when a die plus the wounds already taken beats the Quality
+    kill = "a 6" if quality == 5 else f"{quality + 1}+"
+    rules = (
+        RuleText("Wounds", f"When hit, roll a die and add the wounds it already has: {kill} "
+                           f"kills it, less gives it one more wound."),
+        RuleText("Morale", f"A die over {quality} stuns it: Quality 0 until it recovers."),
+    )
+    return table, rules
+
+
 def entry_card(catalog: Catalog, unit: WarStuffUnit, entry: RosterEntry) -> UnitCard:
-    """Each copy is a unit of one model, so one card stands for all of them."""
-    return UnitCard(profile=profile(catalog, unit), copies=entry.count)
+    """Each copy is a unit of one model, so one card stands for all of them. The card also
+    says what its Quality means in play."""
+    base = profile(catalog, unit)
+    table, rules = in_play(catalog, unit.quality)
+    card = replace(base, tables=(*base.tables, table), rules=(*rules, *base.rules))
+    return UnitCard(profile=card, copies=entry.count)
