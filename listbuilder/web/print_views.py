@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
@@ -415,3 +416,41 @@ def print_offer(system: RuleSystem) -> str:
     if not parts:
         return "printouts"
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+# -- previews: the first page of the very PDF a form downloads, as a picture --------------------
+
+@bp.app_template_global("print_preview_url")
+def print_preview_url(form: PrintForm) -> str:
+    """Where the picture of the form's print is: its address with the values it shows."""
+    values = {c.name: c.value for c in form.choices if c.value}
+    values |= {c.name: c.value for c in form.checks if c.checked}
+    return f"{form.action}/preview.png?{urlencode(values)}"
+
+
+def _preview(answer: Response) -> Response:
+    """A print's first page as a PNG; a print that can't be made answers as it would."""
+    if answer.mimetype != "application/pdf":
+        return answer
+    from listbuilder.printing.preview import first_page_png
+
+    return Response(first_page_png(answer.get_data()), mimetype="image/png",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/r/<token>/print/preview.png")
+def roster_preview_by_edit(token: str) -> Response:
+    return _preview(roster_by_edit(token))
+
+
+@bp.get("/s/<share>/print/preview.png")
+def roster_preview_by_share(share: str) -> Response:
+    return _preview(roster_by_share(share))
+
+
+@bp.get("/systems/<system_id>/print/<kind>/preview.png")
+def system_preview(system_id: str, kind: str) -> Response:
+    views = {"rules": rules, "deck": deck, "chits": chits}
+    if kind not in views:
+        abort(404)
+    return _preview(views[kind](system_id))

@@ -1,0 +1,66 @@
+"""The gallery in docs/printing.md: the first sheet of each system's cards, the action deck and
+a chit pile, as small PNGs made from the real prints.
+
+Run: .venv/bin/python -m listbuilder.printing.gallery [--out docs/gallery] [--width 420]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.printing.fetcher import PROJECT_ROOT
+from listbuilder.printing.options import PrintOptions
+from listbuilder.printing.preview import first_page_png
+from listbuilder.printing.render import print_chits, print_deck, print_roster
+
+CARDS = PrintOptions(what="cards")
+
+
+def prints(library: Library) -> dict[str, Callable[[], bytes]]:
+    """Each picture's file name and how to make its PDF."""
+    out: dict[str, Callable[[], bytes]] = {}
+    for system in SYSTEMS:
+        path = PROJECT_ROOT / "examples" / system.id / "legal.yaml"
+
+        def cards(path: Path = path) -> bytes:
+            loaded = library.read_roster(path.read_text(), str(path))
+            return print_roster(loaded.catalog, loaded.system, loaded.roster, CARDS).pdf
+
+        out[f"{system.id}-cards"] = cards
+    space = get_system("spaceempires")
+    out["spaceempires-deck"] = lambda: print_deck(library.catalog(space), space).pdf
+    out["spaceempires-orks-chits"] = lambda: print_chits(library.catalog(space), space,
+                                                         "Orks").pdf
+    out["actionhammer-cards-mini"] = lambda: _roster_at(library, "actionhammer", "mini")
+    out["warstuff-cards-tarot"] = lambda: _roster_at(library, "warstuff", "tarot")
+    return out
+
+
+def _roster_at(library: Library, system_id: str, card: str) -> bytes:
+    path = PROJECT_ROOT / "examples" / system_id / "legal.yaml"
+    loaded = library.read_roster(path.read_text(), str(path))
+    return print_roster(loaded.catalog, loaded.system, loaded.roster,
+                        PrintOptions(what="cards", card=card)).pdf  # type: ignore[arg-type]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "docs" / "gallery")
+    parser.add_argument("--width", type=int, default=420, help="pixels across each picture")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as empty:  # the built-in data only, never the player's
+        library = Library(custom_dir=Path(empty))
+        for name, make in prints(library).items():
+            target = args.out / f"{name}.png"
+            target.write_bytes(first_page_png(make(), args.width))
+            print(f"wrote {target}")
+
+
+if __name__ == "__main__":
+    main()
