@@ -35,6 +35,7 @@ FACE_ID = re.compile(r"^face-(\d+)$")
 SHRINK_POWER = 1.5  # a long card's height grows faster than its text size: lines rewrap
 MAX_ROUNDS = 3
 REFIT_STEP = 0.95  # the second candidate of a refit, relative to the guess
+NEAR_FLOOR = 1.05
 LONG, LONG_WEIGHT = 2, 3  # see _weights
 HOPELESS = 0.93  # a guess this far under the smallest size: go straight to a continuation
 FITS = 1.0005  # a face whose frame ends within the card (rounding aside) fits
@@ -194,7 +195,10 @@ def _candidates(font_pt: float, overflow: float, floor_pt: float) -> list[float]
     if guess < floor_pt * HOPELESS:
         return []
     first = max(floor_pt, min(round(guess * 0.99, 2), round(font_pt * 0.95, 2)))
-    return sorted({first, max(floor_pt, round(first * REFIT_STEP, 2))}, reverse=True)
+    second = round(first * REFIT_STEP, 2)
+    if second < floor_pt * NEAR_FLOOR:  # close to the floor: try the floor itself, the size
+        second = floor_pt               # a continuation would otherwise cost a round to reach
+    return sorted({first, max(floor_pt, second)}, reverse=True)
 
 
 def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
@@ -267,6 +271,8 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
     tries: dict[int, list[float]] = {i: [stock.font_pt] for i in range(len(faces))}
+    grown: set[int] = set()  # each face grows once, and tries once more in between
+    retried: set[int] = set()
     documents = []
     for rounds in range(MAX_ROUNDS):
         if not tries:
@@ -292,14 +298,17 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
                 size, pages, fill = max(fitting, key=lambda fit: fit[0])
                 if i not in placed or size > placed[i][1]:
                     placed[i] = (pages[:1], size)
-                # grow once, from the first size tried: a face grown too far keeps this one
-                if rounds == 0 and (bigger := _grow(size, fill, stock.max_pt)):
+                # a sparse face grows (a shrink may have gone too far): one grown too far
+                # keeps the size that fitted
+                if i not in grown and (bigger := _grow(size, fill, stock.max_pt)):
+                    grown.add(i)
                     tries[i] = [bigger]
                 continue
             if i in placed:  # a growth that overshot: once more in between, else it stays
                 size, overflow, _, _ = min(tried, key=lambda t: t[0])
                 between = round(_guess(size, overflow) * 0.97, 2)
-                if rounds == 1 and between >= placed[i][1] * GROW_MIN:
+                if i not in retried and between >= placed[i][1] * GROW_MIN:
+                    retried.add(i)
                     tries[i] = [between]
                 continue
             size, overflow, _, _ = min(tried, key=lambda t: t[0])

@@ -37,8 +37,10 @@ from listbuilder.printing.templating import system_template
 
 # Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR:
 # the smallest text on a card (labels, keywords) is never under FLOOR either (faces.html).
-FONT_PT = {"poker": 7.0, "mini": 6.5, "tarot": 8.4}
 MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grows up to this
+# Faces are first laid out at the largest size: most cards of a roster end there or near it,
+# so most need no second layout (starting small, nearly every face grew: a round more)
+FONT_PT = MAX_PT
 TABLE_PT = {"poker": 7.5, "mini": 6.5, "tarot": 8.5}  # weapon columns: what their widths hold
 FLOOR_PT = 6.0
 CHIT_FONT_PT = 6.5

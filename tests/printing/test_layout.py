@@ -101,7 +101,7 @@ entries:
     name, size, cards = printed.longest
     assert (name, cards) == ("Line Troopers", 1)
     assert FLOOR_PT <= size < 7.0
-    # every face at 7 pt, then the long one at two sizes at once (and the short one grown)
+    # every face at the largest size, then the long one at two sizes at once
     assert len(rounds) == 2
     assert len([s for s in rounds[1] if s < 7.0]) == 2 and size in rounds[1]
 
