@@ -335,18 +335,34 @@ def render_page_document(template: list[str] | str, context: dict[str, Any],
                          one_page: bool = False) -> tuple[bytes, int, float, list[str]]:
     """A document of whole pages (the roster sheet, a rules sheet), straight to PDF.
 
-    With `one_page`, the text sizes are tried in turn until everything fits one page (the
-    last size is used whatever happens). Returns the PDF, its page count, the text size used
-    and the URLs the fetcher refused.
+    With `one_page`, `sizes` (largest first) are searched by halves for the largest at which
+    everything fits one page (the last size is used whatever happens), with columns filled
+    one after another, which lays out fast; the page is then laid out once more at that size
+    with balanced columns (`balanced` in the template's context), which fit whenever filled
+    columns do but cost many times as much on a page that overflows. Returns the PDF, its page
+    count, the text size used and the URLs the fetcher refused.
     """
     fetcher = StaticFetcher()
-    document = None
-    size = sizes[0]
     with STYLES.borrow() as styles:
-        for size in sizes:
-            html = render_template(template, font_pt=size, **context)
-            document = styles.document(html, PAGE_CSS, fetcher)
-            if not one_page or len(document.pages) == 1:
-                break
-        assert document is not None
+        def lay(size: float, balanced: bool = False) -> Any:
+            html = render_template(template, font_pt=size, balanced=balanced, **context)
+            return styles.document(html, PAGE_CSS, fetcher)
+
+        if not one_page:
+            document = lay(sizes[0])
+            return document.write_pdf(), len(document.pages), sizes[0], fetcher.refused
+        low, high = 0, len(sizes) - 1  # sizes[high] is used if nothing larger fits
+        fitted: dict[int, Any] = {}
+        while low < high:
+            middle = (low + high) // 2
+            document = lay(sizes[middle])
+            if len(document.pages) == 1:
+                fitted[middle], high = document, middle
+            else:
+                low = middle + 1
+        size = sizes[high]
+        document = fitted.get(high) or lay(size)
+        if len(document.pages) == 1:
+            balanced = lay(size, balanced=True)
+            document = balanced if len(balanced.pages) == 1 else document
         return document.write_pdf(), len(document.pages), size, fetcher.refused
