@@ -79,11 +79,18 @@ def _still_a_good_file(fuzz_app: Flask, client: FlaskClient, token: str) -> None
     assert client.get(again.headers["Location"] + "/export.yaml").get_data() == text
 
 
+# Hypothesis draws only a seed and a system: the posts change the rosters the next examples
+# start from, so draws made through the roster's state would differ between replays of the
+# same example, which Hypothesis rightly reports as inconsistent data generation.
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
 @FUZZ
-@given(st.randoms(use_true_random=False), st.sampled_from(sorted(STARTS)))
+@given(SEEDS, st.sampled_from(sorted(STARTS)))
 def test_any_edit_post_is_answered_below_500_and_keeps_a_good_file(
-        fuzz_app: Flask, rosters: dict[str, tuple[FlaskClient, str]], rng: random.Random,
+        fuzz_app: Flask, rosters: dict[str, tuple[FlaskClient, str]], seed: int,
         system: str) -> None:
+    rng = random.Random(seed)
     client, token = rosters[system]
     page = client.get(f"/r/{token}").get_data(as_text=True)
     action, data = form_post(rng, NAMES[system], _page_units(page))
@@ -96,9 +103,10 @@ def test_any_edit_post_is_answered_below_500_and_keeps_a_good_file(
 
 
 @FUZZ
-@given(st.randoms(use_true_random=False), st.sampled_from(sorted(STARTS)))
+@given(SEEDS, st.sampled_from(sorted(STARTS)))
 def test_any_query_is_answered_below_500(rosters: dict[str, tuple[FlaskClient, str]],
-                                          rng: random.Random, system: str) -> None:
+                                          seed: int, system: str) -> None:
+    rng = random.Random(seed)
     client, token = rosters[system]
     path, params = query(rng, NAMES[system])
     if path == "/print":
