@@ -12,11 +12,13 @@ its own warm layout processes for prints (`listbuilder.printing.workers`), stopp
 from __future__ import annotations
 
 import os
+import re
 import threading
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
+from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
 DEFAULT_THREADS = 4
 
@@ -53,6 +55,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             "worker_class": "gthread",
             "preload_app": True,  # built in the master: see the module's docstring
             "accesslog": "-" if access_log else None,
+            "logger_class": TokenHidingLogger,
             "errorlog": "-",
             "loglevel": "info",
             "graceful_timeout": 20,  # a print under way may finish; then workers are killed
@@ -71,6 +74,28 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
 
     def load(self) -> Flask:
         return self.application
+
+
+_TOKEN = re.compile(r"(/[rs]/)[^/?#\s\"]+")
+_HIDDEN = ("r", "U", "f", "{referer}i")
+
+
+def hide_tokens(text: str) -> str:
+    """A request line or address with its edit or share token replaced by '...'."""
+    return _TOKEN.sub(r"\1...", text)
+
+
+class TokenHidingLogger(Logger):  # type: ignore[misc]
+    """gunicorn's access log without edit and share tokens: they live in addresses and give
+    whoever reads them the roster, and logs are read and kept by more people than a roster's
+    owner would hand an edit link to."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        for key in _HIDDEN:
+            if isinstance(atoms.get(key), str):
+                atoms[key] = hide_tokens(atoms[key])
+        return atoms
 
 
 def _post_fork(server: Any, worker: Any) -> None:

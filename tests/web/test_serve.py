@@ -194,3 +194,37 @@ def test_workers_starting_at_once_share_one_secret_key(tmp_path: Path) -> None:
     assert len(set(keys)) == 1 and len(keys[0]) == 64
     assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no drafts left behind
+
+
+def test_the_access_log_leaves_out_edit_and_share_tokens(tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    assert subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True).returncode == 0
+    port = free_port()
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "1",
+                             "--threads", "1", "--access-log"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()[0].decode()
+                time.sleep(0.1)
+        browser = Browser(port)
+        assert browser.request("GET", "/new/warstuff") == 200
+        assert browser.request("POST", "/new/warstuff", {
+            "csrf_token": browser.field("csrf_token"), "name": "Logged",
+            "factions": ["Fantasy"], "points_limit": 300}) == 200
+        edit = browser.path
+        share = re.search(r'href="(/s/[^"/]+)"', browser.html)
+        assert share is not None, "no share link on the edit page"
+        assert browser.request("GET", share[1]) == 200
+        assert browser.request("GET", f"{edit}/export.yaml") == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        log = proc.communicate(timeout=40)[0].decode()
+    edit_token, share_token = edit.split("/")[2], share[1].split("/")[2]
+    assert '"GET /r/.../export.yaml HTTP/1.1" 200' in log
+    assert '"GET /s/... HTTP/1.1" 200' in log
+    assert edit_token not in log and share_token not in log
