@@ -23,7 +23,8 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
-from markupsafe import escape
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.model import Roster, UnitDesign
@@ -68,9 +69,28 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 
 
-def _marked(token: str, opened: Opened, notices: list[Notice] | None = None) -> str:
-    return render_template("web/roster.html",
-                           **{**roster_context(opened, token, notices), "marking": True})
+def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
+            kept: dict[str, Markup] | None = None) -> str:
+    return render_template("web/roster.html", **{**roster_context(opened, token, notices),
+                                                  "marking": True, "kept": kept or {}})
+
+
+# Parts a change can leave as they were, by what their rendering reads of the roster (besides
+# what the page key fixes: catalog, address, edit link). When that is the same after the change,
+# the part is taken from the page before, with this answer's CSRF token and version, instead of
+# being rendered again.
+_KEPT: dict[str, Callable[[Roster], object]] = {
+    "settings-part": lambda r: (r.name, r.points_limit, r.factions),
+}
+
+
+def _kept(old: str, before: Roster, after: Opened) -> dict[str, Markup]:
+    kept = {}
+    for part_id, reads in _KEPT.items():
+        if reads(before) == reads(after.roster) and (html := parts.fragment(old, part_id)):
+            kept[part_id] = Markup(parts.reissue(html, old, generate_csrf(),
+                                                 after.stored.version))
+    return kept
 
 
 def _pages() -> parts.Pages:
@@ -93,7 +113,7 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
     version, when this process still has it; the script sets every form to the version the
     answer brings."""
     old = _pages().get(_page_key(before)) or _marked(token, before)
-    new = _marked(token, after, notices)
+    new = _marked(token, after, notices, _kept(old, before.roster, after))
     if not notices:
         _pages().put(_page_key(after), new)
     anchor = request.form.get("anchor", "")[:40]

@@ -98,15 +98,37 @@ _CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 _VERSION = re.compile(r'data-version="(\d+)"')
 
 
+_VERSION_TEXTS = ('name="version" value="{}"', 'name="version" type="hidden" value="{}"',
+                  'data-version="{}"', "saved, version {}<")
+
+
 def _same(marked: str) -> str:
     if token := _CSRF.search(marked):
         marked = marked.replace(token[1], "")
     if version := _VERSION.search(marked):
         n = version[1]
-        for text in (f'name="version" value="{n}"', f'name="version" type="hidden" value="{n}"',
-                     f'data-version="{n}"', f"saved, version {n}<"):
-            marked = marked.replace(text, text.replace(n, ""))
+        for text in _VERSION_TEXTS:
+            marked = marked.replace(text.format(n), text.format(""))
     return marked
+
+
+def fragment(marked: str, part_id: str) -> str | None:
+    """The part `part_id` of a marked page as rendered, markers included; None if absent."""
+    start = marked.find(f"<!--p:{part_id}-->")
+    closing = f"<!--/p:{part_id}-->"
+    end = marked.find(closing, start)
+    return marked[start:end + len(closing)] if start >= 0 and end >= 0 else None
+
+
+def reissue(html: str, page: str, csrf: str, version: int) -> str:
+    """`html` taken from the marked `page`, with that page's CSRF token and version replaced
+    by this answer's: a part kept from the page before reads as if rendered now."""
+    if (token := _CSRF.search(page)) and token[1] != csrf:
+        html = html.replace(token[1], csrf)
+    if (mark := _VERSION.search(page)) and (n := mark[1]) != str(version):
+        for text in _VERSION_TEXTS:
+            html = html.replace(text.format(n), text.format(version))
+    return html
 
 
 def _by_id(root: Part) -> dict[str, Part]:
