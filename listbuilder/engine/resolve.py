@@ -100,8 +100,9 @@ class Side:
 
 
 # counts of at most six digits: a longer run of digits is part of a name, never a count to read
+# DOTALL: a name typed or pasted with a line break in it is still one (unknown) name
 _PART = re.compile(r"^\s*(?:(\d{1,6})\s*[x×*]\s+|(\d{1,6})\s+(?=\D))?(.+?)\s*$",
-                   re.IGNORECASE)
+                   re.IGNORECASE | re.DOTALL)
 _FACTION = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 
 

@@ -38,6 +38,7 @@ from listbuilder.web.rosters import (
     RosterShapeError,
     StoredRosterError,
     canonical,
+    disposition,
     file_name,
     open_stored,
 )
@@ -411,10 +412,10 @@ def text(token: str) -> Response:
 def yaml_download(opened: Opened) -> Response:
     body = canonical(opened.roster, opened.system, opened.catalog)
     return Response(body, mimetype="application/yaml", headers={
-        "Content-Disposition": f'attachment; filename="{file_name(opened.roster, ".yaml")}"'})
+        "Content-Disposition": disposition("attachment", file_name(opened.roster, ".yaml"))})
 
 
 def text_download(opened: Opened) -> Response:
     body = roster_text(opened.system, opened.catalog, opened.roster)
     return Response(body, mimetype="text/plain", headers={
-        "Content-Disposition": f'inline; filename="{file_name(opened.roster, ".txt")}"'})
+        "Content-Disposition": disposition("inline", file_name(opened.roster, ".txt"))})

@@ -8,7 +8,10 @@ line-numbered errors.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from pydantic import ValidationError
 
@@ -105,3 +108,12 @@ def _reader_problems(text: str, system: RuleSystem, catalog: Catalog) -> list[st
 def file_name(roster: Roster, suffix: str) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in roster.name).strip("-")
     return f"{safe[:60] or 'roster'}{suffix}"
+
+
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition value keeping a name in any script: headers carry Latin-1 only
+    (gunicorn refuses anything else), so the plain `filename` is an ASCII fallback and
+    `filename*` (RFC 6266) carries the name itself, which browsers prefer."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", plain).strip("-.") or "roster"
+    return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"

@@ -56,6 +56,8 @@ def test_side_text_counts_and_joins() -> None:
                                                              (None, "Warboss")]
     assert parse_side_text("10 Guardsmen") == [(10, "Guardsmen")]
     assert parse_side_text("T-34") == [(None, "T-34")]
+    # a pasted line break stays inside the name (found by benchmarks/fuzz.py: it was a 500)
+    assert parse_side_text("2x Ork\nBoyz + c]t\x0cU") == [(2, "Ork\nBoyz"), (None, "c]t\x0cU")]
     with pytest.raises(ResolveError, match="empty part"):
         parse_side_text("Warboss + ")
     with pytest.raises(ResolveError, match="1 to 1000"):
