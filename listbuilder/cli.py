@@ -181,7 +181,7 @@ def schema(output: Path | None) -> None:
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes  [default: LISTBUILDER_WORKERS, else one a core]")
 @click.option("--threads", type=click.IntRange(1), default=None,
-              help="Threads in each worker  [default: LISTBUILDER_THREADS, else 4]")
+              help="Threads in each worker  [default: LISTBUILDER_THREADS, else 2]")
 @click.option("--access-log", is_flag=True, help="Log every request to standard output.")
 @click.option("--debug", is_flag=True,
               help="Werkzeug's development server instead: one process, reloads on code "

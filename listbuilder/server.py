@@ -20,7 +20,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-DEFAULT_THREADS = 4
+DEFAULT_THREADS = 2
 
 
 def default_workers() -> int:
@@ -29,7 +29,10 @@ def default_workers() -> int:
 
 
 def default_threads() -> int:
-    """LISTBUILDER_THREADS, else 4: threads overlap a request's database waits."""
+    """LISTBUILDER_THREADS, else 2: a second thread answers edits while the first waits on a
+    print's layout process or the database. More do not help: a request is Python holding the
+    interpreter lock, and each thread more made an edit cost more CPU (4 threads: about 10%,
+    with a p95 under load almost twice as long; benchmarks/web_load.py)."""
     return _from_env("LISTBUILDER_THREADS") or DEFAULT_THREADS
 
 
