@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from listbuilder.engine.dice import Dist, Prob
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.model import BUILTIN, Catalog, Roster, RosterEntry, Unit
 
 if TYPE_CHECKING:
     from listbuilder.engine.system import RuleSystem
@@ -173,6 +173,13 @@ def _from_roster(system: RuleSystem, catalog: Catalog, roster: Roster,
     return out
 
 
+def _profile(unit: Unit) -> Unit:
+    """The unit as a fight sees it: where it is listed (its faction, where its file is, and a
+    category that only repeats the faction, as WarStuff's genres do) left out."""
+    category = "" if unit.category == unit.faction else unit.category
+    return replace(unit, faction=None, category=category, origin=BUILTIN)
+
+
 def _from_catalog(system: RuleSystem, catalog: Catalog, roster: Roster | None,
                   name: str) -> Unit:
     faction: str | None = None
@@ -186,12 +193,13 @@ def _from_catalog(system: RuleSystem, catalog: Catalog, roster: Roster | None,
     same = catalog.units_named(name)
     if faction is not None:
         same = tuple(u for u in same if (u.faction or "").casefold() == faction.casefold())
-    if len(same) == 1:
-        return same[0]
+    if len(same) == 1 or (same and len({_profile(u) for u in same}) == 1):
+        return same[0]  # several factions with one profile: whichever is taken fights the same
     if len(same) > 1:
         homes = sorted({u.faction or "?" for u in same})
-        raise ResolveError(f"{name!r} is in {' and '.join(homes)}: write "
-                           f"'{same[0].name} ({homes[0]})' to say which")
+        spelled = " or ".join(f"'{same[0].name} ({home})'" for home in homes)
+        raise ResolveError(f"{name!r} is in {' and '.join(homes)} with different profiles: "
+                           f"write {spelled}")
     pool = [u.name for u in catalog.units]
     if roster is not None:
         pool += [e.unit for e in roster.entries] + [e.label for e in roster.entries if e.label]

@@ -4,7 +4,9 @@ SVG chart, and the `listbuilder resolve` command."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -69,10 +71,36 @@ def test_unknown_and_ambiguous_names_say_what_to_write(library: Library) -> None
     catalog = library.catalog(system)
     with pytest.raises(ResolveError, match=r"did you mean 'Human Warrior'\?"):
         find_side(system, catalog, "Humen Warrior")
-    with pytest.raises(ResolveError, match=r"'Knight' is in Fantasy and Medieval: write "
-                                           r"'Knight \(Fantasy\)'"):
-        find_side(system, catalog, "Knight")
     assert find_side(system, catalog, "knight (medieval)").unit.faction == "Medieval"
+
+
+def test_a_name_in_several_factions(library: Library) -> None:
+    """The same profile in several factions is used as it is; different profiles are refused
+    with every qualified name to write, and each of those names works."""
+    ws = get_system("warstuff")
+    catalog = library.catalog(ws)
+    knights = catalog.units_named("Knight")
+    assert sorted(u.faction or "" for u in knights) == ["Fantasy", "Medieval"]
+    side = find_side(ws, catalog, "Knight")
+    assert side.unit.name == "Knight" and side.unit.quality == knights[0].quality
+    assert find_side(ws, catalog, "knight (medieval)").unit.faction == "Medieval"
+
+    # the same two Knights once the Medieval one is a better fighter: now the name must say
+    better = tuple(replace(u, quality=3) if u.faction == "Medieval" else u
+                   for u in catalog.units)
+    changed = replace(catalog, units=better)
+    with pytest.raises(ResolveError) as refused:
+        find_side(ws, changed, "Knight")
+    assert str(refused.value) == ("'Knight' is in Fantasy and Medieval with different profiles: "
+                                  "write 'Knight (Fantasy)' or 'Knight (Medieval)'")
+    for written in re.findall(r"'(Knight \(\w+\))'", str(refused.value)):
+        assert find_side(ws, changed, written).unit.name == "Knight"
+
+    se = get_system("spaceempires")
+    with pytest.raises(ResolveError, match=r"'Dreadnaughts' is in Eldar and Imperial with "
+                                           r"different profiles: write 'Dreadnaughts \(Eldar\)' "
+                                           r"or 'Dreadnaughts \(Imperial\)'"):
+        find_side(se, library.catalog(se), "Dreadnaughts")
 
 
 def test_catalog_counts_default_to_the_printed_size(library: Library) -> None:
