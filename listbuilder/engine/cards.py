@@ -23,6 +23,9 @@ class UnitCard:
     cost: str = ""  # what this entry costs, upgrades included: "142 pts"
     upgrades: tuple[RuleText, ...] = ()  # the upgrades taken, with their cost and text
     attached: tuple[UnitCard, ...] = ()  # units riding on this card (an ActionHammer Leader)
+    # what a player looks up most while playing this unit, worked out from its own numbers
+    # ("Save 4+: ..."). Not rules of the game, so the roster sheet's glossary leaves them out.
+    reminders: tuple[RuleText, ...] = ()
 
     def rules_used(self) -> tuple[RuleText, ...]:
         """Every special rule this card prints, attached units' included."""

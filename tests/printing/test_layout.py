@@ -91,19 +91,21 @@ entries:
     real = layout._render
 
     def counting(entries, *args, **kwargs):  # type: ignore[no-untyped-def]
-        rounds.append([size for _, size in entries])
+        if not kwargs.get("continued"):  # a card running on is laid out once more, at its size
+            rounds.append([size for _, size in entries])
         return real(entries, *args, **kwargs)
 
     monkeypatch.setattr(layout, "_render", counting)
     monkeypatch.setenv("LISTBUILDER_PRINT_WORKERS", "1")
     printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
                            PrintOptions(what="cards"))
-    name, size, cards = printed.longest
-    assert (name, cards) == ("Line Troopers", 1)
+    name, size, _ = printed.longest
+    assert name == "Line Troopers"
     assert FLOOR_PT <= size < 7.0
-    # every face at the largest size, then the long one at two sizes at once
+    # every face at the largest size, then the long one at two sizes at once (or at the floor
+    # alone, when its guess is under it)
     assert len(rounds) == 2
-    assert len([s for s in rounds[1] if s < 7.0]) == 2 and size in rounds[1]
+    assert len([s for s in rounds[1] if s < 7.0]) in (1, 2) and size in rounds[1]
 
 
 def test_styles_are_lent_one_print_at_a_time_and_reused() -> None:

@@ -280,6 +280,6 @@ entries:
     assert table.headers[1:] == tuple(str(q) for q in range(low, high + 1))
     assert table.rows == (("Hits on", *(f"{to_hit(quality, q)}+"
                                         for q in range(low, high + 1))),)
-    rules = {rule.name: rule.text for rule in card.profile.rules}
+    rules = {rule.name: rule.text for rule in card.reminders}
     assert f"{quality + 1}+ kills it" in rules["Wounds"]
     assert f"A die over {quality} stuns it" in rules["Morale"]

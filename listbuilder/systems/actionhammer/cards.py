@@ -10,7 +10,7 @@ from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import Catalog, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.systems.actionhammer.limits import Placed, joined_to
-from listbuilder.systems.actionhammer.model import Datasheet, Weapon
+from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Weapon
 
 WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
 # a card's weapon line: 12" · Att 1 · Sk 3+ · AP -1 · Keen (range and features read alone)
@@ -49,6 +49,39 @@ def profile(catalog: Catalog, sheet: Datasheet) -> Profile:
         rules=rules, keywords=sheet.keywords, note=sheet.text)
 
 
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def reminders(catalog: Catalog, sheet: Datasheet, models: int,
+              joined: Sequence[Placed] = ()) -> tuple[RuleText, ...]:
+    """What a player checks in play, in this unit's numbers: the save roll a hit calls for,
+    when it tests morale (half its starting models, or Wounds for one model; a Leader and its
+    Bodyguard count together and test on their best Morale) and the stances' hit changes."""
+    if not isinstance(catalog, ActionHammerCatalog):
+        return ()
+    out = [RuleText(f"Save {sheet.save}+",
+                    f"each hit on it, a die plus the attack's AP; {sheet.save}+ saves "
+                    f"(+{catalog.terrain.cover_save_bonus} against shooting in cover).")]
+    half = catalog.game.morale_divisor
+    models += sum(p.entry.count for p in joined)
+    morale = min([sheet.morale, *(p.sheet.morale for p in joined)])
+    if models > 1:
+        below = f"{models // half} models or fewer"
+    elif sheet.wounds // half:
+        below = f"{sheet.wounds // half} Wounds or fewer"
+    else:
+        below = ""  # one wound: it is gone before it could test
+    if below:
+        out.append(RuleText(f"Morale {morale}+", f"at {below}, roll {morale}+ on activating "
+                                                 f"or be Stunned."))
+    if catalog.stances:
+        out.append(RuleText("Stances", "to hit, its own/enemies': " + " · ".join(
+            f"{s.name} {_signed(s.own_hit)}/{_signed(s.enemy_hit)}" for s in catalog.stances)
+                            + "."))
+    return tuple(out)
+
+
 def entry_card(catalog: Catalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
     upgrades = tuple(
         RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})", u.text)
@@ -59,26 +92,31 @@ def entry_card(catalog: Catalog, sheet: Datasheet, entry: RosterEntry) -> UnitCa
                                         else s for s in base.stats))
     return UnitCard(profile=fielded,
                     size=f"{entry.count} models" if sheet.max_models > 1 else "",
-                    cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades)
+                    cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades,
+                    reminders=reminders(catalog, sheet, entry.count))
 
 
 def entry_cards(catalog: Catalog, placed: Sequence[Placed]) -> list[UnitCard]:
     """One card per unit on the table: a Leader that joins a Bodyguard rides on its card."""
     joins = joined_to(placed)
     riders: dict[int, list[UnitCard]] = {}
+    joined: dict[int, list[Placed]] = {}
     for p in placed:
         if p.index in joins:
+            # the host card's reminders speak for the whole unit; the rider's numbers are
+            # on its own stats line
             riders.setdefault(joins[p.index].index, []).append(
-                entry_card(catalog, p.sheet, p.entry))
+                replace(entry_card(catalog, p.sheet, p.entry), reminders=()))
+            joined.setdefault(joins[p.index].index, []).append(p)
     out = []
     for p in placed:
         if p.index in joins:
             continue
         card = entry_card(catalog, p.sheet, p.entry)
         if p.index in riders:
-            card = UnitCard(profile=card.profile, copies=card.copies, size=card.size,
-                            cost=card.cost, upgrades=card.upgrades,
-                            attached=_without_repeats(card, riders[p.index]))
+            card = replace(card, attached=_without_repeats(card, riders[p.index]),
+                           reminders=reminders(catalog, p.sheet, p.entry.count,
+                                               joined[p.index]))
         out.append(card)
     return out
 

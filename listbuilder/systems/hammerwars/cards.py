@@ -44,14 +44,36 @@ def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
         tables=(attacks,), rules=tuple(rules), note=examples)
 
 
+def reminders(catalog: HammerWarsCatalog, unit: HwUnit) -> tuple[RuleText, ...]:
+    """What a player checks each activation: how far each action takes this unit and whether
+    it may attack after, and how its attack lines are rolled, in its own inches."""
+    actions = []
+    for action in catalog.actions:
+        reach = f'{action.move * unit.move}"' if action.move else "stay put"
+        then = " and attack" if action.shoot else ", no attack"
+        actions.append(f"{action.name}: {reach}{then}")
+    if unit.range:
+        target = f'one enemy within {unit.range}" and in sight'
+    else:
+        target = "one enemy in base contact"
+    modifiers = "".join(f"{t.hit_modifier:+d} if the target is in {t.name.lower()}; "
+                        for t in catalog.terrain if t.hit_modifier)
+    attack = (f"Each line once an activation, at {target}: every die scoring the number for "
+              f"the target's armor or more takes one life ({modifiers}a "
+              f"{catalog.combat.natural_hit} always hits).")
+    return (RuleText("Actions", " · ".join(actions) + "."), RuleText("Attacks", attack))
+
+
 def entry_card(catalog: HammerWarsCatalog, unit: HwUnit, entry: RosterEntry) -> UnitCard:
     """One card for all the models of a type in the pool: each is bought on its own."""
-    return UnitCard(profile=profile(catalog, unit), copies=entry.count)
+    return UnitCard(profile=profile(catalog, unit), copies=entry.count,
+                    reminders=reminders(catalog, unit))
 
 
 def card_set(catalog: HammerWarsCatalog) -> CardSet:
     return CardSet("Unit cards", units=tuple(
-        UnitCard(profile=profile(catalog, u)) for u in catalog.units if isinstance(u, HwUnit)))
+        UnitCard(profile=profile(catalog, u), reminders=reminders(catalog, u))
+        for u in catalog.units if isinstance(u, HwUnit)))
 
 
 def sheet_choices(catalog: HammerWarsCatalog, roster: Roster) -> tuple[RuleText, ...]:

@@ -8,7 +8,14 @@ from dataclasses import replace
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
-from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Op40kUpgrade, Weapon
+from listbuilder.systems.op40k.models import (
+    Action,
+    Datasheet,
+    Facing,
+    Op40kCatalog,
+    Op40kUpgrade,
+    Weapon,
+)
 
 EQUIPMENT = ("Weapon", "Range")
 EQUIPMENT_LABELS = ("", "")  # a card's line: Lasgun 24" (a range reads alone)
@@ -40,6 +47,59 @@ def profile(catalog: Op40kCatalog, unit: Datasheet) -> Profile:
         rules=rules, keywords=unit.keywords)
 
 
+def _action(action: Action) -> str:
+    """An action as a card line: its move and what the unit may do after it."""
+    reach = f'{action.move}"' if action.move else "stay put"
+    reach += " over open ground" if action.open_terrain_only else ""
+    if action.assault:
+        then = "into contact and fight"
+    elif action.fire == "one-unit":
+        extra = action.shooting_dice
+        then = "shoot one unit" + (f" with {extra} extra {'die' if extra == 1 else 'dice'}"
+                                   if extra else "")
+    elif action.fire == "reaction":
+        then = "shoot a unit as it moves in sight"
+    elif action.fire == "all-weapons":
+        then = "shoot every weapon, any targets"
+    elif action.fire == "one-weapon":
+        then = "shoot one weapon at one unit"
+    else:
+        then = "no shooting"
+    return f"{action.name}: {reach}, {then}"
+
+
+def _facing(facing: Facing) -> str:
+    if facing.dice == 1 or facing.keep is None:
+        return f"{facing.name} one die"
+    which = ("lower" if facing.keep == "lowest" else "higher") if facing.dice == 2 else \
+        facing.keep
+    return f"{facing.name} the {which} of {facing.dice}"
+
+
+def reminders(catalog: Op40kCatalog, unit: Datasheet) -> tuple[RuleText, ...]:
+    """What a player checks while the unit acts, worked out from its Quality: the roll each
+    test needs, how far each action takes it, and what a failed roll does to it."""
+    q = f"{unit.quality}+"
+    uses = "to hit, to block each hit, and for the test a Shaken result asks" \
+        if unit.is_vehicle else "a die a model to hit or strike, a die to block each hit, " \
+                                "a die for morale"
+    out = [RuleText(f"Quality {q}", f"Every roll it makes needs {q}: {uses}."),
+           RuleText("Actions", " · ".join(_action(a) for a in catalog.actions_for(unit)) + ".")]
+    if unit.is_vehicle:
+        results = ", ".join(
+            f"{r.roll_min}{'' if r.roll_max == r.roll_min else f'-{r.roll_max}'} "
+            f"{r.text.split('.')[0]}" for r in catalog.vehicle_damage)
+        facings = ", ".join(_facing(f) for f in catalog.facings)
+        out.append(RuleText("Damage", f"For each hit it fails to block, roll on the damage "
+                                      f"table ({facings}): {results}. Cover never helps it."))
+    else:
+        flee = catalog.setup.flee_dice
+        out.append(RuleText("Morale", f"Tests after losing an assault or when shooting halves "
+                                      f"it: {q} or it flees {flee}D6\" from the nearest enemy "
+                                      f"it sees."))
+    return tuple(out)
+
+
 def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
                cost: int) -> UnitCard:
     """The datasheet as fielded: upgrade weapons join the equipment table."""
@@ -56,4 +116,4 @@ def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
                                     stats=stats, tables=tables, rules=base.rules,
                                     keywords=base.keywords, note=base.note),
                     size="" if unit.is_vehicle else f"{entry.count} models", cost=pts(cost),
-                    upgrades=upgrades)
+                    upgrades=upgrades, reminders=reminders(catalog, unit))

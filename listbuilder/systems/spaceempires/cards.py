@@ -3,6 +3,8 @@ times as the pile holds it) and the 49-card action deck with each card's effect 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat
@@ -46,9 +48,41 @@ def profile(catalog: SpaceEmpiresCatalog, chit: Chit) -> Profile:
         rules=_rules(catalog, chit), keywords=chit.keywords, note=note)
 
 
+def reminders(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
+    """What a player looks up in a battle: what its type letters stand for, which action
+    cards add to its Force, and the Force it brings where it fights at less than its own."""
+    from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, card_applies, force_cards
+
+    k = catalog.constants
+    names = {t.letter: t.name for t in catalog.unit_types}
+    letters = [f"{t} {names.get(t, t)}" for t in chit.types]
+    if not chit.is_space:
+        letters.append("a Ground unit")  # G is never printed: it is every unit but ships
+    out = [RuleText(f"Type {''.join(chit.types)}".strip(), ", ".join(letters) + ".")]
+    own = SPACE if chit.is_space else GROUND
+    played = []
+    for card in force_cards(catalog):
+        if card_applies(card, chit, own):
+            played.append(f"{card.name} +{card.bonus}{' each' if card.scope == 'all' else ''}")
+        elif card_applies(card, chit, SPACE):  # a card that also lifts a transport
+            played.append(f"{card.name} +{card.bonus} to its transport in space")
+    if played:
+        out.append(RuleText("Cards", "Played in its battle: " + ", ".join(played) + "."))
+    if chit.is_space:
+        bombard = Fraction(chit.force, k.bombard_force_divisor)
+        force = str(bombard) if bombard.denominator == 1 else f"{float(bombard):g}"
+        out.append(RuleText("Invasions", f"Bombards a ground battle at Force {force}, takes no "
+                                         f"card and is lost last."))
+    else:
+        out.append(RuleText("In space", f"Rides a transport: Force "
+                                        f"{k.transport_force_in_space} in a space battle."))
+    return tuple(out)
+
+
 def entry_card(catalog: SpaceEmpiresCatalog, chit: Chit, entry: RosterEntry) -> UnitCard:
     """A card stands for every chit of the kind recruited."""
-    return UnitCard(profile=profile(catalog, chit), copies=entry.count)
+    return UnitCard(profile=profile(catalog, chit), copies=entry.count,
+                    reminders=reminders(catalog, chit))
 
 
 def chits(catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:

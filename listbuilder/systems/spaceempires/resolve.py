@@ -85,14 +85,14 @@ def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, .
     for side, stack in zip(SIDES, stacks, strict=True):
         kinds = dict.fromkeys(stack)
         for card in force_cards(cat):
-            if any(_eligible(card, c, battle) for c in kinds for battle in (SPACE, GROUND)):
+            if any(card_applies(card, c, battle) for c in kinds for battle in (SPACE, GROUND)):
                 out.append(Option.number(card_key(side, card), f"{side.title()} plays "
                                                                f"{card.name}", 0, card.count, 0,
                                          card.text))
     return tuple(out)
 
 
-def _eligible(card: ActionCard, chit: Chit, battle: str) -> bool:
+def card_applies(card: ActionCard, chit: Chit, battle: str) -> bool:
     """May this card's bonus go to this unit in this battle?"""
     if battle == SPACE and not chit.is_space:
         return card.transports  # a transport takes only a card that names transports
@@ -107,7 +107,7 @@ def card_bonus(card: ActionCard, stack: Sequence[Chit], battle: str) -> int:
 
 
 def _bonus(card: ActionCard, counts: Mapping[Chit, int], battle: str) -> int:
-    eligible = sum(n for c, n in counts.items() if _eligible(card, c, battle))
+    eligible = sum(n for c, n in counts.items() if card_applies(card, c, battle))
     if not eligible or card.bonus is None:
         return 0
     return card.bonus * (eligible if card.scope == "all" else 1)

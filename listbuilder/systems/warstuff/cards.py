@@ -50,5 +50,5 @@ def entry_card(catalog: Catalog, unit: WarStuffUnit, entry: RosterEntry) -> Unit
     says what its Quality means in play."""
     base = profile(catalog, unit)
     table, rules = in_play(catalog, unit.quality)
-    card = replace(base, tables=(*base.tables, table), rules=(*rules, *base.rules))
-    return UnitCard(profile=card, copies=entry.count)
+    card = replace(base, tables=(*base.tables, table))
+    return UnitCard(profile=card, copies=entry.count, reminders=rules)
