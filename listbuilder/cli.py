@@ -22,7 +22,7 @@ from listbuilder.engine.roster_file import (
     dump_roster,
     roster_json_schema,
 )
-from listbuilder.engine.text import message_line
+from listbuilder.engine.system import message_line
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2

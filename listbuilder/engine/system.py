@@ -54,6 +54,12 @@ def reading_ref(slug: str) -> str:
     return f"{NOTES_PATH}#{slug}"
 
 
+def message_line(v: Violation) -> str:
+    """A violation's message, naming the reading that decided it where one did: the words
+    `listbuilder validate`, the plain text and the roster sheet share."""
+    return v.message + (f" (our reading: {reading_ref(v.reading)})" if v.reading else "")
+
+
 @dataclass(frozen=True)
 class PrintedPrice:
     """An entry charged other than the figure its source prints (WarStuff's quickplay units,
@@ -169,6 +175,15 @@ class RuleSystem:
             for e in roster.entries
             if self.unit_of(catalog, roster, e) is not None
         )
+
+    def price_text(self, cost: int) -> str:
+        """What taking a unit costs, where nothing around the figure says it is a price (the
+        builder's unit list)."""
+        return f"{cost} {self.cost_unit}"
+
+    def spent_text(self, cost: int) -> str:
+        """What a roster's entry costs, beside the entry (the builder, the plain text)."""
+        return f"{cost} {self.cost_unit}"
 
     # -- lookups -------------------------------------------------------------------------
     def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
@@ -366,7 +381,7 @@ class RuleSystem:
             lines.append(SheetLine(card.profile.name, entry.count, detail,
                                    f"{cost} {self.cost_unit}"))
         totals = self.totals(catalog, roster)
-        problems = tuple(v.message for v in self.validate(catalog, roster)
+        problems = tuple(message_line(v) for v in self.validate(catalog, roster)
                          if v.severity == "error")
         summary = totals.lines + tuple(("Printed price", note) for note in totals.notes)
         for section in self.sections(catalog, roster):

@@ -5,7 +5,7 @@ legal. Pure: everything comes from the system's hooks, so the text matches what 
 from __future__ import annotations
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry
-from listbuilder.engine.system import RuleSystem, Violation, reading_ref
+from listbuilder.engine.system import RuleSystem, message_line
 
 
 def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
@@ -51,15 +51,10 @@ def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
     return "\n".join(lines) + "\n"
 
 
-def message_line(v: Violation) -> str:
-    """A violation's message, naming the reading that decided it where one did."""
-    return v.message + (f" (our reading: {reading_ref(v.reading)})" if v.reading else "")
-
-
 def _entry_lines(system: RuleSystem, catalog: Catalog, roster: Roster, entry: RosterEntry,
                  labels: dict[str, RosterEntry]) -> list[str]:
     known = system.unit_of(catalog, roster, entry) is not None
-    cost = f"{system.entry_cost(catalog, roster, entry)} {system.cost_unit}" if known \
+    cost = system.spent_text(system.entry_cost(catalog, roster, entry)) if known \
         else "not in the catalog"
     name = f"{entry.unit} [{entry.faction}]" if entry.faction else entry.unit
     out = [f"- {name} ({system.count_label} {entry.count}): {cost}"]

@@ -10,6 +10,7 @@ from flask import request
 from werkzeug.datastructures import MultiDict
 
 from listbuilder.engine.model import UnitDesign
+from listbuilder.engine.system import Violation
 from listbuilder.storage import Stored
 from listbuilder.web import forms
 from listbuilder.web.present import (
@@ -109,7 +110,7 @@ def open_entry() -> int | None:
 @dataclass(frozen=True)
 class DesignCost:
     cost: int | None
-    problems: tuple[str, ...]
+    problems: tuple[Violation, ...]
 
 
 def design_cost_view(opened: Opened, form: forms.DesignForm) -> DesignCost:

@@ -206,11 +206,12 @@ def _design_cost(system: RuleSystem, catalog: Catalog, roster: Roster, design: U
 
 
 def design_preview(system: RuleSystem, catalog: Catalog, roster: Roster,
-                   design: UnitDesign) -> tuple[int, tuple[str, ...]]:
-    """What one copy of the design costs, and what is wrong with it, by the system's rules."""
+                   design: UnitDesign) -> tuple[int, tuple[Violation, ...]]:
+    """What one copy of the design costs, and what is wrong with it, by the system's rules
+    (violations, so a problem a reading decided links to it as the roster's do)."""
     trial = replace(roster, designs=(design,), entries=(RosterEntry(unit=design.name),))
     cost = system.entry_cost(catalog, trial, trial.entries[0])
-    problems = tuple(v.message for v in system.validate(catalog, trial)
+    problems = tuple(v for v in system.validate(catalog, trial)
                      if v.where.startswith("designs[0]"))
     return cost, problems
 

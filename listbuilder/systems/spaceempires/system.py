@@ -62,6 +62,13 @@ class SpaceEmpires(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
         return build(files, self.id, revision)
 
+    # "3 revenue" alone reads as income: say the figure is paid, as the totals' "spent" does
+    def price_text(self, cost: int) -> str:
+        return f"{cost} revenue to recruit"
+
+    def spent_text(self, cost: int) -> str:
+        return f"{cost} revenue spent"
+
     def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
         return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
 
