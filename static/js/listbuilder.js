@@ -218,4 +218,18 @@
     if ((box.id === "rs-target" && event.inputType === "insertReplacementText") ||
         (box.id === "rs-link" && event.inputType === "insertFromPaste")) askAgain(form);
   });
+
+  // -- print previews --------------------------------------------------------------------------
+  // The picture of a print's first page follows the options chosen: a changed option asks the
+  // server for the page the form would now download (its preview address, as
+  // print_views.print_preview_url builds it).
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form.print-form");
+    var menu = form && form.closest(".print-menu");
+    var img = menu && menu.querySelector(".print-preview img");
+    if (!img) return;
+    var values = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) { if (value) values.append(name, value); });
+    img.src = form.getAttribute("action").split("#")[0] + "/preview.png?" + values.toString();
+  });
 })();
