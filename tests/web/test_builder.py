@@ -267,7 +267,8 @@ def test_export_and_plain_text(player: Player, client: FlaskClient) -> None:
     player.start("op40k", "Waaagh!", ("Orks",), 500)
     player.post("add", unit="Ork Boyz")
     response = client.get(f"/r/{player.token}/export.yaml")
-    assert response.headers["Content-Disposition"] == 'attachment; filename="Waaagh.yaml"'
+    assert response.headers["Content-Disposition"] == (
+        "attachment; filename=\"Waaagh.yaml\"; filename*=UTF-8''Waaagh.yaml")
     assert response.get_data(as_text=True).startswith("# Listbuilder roster (One Page 40k")
     text = client.get(f"/r/{player.token}/roster.txt").get_data(as_text=True)
     assert "Ork Boyz (size 15): " in text and "Total: " in text
