@@ -15,7 +15,6 @@ from test_builder_browser import change, start, submit_start, unfold
 
 Page = Any
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
-MOVED: list[str] = []  # figures for the report: what moved by how much
 
 
 def tab(page: Page, name: str) -> None:
@@ -46,10 +45,11 @@ def in_place(page: Page, what: str, control: str, act: Callable[[], None],
     after = after or control
     now = where(page, after)
     moved = now["y"] - before["y"]
-    MOVED.append(f"{page.viewport_size['width']}px {what}: scrollY {before['y']:.0f} -> "
-                 f"{now['y']:.0f} ({moved:+.0f}), control top {before['top']:.0f} -> "
-                 f"{now['top']:.0f}")
-    assert abs(moved) < 50, MOVED[-1]
+    figure = (f"{page.viewport_size['width']}px {what}: scrollY {before['y']:.0f} -> "
+              f"{now['y']:.0f} ({moved:+.0f}), control top {before['top']:.0f} -> "
+              f"{now['top']:.0f}")
+    print(figure)  # the figures, with pytest -s
+    assert abs(moved) < 50, figure
     assert now["top"] >= 0 and now["bottom"] <= now["h"], f"{what}: off screen: {now}"
     focused = page.evaluate("document.activeElement && document.activeElement.id")
     assert focused == after.lstrip("#"), f"{what}: focus on {focused!r}, not {after}"
@@ -109,12 +109,6 @@ def test_joining_keeps_the_player_where_they_were(page: Page, server: str, size:
 
     in_place(page, "join", "#join-5", join)
     assert page.locator("#entry-list > li").evaluate_all("l => l.map(e => e.id)")[4] == "entry-5"
-
-
-def test_zz_report_the_figures() -> None:
-    """Prints what moved (run with -s to see the figures)."""
-    for line in MOVED:
-        print(line)
 
 
 def test_a_long_unbroken_name_wraps_on_a_phone(page: Page, server: str) -> None:
