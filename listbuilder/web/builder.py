@@ -82,6 +82,8 @@ def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
 # being rendered again.
 _KEPT: dict[str, Callable[[Roster], object]] = {
     "settings-part": lambda r: (r.name, r.points_limit, r.factions),
+    # the Print menu reads only the roster's links and its game's print offer
+    "print-slot": lambda r: r.system,
 }
 
 

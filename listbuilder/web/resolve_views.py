@@ -92,8 +92,13 @@ def resolve_panel(view: RosterView) -> Panel:
 
 
 @bp.app_template_global("resolve_rosters")
-def my_rosters(system_id: str, share: str) -> list[Pick]:
-    """This browser's other rosters of the same game, as share links to offer as targets."""
-    found = services.store().by_edit_tokens(services.remembered())
+def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Pick]:
+    """This browser's other rosters of the same game, as share links to offer as targets.
+    `token`, the edit link of the roster shown, is left out before the database is asked:
+    a player with only this roster costs no query."""
+    others = [t for t in services.remembered() if t != token]
+    if not others:
+        return []
+    found = services.store().by_edit_tokens(others)
     return [Pick(url_for("shared.view", share=s.share_token, _external=True), s.name)
             for _, s in found if s.system == system_id and s.share_token != share]

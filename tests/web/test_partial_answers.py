@@ -198,10 +198,10 @@ def _debug_diff(a: str, b: str) -> str:
 
 
 def test_parts_kept_from_the_page_before_read_as_rendered_now(player: Player, app: Flask) -> None:
-    """A part a change could not alter (the settings form, when a unit is added) is taken from
-    the page before instead of rendered again; the page kept to compare the next change with
-    is still the page a fresh render gives, with one CSRF token and the new version in every
-    form, however many changes in a row keep it."""
+    """A part a change could not alter (the settings form when a unit is added, the Print menu
+    always) is taken from the page before instead of rendered again; the page kept to compare
+    the next change with is still the page a fresh render gives, with one CSRF token and the
+    new version in every form, however many changes in a row keep it."""
     from listbuilder.web import builder
 
     player.start("op40k", "Waaagh", ("Orks",), 500)
