@@ -9,7 +9,9 @@ line-numbered errors.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -50,12 +52,48 @@ class Opened:
     catalog: Catalog
 
 
+class _Parsed:
+    """Rosters read from stored texts, by the text (per process, the latest used, up to
+    `chars` of text: a roster object takes a few times its text). A roster is immutable and
+    is all its text reads as, so a text read once, or written by this process's last save,
+    is not parsed again when the next change opens it."""
+
+    def __init__(self, chars: int = 4_000_000) -> None:
+        self._rosters: OrderedDict[str, Roster] = OrderedDict()
+        self._lock = threading.Lock()
+        self._chars = chars
+        self._held = 0
+
+    def get(self, text: str) -> Roster | None:
+        with self._lock:
+            roster = self._rosters.get(text)
+            if roster is not None:
+                self._rosters.move_to_end(text)
+            return roster
+
+    def put(self, text: str, roster: Roster) -> None:
+        with self._lock:
+            if text not in self._rosters:
+                self._held += len(text)
+            self._rosters[text] = roster
+            self._rosters.move_to_end(text)
+            while self._held > self._chars:
+                self._held -= len(self._rosters.popitem(last=False)[0])
+
+
+_PARSED = _Parsed()
+
+
 def parse_stored(text: str) -> Roster:
+    if (known := _PARSED.get(text)) is not None:
+        return known
     try:
         data = parse_yaml(text, "stored roster", ROSTER)
-        return to_roster(RosterModel.model_validate(data))
+        roster = to_roster(RosterModel.model_validate(data))
     except (DataLoadError, ValidationError) as exc:
         raise StoredRosterError(str(exc)) from exc
+    _PARSED.put(text, roster)
+    return roster
 
 
 def open_stored(library: Library, stored: Stored) -> Opened:
@@ -91,7 +129,10 @@ def canonical(roster: Roster, system: RuleSystem, catalog: Catalog,
 
 
 def _reader_problems(text: str, system: RuleSystem, catalog: Catalog) -> list[str]:
-    """What the roster file reader would say of `text`, without lines (they move)."""
+    """What the roster file reader would say of `text`, without lines (they move). A text
+    it reads is kept as read: the reader parses as `parse_stored` does (the same YAML
+    reading, schema and conversion), so the next change to the saved text need not parse
+    it again."""
 
     def only(system_id: str) -> RuleSystem:
         if system_id != system.id:
@@ -99,9 +140,10 @@ def _reader_problems(text: str, system: RuleSystem, catalog: Catalog) -> list[st
         return system
 
     try:
-        read_roster(text, "roster", only, [system.id], lambda _: catalog)
+        loaded = read_roster(text, "roster", only, [system.id], lambda _: catalog)
     except RosterFileError as exc:
         return [f"{format_loc(e.loc)}: {e.message}" for e in exc.errors]
+    _PARSED.put(text, loaded.roster)
     return []
 
 
