@@ -214,6 +214,10 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
     except ValueError as bad:
         click.echo(str(bad), err=True)
         sys.exit(2)
+    if not server.port_free(host, port):
+        click.echo(f"Port {port} on {host} is in use (another server still running?): stop "
+                   f"it, or choose another port with --port.", err=True)
+        sys.exit(1)
     click.echo(f"Listbuilder at http://{host}:{port}/ ({workers} workers, {threads} threads "
                f"each; Ctrl+C stops it)")
     server.serve(app, host, port, workers, threads, access_log)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import threading
 from typing import Any
 
@@ -64,6 +65,12 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             "graceful_timeout": 20,  # a print under way may finish; then workers are killed
             "timeout": 60,  # a worker silent this long (a hung thread) is restarted
             "keepalive": 5,  # seconds an idle keep-alive connection stays open
+            # each worker listens on its own socket and the kernel deals new connections
+            # out among them evenly. On one shared socket the busiest worker, already
+            # awake, won most accepts: benchmarks/web_load.py's 50 players' keep-alive
+            # connections sat 42 on one worker and 8 on the other, and the 42 waited
+            # longest. `port_free` keeps a second server from joining the port unnoticed.
+            "reuse_port": True,
             "proc_name": "listbuilder",
             "control_socket_disable": True,  # no gunicornc; two servers would share its path
             "post_fork": _post_fork,
@@ -123,6 +130,21 @@ def start_printing() -> bool:
     started = start_pool()
     threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
     return started
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether nothing listens on host:port. With each worker on its own socket
+    (`reuse_port`) gunicorn would not notice another server there, and players' connections
+    would be shared out between the two."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # as gunicorn binds: connections of a server stopped a moment ago don't count
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def serve(app: Flask, host: str, port: int, workers: int, threads: int,

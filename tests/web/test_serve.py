@@ -154,6 +154,11 @@ def test_gunicorn_serves_edits_from_any_worker_and_sigterm_stops_everything(
     assert browser.html.count("unit: Ork Boyz") == 2 and browser.html.count("unit: Nobz") == 2
     assert browser.request("GET", "/") == 200 and "Waaagh" in browser.html  # "my rosters"
 
+    # each worker listens on a socket of its own, which the kernel deals connections to
+    listeners = listening(port)
+    assert len(listeners) == 2 and len(set(listeners.values())) == 2, listeners
+    assert set(listeners.values()) <= descendants(proc.pid)
+
     started = descendants(proc.pid)
     assert len(started) >= 2  # the two workers, and their layout processes
     proc.send_signal(signal.SIGTERM)
@@ -173,6 +178,42 @@ def test_serve_refuses_a_database_behind_its_code(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr + done.stdout
     with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
         pass  # nothing listens
+
+
+def test_a_port_in_use_is_refused_in_words(tmp_path: Path) -> None:
+    """Workers listen with SO_REUSEPORT, which would let a second server share a port with
+    the first unnoticed; serve refuses instead."""
+    env = environment(tmp_path)
+    upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
+    assert upgrade.returncode == 0, upgrade.stderr
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = subprocess.run([*CLI, "serve", "--port", str(port)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1
+        assert f"Port {port} on 127.0.0.1 is in use" in done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+        assert list(listening(port).values()) == [os.getpid()]
+
+
+def listening(port: int) -> dict[int, int]:
+    """The sockets listening on a loopback or any-address IPv4 port: inode -> process."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port and fields[3] == "0A":  # LISTEN
+            inodes.add(int(fields[9]))
+    found: dict[int, int] = {}
+    for fd in Path("/proc").glob("[0-9]*/fd/*"):
+        try:
+            target = os.readlink(fd)
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
+            found[int(target[8:-1])] = int(fd.parent.parent.name)
+    return found
 
 
 def test_bad_worker_settings_are_refused_in_words(tmp_path: Path) -> None:
