@@ -15,6 +15,7 @@ enough.
 from __future__ import annotations
 
 import io
+import math
 import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -43,6 +44,14 @@ SPARSE = 0.8  # a face whose text ends above this share of the card grows...
 FILL = 0.93  # ...to about this share (a little under: a guess that overshoots is wasted)
 GROW_MIN = 1.04  # growth worth another layout
 TALL = 3  # faces are laid out on pages this many cards tall, so a long one can be measured
+# A unit card's text takes about (size x size x characters) of its card: the size at which a
+# poker card of `chars` characters fits is near START_K / sqrt(chars) (measured over the example
+# rosters and the benchmark's 2000 pts one: 200 to 257). A face starts a little under that, so
+# most fit in the first layout and the few sparse ones grow once; starting every face at the
+# largest size cost a refit of two sizes for each face once cards carried their reminders.
+START_K = 215.0
+POKER_MM2 = 63.0 * 88.0
+TAG = re.compile(r"<[^>]+>")
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
@@ -182,6 +191,20 @@ def _grow(font_pt: float, fill: float | None, max_pt: float) -> float | None:
     return size if size >= font_pt * GROW_MIN else None
 
 
+def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
+    """The size a face is first laid out at: for a unit card, the size its amount of text
+    should fit at (see START_K), within the floor and the largest size; others the largest."""
+    if face.kind != "unit":
+        return stock.font_pt
+    html = render_template(face.template, item=face.item, stock=stock, **context)
+    chars = len(" ".join(TAG.sub(" ", html).split()))
+    if not chars:
+        return stock.font_pt
+    area = math.sqrt(stock.width * stock.height / POKER_MM2)
+    size = START_K * area / math.sqrt(chars)
+    return max(stock.floor_pt, min(stock.font_pt, round(size, 2)))
+
+
 def _guess(font_pt: float, overflow: float) -> float:
     """The size at which a face that overflowed at `font_pt` should just fit."""
     return float(font_pt * (1 / overflow) ** (1 / SHRINK_POWER))
@@ -270,7 +293,8 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     fetcher = StaticFetcher()
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
-    tries: dict[int, list[float]] = {i: [stock.font_pt] for i in range(len(faces))}
+    tries: dict[int, list[float]] = {i: [_start(face, stock, context)]
+                                     for i, face in enumerate(faces)}
     grown: set[int] = set()  # each face grows once, and tries once more in between
     retried: set[int] = set()
     documents = []

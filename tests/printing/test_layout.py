@@ -75,7 +75,8 @@ def test_a_sparse_face_grows_towards_a_full_card_up_to_the_maximum(
     assert layout._grow(size, fill, 10.5) == (pytest.approx(grown, abs=0.01) if grown else None)
 
 
-def test_a_long_card_is_refitted_in_one_round(read, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_card_finds_its_size_in_one_refit_at_most(
+        read, monkeypatch: pytest.MonkeyPatch) -> None:
     loaded = read("""
 format: 1
 system: actionhammer
@@ -102,10 +103,10 @@ entries:
     name, size, _ = printed.longest
     assert name == "Line Troopers"
     assert FLOOR_PT <= size < 7.0
-    # every face at the largest size, then the long one at two sizes at once (or at the floor
-    # alone, when its guess is under it)
-    assert len(rounds) == 2
-    assert len([s for s in rounds[1] if s < 7.0]) in (1, 2) and size in rounds[1]
+    # each face starts at the size its text should fit at (the long one near the floor);
+    # at most one refit follows
+    assert len(rounds) <= 2
+    assert rounds[0][0] < 7.0 and size in [s for r in rounds for s in r]
 
 
 def test_styles_are_lent_one_print_at_a_time_and_reused() -> None:
@@ -125,3 +126,28 @@ def test_warm_up_leaves_a_warm_set_for_the_next_print() -> None:
 def test_a_far_longer_face_weighs_more_when_faces_are_shared_out() -> None:
     faces = [layout.Face(["print/back.html"], "x" * n, "back", "x") for n in (100, 110, 90, 300)]
     assert layout._weights(faces) == [102, 112, 92, 302 * layout.LONG_WEIGHT]
+
+
+def test_a_unit_card_starts_at_the_size_its_text_should_fit(read) -> None:
+    from listbuilder.printing.render import _context, _stock, unit_faces
+
+    loaded = read("""
+format: 1
+system: actionhammer
+name: Start
+points_limit: 2000
+factions: [Cobalt Brigade]
+entries:
+  - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
+  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
+  - {unit: Sniper Team, count: 2}
+""")
+    options = PrintOptions(what="cards")
+    stock = _stock(options)
+    context = _context(loaded.system, options, "Start")
+    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    (long, _), (short, _) = unit_faces(loaded.system, cards)
+    long_pt, short_pt = (layout._start(face, stock, context) for face in (long, short))
+    assert stock.floor_pt <= long_pt < short_pt < stock.font_pt  # more text, smaller start
+    back = layout.Face(["print/back.html"], long.item, "back", "x")
+    assert layout._start(back, stock, context) == stock.font_pt  # not a unit card: the largest
