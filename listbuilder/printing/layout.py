@@ -193,7 +193,8 @@ def _grow(font_pt: float, fill: float | None, max_pt: float) -> float | None:
 
 def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
     """The size a face is first laid out at: for a unit card, the size its amount of text
-    should fit at (see START_K), within the floor and the largest size; others the largest."""
+    should fit at (see START_K), at most the largest size (under the floor: it will run onto
+    continuation cards); other faces the largest size."""
     if face.kind != "unit":
         return stock.font_pt
     html = render_template(face.template, item=face.item, stock=stock, **context)
@@ -202,7 +203,7 @@ def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
         return stock.font_pt
     area = math.sqrt(stock.width * stock.height / POKER_MM2)
     size = START_K * area / math.sqrt(chars)
-    return max(stock.floor_pt, min(stock.font_pt, round(size, 2)))
+    return min(stock.font_pt, round(size, 2))
 
 
 def _guess(font_pt: float, overflow: float) -> float:
@@ -293,8 +294,11 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     fetcher = StaticFetcher()
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
-    tries: dict[int, list[float]] = {i: [_start(face, stock, context)]
-                                     for i, face in enumerate(faces)}
+    # a face whose text should not fit even at the floor goes straight to continuation cards
+    # (laid out below, after the rounds): its refits would all end there anyway
+    starts = [_start(face, stock, context) for face in faces]
+    tries: dict[int, list[float]] = {i: [size] for i, size in enumerate(starts)
+                                     if size >= stock.floor_pt}
     grown: set[int] = set()  # each face grows once, and tries once more in between
     retried: set[int] = set()
     documents = []

@@ -75,9 +75,8 @@ def test_a_sparse_face_grows_towards_a_full_card_up_to_the_maximum(
     assert layout._grow(size, fill, 10.5) == (pytest.approx(grown, abs=0.01) if grown else None)
 
 
-def test_a_long_card_finds_its_size_in_one_refit_at_most(
-        read, monkeypatch: pytest.MonkeyPatch) -> None:
-    loaded = read("""
+# A Bodyguard with its Leader (a face too long for one poker card at 6 pt) and a short unit.
+LONG_ROSTER = """
 format: 1
 system: actionhammer
 name: Long
@@ -87,26 +86,30 @@ entries:
   - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
   - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
   - {unit: Sniper Team, count: 2}
-""")
-    rounds: list[list[float]] = []
+"""
+
+
+def test_a_card_too_long_for_the_floor_is_laid_out_once_on_continuation_cards(
+        read, monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded = read(LONG_ROSTER)
+    renders: list[tuple[bool, list[float]]] = []
     real = layout._render
 
     def counting(entries, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if not kwargs.get("continued"):  # a card running on is laid out once more, at its size
-            rounds.append([size for _, size in entries])
+        renders.append((bool(kwargs.get("continued")), [size for _, size in entries]))
         return real(entries, *args, **kwargs)
 
     monkeypatch.setattr(layout, "_render", counting)
     monkeypatch.setenv("LISTBUILDER_PRINT_WORKERS", "1")
     printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
                            PrintOptions(what="cards"))
-    name, size, _ = printed.longest
-    assert name == "Line Troopers"
-    assert FLOOR_PT <= size < 7.0
-    # each face starts at the size its text should fit at (the long one near the floor);
-    # at most one refit follows
-    assert len(rounds) <= 2
-    assert rounds[0][0] < 7.0 and size in [s for r in rounds for s in r]
+    name, size, cards = printed.longest
+    assert (name, size) == ("Line Troopers", FLOOR_PT) and cards >= 2
+    # its text should not fit even at the floor: no try on one card, one continued layout
+    assert [r for r in renders if r[0]] == [(True, [FLOOR_PT])]
+    rounds = [sizes for continued, sizes in renders if not continued]
+    assert 1 <= len(rounds) <= 2  # the short face: its first size, a refit at most
+    assert all(len(sizes) <= 2 and min(sizes) >= FLOOR_PT for sizes in rounds)
 
 
 def test_styles_are_lent_one_print_at_a_time_and_reused() -> None:
@@ -131,23 +134,13 @@ def test_a_far_longer_face_weighs_more_when_faces_are_shared_out() -> None:
 def test_a_unit_card_starts_at_the_size_its_text_should_fit(read) -> None:
     from listbuilder.printing.render import _context, _stock, unit_faces
 
-    loaded = read("""
-format: 1
-system: actionhammer
-name: Start
-points_limit: 2000
-factions: [Cobalt Brigade]
-entries:
-  - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
-  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
-  - {unit: Sniper Team, count: 2}
-""")
+    loaded = read(LONG_ROSTER)
     options = PrintOptions(what="cards")
     stock = _stock(options)
     context = _context(loaded.system, options, "Start")
     cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
     (long, _), (short, _) = unit_faces(loaded.system, cards)
     long_pt, short_pt = (layout._start(face, stock, context) for face in (long, short))
-    assert stock.floor_pt <= long_pt < short_pt < stock.font_pt  # more text, smaller start
+    assert long_pt < short_pt < stock.font_pt  # more text, smaller start
     back = layout.Face(["print/back.html"], long.item, "back", "x")
     assert layout._start(back, stock, context) == stock.font_pt  # not a unit card: the largest
