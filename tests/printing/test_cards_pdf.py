@@ -319,6 +319,17 @@ entries:
         assert rule in text
     vicious = loaded.catalog.rule("Vicious").text
     assert vicious.split()[-1] in text.split()[-40:] or vicious[-12:] in text.replace("\n", " ")
+    # every card's frame is whole: its left and right edges dark from top to bottom, beside
+    # the text too (the text's white box once hid them on continuation cards)
+    image = pixels(printed.pdf, 0, dpi=144)
+    scale = 2.0
+    page_h = image.shape[0] / scale
+    for box in placements(printed.pdf)[0]:
+        top = round((page_h - box.y - box.h) * scale) + 3
+        bottom = round((page_h - box.y) * scale) - 3
+        for x in (box.x, box.x + box.w):
+            edge = image[top:bottom, max(0, round(x * scale) - 2):round(x * scale) + 2]
+            assert (edge.min(axis=1) < 128).all(), (box, x)
 
 
 def test_a_long_unbroken_name_wraps_inside_its_card(read) -> None:
