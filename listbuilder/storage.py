@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -156,10 +158,26 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    cursor.execute("PRAGMA journal_mode = WAL")
+    _into_wal(cursor)
     cursor.execute("PRAGMA synchronous = NORMAL")  # durable at each checkpoint; safe in WAL
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
+
+
+def _into_wal(cursor: Any) -> None:
+    # Switching a new database to WAL takes its exclusive lock, and SQLite answers "database
+    # is locked" at once, without the busy timeout, when another connection holds a lock
+    # meanwhile (two servers or upgrades starting together on a fresh file). Once the file is
+    # in WAL it stays so, and the switch is a no-op that needs no lock.
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -129,6 +129,29 @@ def test_many_writers_at_once_never_see_a_locked_database(database_url: str) -> 
             s.close()
 
 
+def test_connections_opening_a_new_file_at_once_all_write(tmp_path: Path) -> None:
+    """Switching a fresh file to WAL needs its exclusive lock, and SQLite refuses it at once
+    (no busy timeout) while another connection holds a lock: two upgrades starting together
+    saw "database is locked". Each trial is a new file opened by 8 engines at the same moment."""
+    for trial in range(10):
+        url = f"sqlite:///{tmp_path / f'new-{trial}.sqlite3'}"
+        engines = [storage.make_engine(url) for _ in range(8)]
+
+        def write(n: int) -> None:
+            with engines[n].execution_options(sqlite_immediate=True).begin() as connection:
+                connection.exec_driver_sql("CREATE TABLE IF NOT EXISTS t (n INTEGER)")
+                connection.exec_driver_sql(f"INSERT INTO t VALUES ({n})")
+
+        try:
+            assert at_once(write, 8) == []
+            with engines[0].connect() as connection:
+                assert connection.exec_driver_sql("SELECT count(*) FROM t").scalar() == 8
+                assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        finally:
+            for engine in engines:
+                engine.dispose()
+
+
 def test_a_long_reader_does_not_hold_up_saves(sqlite_store: RosterStore, tmp_path: Path) -> None:
     """A backup or a report reading the file for a while leaves players' saves alone (in
     SQLite's old rollback journal, a writer waits for every reader to finish)."""
