@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from at_once import at_once
+from sqlalchemy import Engine
 
 from listbuilder import migrations, storage
 from listbuilder.storage import (
@@ -137,7 +138,7 @@ def test_connections_opening_a_new_file_at_once_all_write(tmp_path: Path) -> Non
         url = f"sqlite:///{tmp_path / f'new-{trial}.sqlite3'}"
         engines = [storage.make_engine(url) for _ in range(8)]
 
-        def write(n: int) -> None:
+        def write(n: int, engines: list[Engine] = engines) -> None:
             with engines[n].execution_options(sqlite_immediate=True).begin() as connection:
                 connection.exec_driver_sql("CREATE TABLE IF NOT EXISTS t (n INTEGER)")
                 connection.exec_driver_sql(f"INSERT INTO t VALUES ({n})")
