@@ -3,8 +3,11 @@ keep to the policy (no inline script, style or handlers) so the browser never bl
 
 from __future__ import annotations
 
+import logging
 import re
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from webtools import Player
 
@@ -68,3 +71,20 @@ def _first_unit(page: str) -> str:
         r'name="unit" value="([^"]+)"', page)
     assert found is not None, "no unit to add on the page"
     return found[1]
+
+
+def test_the_log_line_of_an_unexpected_error_leaves_out_the_token(
+        app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    """A 500's log line keeps the trace but not the address: with an edit link in it,
+    whoever reads the log could open the roster (the access log hides tokens likewise)."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # log it as a server does, not raise it
+
+    @app.get("/r/<token>/break-for-test")
+    def breaks(token: str) -> str:
+        raise RuntimeError("a bug of ours")
+
+    with caplog.at_level(logging.ERROR):
+        response = app.test_client().get("/r/Sup3rSecretEditToken/break-for-test")
+    assert response.status_code == 500
+    assert "a bug of ours" in caplog.text  # the trace is kept for whoever fixes it
+    assert "Sup3rSecretEditToken" not in caplog.text
