@@ -18,7 +18,7 @@ import pytest
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import SYSTEMS, get_system
-from listbuilder.printing.options import PrintOptions
+from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.render import (
     print_chits,
     print_deck,
@@ -78,8 +78,10 @@ def _fit(pdf: bytes, options: PrintOptions) -> None:
                          ids=[f"{p.parent.name}/{p.stem}-{_label(o)}" for p, o in ROSTER_CARDS])
 def test_roster_cards(library: Library, path: Path, options: PrintOptions) -> None:
     loaded = library.read_roster(path.read_text(), str(path))
-    if not loaded.system.unit_cards(loaded.catalog, loaded.roster):
-        pytest.skip(f"{path.name} has no units: nothing to print")
+    if not loaded.system.unit_cards(loaded.catalog, loaded.roster):  # the empty example
+        with pytest.raises(PrintError, match="has no units to print: add entries to it"):
+            print_roster(loaded.catalog, loaded.system, loaded.roster, options)
+        return
     _fit(print_roster(loaded.catalog, loaded.system, loaded.roster, options).pdf, options)
 
 
