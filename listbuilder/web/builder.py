@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import (
@@ -33,6 +33,7 @@ from listbuilder.storage import StaleRoster
 from listbuilder.web import edits, forms, parts, services
 from listbuilder.web.page import Notice, design_cost_view, roster_context
 from listbuilder.web.present import find_by_key
+from listbuilder.web.recent import Recent
 from listbuilder.web.rosters import (
     Opened,
     RosterShapeError,
@@ -96,8 +97,9 @@ def _kept(old: str, before: Roster, after: Opened) -> dict[str, Markup]:
     return kept
 
 
-def _pages() -> parts.Pages:
-    found: parts.Pages = current_app.extensions.setdefault("listbuilder.pages", parts.Pages())
+def _pages() -> Recent[Hashable, str]:
+    found: Recent[Hashable, str] = current_app.extensions.setdefault("listbuilder.pages",
+                                                                    parts.pages())
     return found
 
 

@@ -10,18 +10,18 @@ changed in place is answered item by item; any other change to a part sends it w
 part the templates forgot to mark costs bytes, never correctness.
 
 The version each form carries and the CSRF tokens are left out of the comparison (`_SAME`), so
-the page before may be the one rendered for the last answer or page load (`Pages`) instead of
+the page before may be the one rendered for the last answer or page load (`pages()`) instead of
 being rendered again.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from listbuilder.web.recent import Recent
 
 _MARK = re.compile(r"<!--(/?)p:([\w-]+)-->")
 _FIRST_TAG = re.compile(r"^\s*<([a-zA-Z][\w-]*)")
@@ -200,29 +200,11 @@ def changes(before: str, after: str, always: Iterable[str] = ()) -> list[str]:
     return out
 
 
-class Pages:
+def pages(size: int = 64) -> Recent[Hashable, str]:
     """The marked pages last rendered, by roster, version and address: the page a player has
     when they make a change, so it need not be rendered again to compare. Per process; a page
     not found is rendered."""
-
-    def __init__(self, size: int = 64) -> None:
-        self._pages: OrderedDict[Hashable, str] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
-
-    def put(self, key: Hashable, page: str) -> None:
-        with self._lock:
-            self._pages[key] = page
-            self._pages.move_to_end(key)
-            while len(self._pages) > self._size:
-                self._pages.popitem(last=False)
+    return Recent(size)
 
 
 def _parts_named(root: Part, ids: set[str]) -> list[Part]:

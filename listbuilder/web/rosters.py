@@ -9,9 +9,7 @@ line-numbered errors.
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -34,6 +32,7 @@ from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 from listbuilder.storage import Stored
+from listbuilder.web.recent import Recent
 
 
 class StoredRosterError(ValueError):
@@ -52,36 +51,15 @@ class Opened:
     catalog: Catalog
 
 
-class _Parsed:
+def parsed_rosters(chars: int = 4_000_000) -> Recent[str, Roster]:
     """Rosters read from stored texts, by the text (per process, the latest used, up to
     `chars` of text: a roster object takes a few times its text). A roster is immutable and
     is all its text reads as, so a text read once, or written by this process's last save,
     is not parsed again when the next change opens it."""
-
-    def __init__(self, chars: int = 4_000_000) -> None:
-        self._rosters: OrderedDict[str, Roster] = OrderedDict()
-        self._lock = threading.Lock()
-        self._chars = chars
-        self._held = 0
-
-    def get(self, text: str) -> Roster | None:
-        with self._lock:
-            roster = self._rosters.get(text)
-            if roster is not None:
-                self._rosters.move_to_end(text)
-            return roster
-
-    def put(self, text: str, roster: Roster) -> None:
-        with self._lock:
-            if text not in self._rosters:
-                self._held += len(text)
-            self._rosters[text] = roster
-            self._rosters.move_to_end(text)
-            while self._held > self._chars:
-                self._held -= len(self._rosters.popitem(last=False)[0])
+    return Recent(chars, weigh=len)
 
 
-_PARSED = _Parsed()
+_PARSED = parsed_rosters()
 
 
 def parse_stored(text: str) -> Roster:

@@ -65,7 +65,7 @@ def test_a_text_opened_once_is_not_parsed_again(library: Library) -> None:
 
 
 def test_the_kept_rosters_are_bounded_by_their_texts_length() -> None:
-    kept = rosters._Parsed(chars=100)
+    kept = rosters.parsed_rosters(chars=100)
     roster = fresh(EXAMPLES[0].read_text(encoding="utf-8"))
     for i in range(10):
         kept.put(f"{i:02d}" + "x" * 38, roster)  # 40 characters each

@@ -105,6 +105,17 @@ class Browser:
         return found[1]
 
 
+def wait_until_listening(proc: subprocess.Popen[bytes], port: int) -> None:
+    """Until the server answers on its port (up to 30 s); its output if it ends instead."""
+    for _ in range(300):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            assert proc.poll() is None, proc.communicate()[0].decode()
+            time.sleep(0.1)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """`make run` in small: the upgrade, then gunicorn with two workers on a free port."""
@@ -116,13 +127,7 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
                              "--threads", "2"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     try:
-        for _ in range(300):  # until it listens; the loop ends on the first answer
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert proc.poll() is None, proc.communicate()[0].decode()
-                time.sleep(0.1)
+        wait_until_listening(proc, port)
         yield proc, port
     finally:
         if proc.poll() is None:
@@ -245,13 +250,7 @@ def test_the_access_log_leaves_out_edit_and_share_tokens(tmp_path: Path) -> None
                              "--threads", "1", "--access-log"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        for _ in range(300):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert proc.poll() is None, proc.communicate()[0].decode()
-                time.sleep(0.1)
+        wait_until_listening(proc, port)
         browser = Browser(port)
         assert browser.request("GET", "/new/warstuff") == 200
         assert browser.request("POST", "/new/warstuff", {
