@@ -8,6 +8,7 @@ import re
 import lxml.html
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from webtools import Player, csrf_of
 
 from listbuilder.web import parts
@@ -223,3 +224,22 @@ def test_parts_kept_from_the_page_before_read_as_rendered_now(player: Player, ap
         assert versions == {str(opened.stored.version)}, (action, versions)
         assert parts._same(kept) == parts._same(fresh), _debug_diff(kept, fresh)
     assert "Big Waaagh" in player.html and 'value="750"' in player.html
+
+
+def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
+    """The kept parts are marked safe (builder._kept): they are cut from a page this process
+    rendered with escaping on, and only our CSRF token and version number are put in, so a
+    roster's own text stays escaped however many changes keep them."""
+    from listbuilder.web import builder
+
+    name = '<script>alert(1)</script>"><i class=hostile>'
+    player.start("warstuff", name, ("Fantasy",), 300)
+    doc = lxml.html.fromstring(player.html)
+    for _ in range(3):
+        doc = change_in_place(player, doc, "add", {"unit": "Human Warrior"})
+    with app.test_request_context(f"/r/{player.token}/add", method="POST"):
+        kept = builder._pages().get(builder._page_key(builder._open(player.token)))
+    assert kept is not None
+    settings = parts.fragment(kept, "settings-part")
+    assert settings is not None and str(escape(name)) in settings
+    assert "<script>alert(1)" not in kept and "<i class=hostile>" not in kept
