@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from browsertools import until
 
 WATCH = """
 window.__violations = [];
@@ -31,6 +32,9 @@ def test_pages_and_edits_run_under_the_policy(context: Any, server: str, system:
     page.get_by_role("button", name="Start roster").click()
     page.wait_for_selector("#units-title")
     assert page.evaluate("document.documentElement.classList.contains('js')")
+    # a click before htmx has wired the forms posts natively (a 302 and a whole new page)
+    until(page, "() => [...document.querySelectorAll('form[hx-post]')]"
+                "  .every(f => (f['htmx-internal-data'] || {}).initHash)")
     adds = page.locator("#unit-list button", has_text="Add")
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         adds.first.click()
