@@ -72,9 +72,18 @@ _TITLE = re.compile(r"<title>.*?</title>", re.S)
 
 
 def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
-            kept: dict[str, Markup] | None = None) -> str:
+            kept: dict[str, Markup] | None = None, only_parts: bool = False) -> str:
+    """The roster page with its parts marked (parts.py); with `only_parts`, only the title
+    and the parts, what an answer to a change can send (the rest of the page is the same
+    for every version of the roster: `_STATIC`)."""
     return render_template("web/roster.html", **{**roster_context(opened, token, notices),
-                                                  "marking": True, "kept": kept or {}})
+                                                  "marking": True, "kept": kept or {},
+                                                  "only_parts": only_parts})
+
+
+# The page's containers whose own markup (all but their parts) no change alters, so an answer
+# renders only their parts: pinned by test_no_change_alters_the_page_outside_its_parts.
+_STATIC = ("main",)
 
 
 # Parts a change can leave as they were, by what their rendering reads of the roster (besides
@@ -120,12 +129,19 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
     used (so a refused value is put back). The page before is the one last rendered for that
     version, when this process still has it; the script sets every form to the version the
     answer brings."""
-    old = _pages().get(_page_key(before)) or _marked(token, before)
-    new = _marked(token, after, notices, _kept(old, before.roster, after))
+    old = _pages().get(_page_key(before)) or _marked(token, before, only_parts=True)
+    kept = _kept(old, before.roster, after)
+    new = _marked(token, after, notices, kept, only_parts=True)
+    anchor = request.form.get("anchor", "")[:40]
+    always = ("notices", "saved-version", anchor)
+    try:
+        swaps = parts.changes(old, new, always, static=_STATIC)
+    except parts.Reshaped:  # the page's parts themselves changed: compare it whole
+        old = _marked(token, before)
+        new = _marked(token, after, notices, kept)
+        swaps = parts.changes(old, new, always)
     if not notices:
         _pages().put(_page_key(after), new)
-    anchor = request.form.get("anchor", "")[:40]
-    swaps = parts.changes(old, new, always=("notices", "saved-version", anchor))
     if said:  # for screen readers: the change was saved (the page itself shows what changed)
         swaps.append(f'<p id="said" class="sr-only" aria-live="polite" hx-swap-oob="true">'
                      f'{escape(said)}</p>')

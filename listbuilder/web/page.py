@@ -69,7 +69,7 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "rows": rows, "categories": categories(catalog, roster), "filters": filters,
         "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
         "preview_unit": preview_unit, "notices": notices or [],
-        "open_entry": open_entry(), "marking": False,
+        "open_entry": open_entry(), "marking": False, "only_parts": False,
     }
     if token is None:
         return ctx

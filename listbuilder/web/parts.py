@@ -12,6 +12,12 @@ part the templates forgot to mark costs bytes, never correctness.
 The version each form carries and the CSRF tokens are left out of the comparison (`_SAME`), so
 the page before may be the one rendered for the last answer or page load (`pages()`) instead of
 being rendered again.
+
+A part named `static` is a container whose own markup (everything in it but its inner parts)
+no change can alter: its frame is not compared, so the page after may be rendered with only
+its parts (the roster page's `only_parts`), skipping the rest, and compared with a whole page.
+When a static container's parts are not the same ones in the same order, `changes` raises
+`Reshaped`: then the whole page after must be rendered and compared.
 """
 
 from __future__ import annotations
@@ -144,7 +150,12 @@ def _swap(html: str, how: str = "true") -> str:
     return _FIRST_TAG.sub(lambda m: f'{m[0]} hx-swap-oob="{how}"', html, count=1)
 
 
-def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, Part]) -> None:
+class Reshaped(Exception):
+    """A static container's parts changed: its frame must be compared after all."""
+
+
+def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, Part],
+          static: frozenset[str] = frozenset()) -> None:
     """Compare `old` and `new` (both with `_same` applied); what is sent comes from `raw`."""
     if old.html == new.html:
         return
@@ -152,9 +163,12 @@ def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, P
     new_ids = [c.id for c in new.children]
     common = min(len(old_ids), len(new_ids))
     in_order = old_ids[:common] == new_ids[:common]
-    if not new.id or (in_order and old_ids == new_ids and old.frame == new.frame):
+    if new.id in static and old_ids != new_ids:
+        raise Reshaped(new.id)
+    if not new.id or new.id in static or (in_order and old_ids == new_ids
+                                          and old.frame == new.frame):
         for a, b in zip(old.children, new.children, strict=False):
-            _diff(a, b, out, sent, raw)
+            _diff(a, b, out, sent, raw, static)
         return
     if old.frame != new.frame or not in_order or len(set(new_ids)) != len(new_ids):
         out.append(_swap(raw[new.id].html))
@@ -162,7 +176,7 @@ def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, P
         return
     # the same list with items appended or dropped at its end
     for a, b in zip(old.children, new.children, strict=False):
-        _diff(a, b, out, sent, raw)
+        _diff(a, b, out, sent, raw, static)
     for gone in old.children[common:]:
         tag = _FIRST_TAG.match(gone.html)
         out.append(f'<{tag[1] if tag else "div"} id="{gone.id}" hx-swap-oob="delete">'
@@ -182,14 +196,16 @@ def _find(part: Part, wanted: str) -> Part | None:
     return None
 
 
-def changes(before: str, after: str, always: Iterable[str] = ()) -> list[str]:
+def changes(before: str, after: str, always: Iterable[str] = (),
+            static: Iterable[str] = ()) -> list[str]:
     """The out-of-band swaps that turn the page `before` into `after` (both marked), plus
     the parts named in `always` (sent even when unchanged: a notice to clear, a form to
-    reset), unless a part holding them is sent already."""
+    reset), unless a part holding them is sent already. Raises `Reshaped` when a `static`
+    container's parts differ."""
     old, new, raw = parse(_same(before)), parse(_same(after)), _by_id(parse(after))
     out: list[str] = []
     sent: set[str] = set()
-    _diff(old, new, out, sent, raw)
+    _diff(old, new, out, sent, raw, frozenset(static))
     for wanted in always:
         if not wanted or wanted in sent or (found := raw.get(wanted)) is None:
             continue
