@@ -257,8 +257,14 @@ def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict
     return out
 
 
+# libyaml's emitter where PyYAML was built with it: a few times faster, and every change a
+# player makes is saved through here. It folds long quoted lines at slightly different places
+# than the pure-Python one; both read back to the same roster.
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def dump_roster(roster: Roster, system: RuleSystem, catalog: Catalog) -> str:
-    body = yaml.dump(roster_to_data(roster, system, catalog), Dumper=yaml.SafeDumper,
+    body = yaml.dump(roster_to_data(roster, system, catalog), Dumper=_DUMPER,
                      sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
     return f"# Listbuilder roster ({system.name}); format: docs/roster-format.md\n{body}"
 

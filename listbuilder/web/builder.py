@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from dataclasses import dataclass
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -71,14 +72,27 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
 
 
+@dataclass(frozen=True)
+class Marked:
+    """A roster page rendered with its parts marked (parts.py), and what its keepable parts
+    read (`_reads`): what the next change is compared with."""
+
+    page: str
+    reads: dict[str, object]
+
+
 def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
-            kept: dict[str, Markup] | None = None, only_parts: bool = False) -> str:
-    """The roster page with its parts marked (parts.py); with `only_parts`, only the title
-    and the parts, what an answer to a change can send (the rest of the page is the same
-    for every version of the roster: `_STATIC`)."""
-    return render_template("web/roster.html", **{**roster_context(opened, token, notices),
-                                                  "marking": True, "kept": kept or {},
+            before: Marked | None = None, only_parts: bool = False) -> Marked:
+    """The roster page with its parts marked; with `only_parts`, only the title and the parts,
+    what an answer to a change can send (the rest of the page is the same for every version
+    of the roster: `_STATIC`). Parts that read the same as on the page `before` are taken
+    from it instead of being rendered again."""
+    ctx = roster_context(opened, token, notices)
+    reads = _reads(ctx)
+    kept = _kept(before, reads, opened.stored.version) if before is not None else {}
+    page = render_template("web/roster.html", **{**ctx, "marking": True, "kept": kept,
                                                   "only_parts": only_parts})
+    return Marked(page, reads)
 
 
 # The page's containers whose own markup (all but their parts) no change alters, so an answer
@@ -86,32 +100,41 @@ def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
 _STATIC = ("main",)
 
 
-# Parts a change can leave as they were, by what their rendering reads of the roster (besides
-# what the page key fixes: catalog, address, edit link). When that is the same after the change,
-# the part is taken from the page before, with this answer's CSRF token and version, instead of
-# being rendered again.
-_KEPT: dict[str, Callable[[Roster], object]] = {
-    "settings-part": lambda r: (r.name, r.points_limit, r.factions),
+# Parts a change can leave as they were, by what their rendering reads of the page's context
+# (besides what the page key fixes: catalog, address, edit link). When that is the same after
+# the change, the part is taken from the page before, with this answer's CSRF token and
+# version, instead of being rendered again. Pinned, however many changes in a row keep them,
+# by test_parts_kept_from_the_page_before_read_as_rendered_now.
+_KEPT: dict[str, Callable[[dict[str, Any]], object]] = {
+    "settings-part": lambda c: (c["view"].roster.name, c["view"].roster.points_limit,
+                                c["view"].roster.factions),
     # the Print menu reads only the roster's links and its game's print offer
-    "print-slot": lambda r: r.system,
+    "print-slot": lambda c: c["view"].system.id,
 }
 
 
-def _kept(old: str, before: Roster, after: Opened) -> dict[str, Markup]:
-    kept = {}
-    for part_id, reads in _KEPT.items():
-        if reads(before) == reads(after.roster) and (html := parts.fragment(old, part_id)):
-            # Safe to mark: `old` is a page this process rendered with autoescaping (never
-            # text from the request), and reissue only puts in our CSRF token and the version
-            # number. Pinned by test_a_kept_part_stays_escaped.
-            kept[part_id] = Markup(parts.reissue(html, old, generate_csrf(),
-                                                 after.stored.version))
-    return kept
+def _reads(ctx: dict[str, Any]) -> dict[str, object]:
+    reads = {part_id: read(ctx) for part_id, read in _KEPT.items()}
+    # each unit to add is drawn from its row alone (units.html)
+    reads.update((row.dom_id, row) for row in ctx["rows"])
+    return reads
 
 
-def _pages() -> Recent[Hashable, str]:
-    found: Recent[Hashable, str] = current_app.extensions.setdefault("listbuilder.pages",
-                                                                    parts.pages())
+def _kept(before: Marked, reads: dict[str, object], version: int) -> dict[str, Markup]:
+    same = [part_id for part_id, read in reads.items()
+            if part_id in before.reads and before.reads[part_id] == read]
+    if not same:
+        return {}
+    # Safe to mark: the page before is one this process rendered with autoescaping (never text
+    # from the request), and reissue only puts in our CSRF token and the version number.
+    # Pinned by test_a_kept_part_stays_escaped.
+    page = parts.reissue(before.page, before.page, generate_csrf(), version)
+    return {part_id: Markup(html) for part_id, html in parts.fragments(page, same).items()}
+
+
+def _pages() -> Recent[Hashable, Marked]:
+    found: Recent[Hashable, Marked] = current_app.extensions.setdefault(
+        "listbuilder.pages", parts.pages())
     return found
 
 
@@ -130,22 +153,21 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
     version, when this process still has it; the script sets every form to the version the
     answer brings."""
     old = _pages().get(_page_key(before)) or _marked(token, before, only_parts=True)
-    kept = _kept(old, before.roster, after)
-    new = _marked(token, after, notices, kept, only_parts=True)
+    new = _marked(token, after, notices, old, only_parts=True)
     anchor = request.form.get("anchor", "")[:40]
     always = ("notices", "saved-version", anchor)
     try:
-        swaps = parts.changes(old, new, always, static=_STATIC)
+        swaps = parts.changes(old.page, new.page, always, static=_STATIC)
     except parts.Reshaped:  # the page's parts themselves changed: compare it whole
         old = _marked(token, before)
-        new = _marked(token, after, notices, kept)
-        swaps = parts.changes(old, new, always)
+        new = _marked(token, after, notices, old)
+        swaps = parts.changes(old.page, new.page, always)
     if not notices:
         _pages().put(_page_key(after), new)
     if said:  # for screen readers: the change was saved (the page itself shows what changed)
         swaps.append(f'<p id="said" class="sr-only" aria-live="polite" hx-swap-oob="true">'
                      f'{escape(said)}</p>')
-    title = _TITLE.search(new)
+    title = _TITLE.search(new.page)
     body = (title[0] if title else "") + "\n".join(swaps)
     return Response(body, status, headers={"HX-Reswap": "none"})
 
@@ -159,7 +181,7 @@ def edit(token: str) -> Page:
     services.remember(token)
     marked = _marked(token, opened)
     _pages().put(_page_key(opened), marked)  # what the next change is compared with
-    return parts.strip_marks(marked)
+    return parts.strip_marks(marked.page)
 
 
 def _form_problems(form: FlaskForm) -> list[str]:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from listbuilder.web.recent import Recent
 
@@ -126,6 +127,22 @@ def fragment(marked: str, part_id: str) -> str | None:
     return marked[start:end + len(closing)] if start >= 0 and end >= 0 else None
 
 
+def fragments(marked: str, part_ids: Iterable[str]) -> dict[str, str]:
+    """The parts `part_ids` of a marked page as rendered, markers included (one pass over the
+    page, for the many rows of a list); parts absent are left out."""
+    wanted, found = set(part_ids), {}
+    opened: dict[str, int] = {}
+    for m in _MARK.finditer(marked):
+        name = m[2]
+        if name not in wanted:
+            continue
+        if not m[1]:
+            opened[name] = m.start()
+        elif name in opened:
+            found[name] = marked[opened.pop(name):m.end()]
+    return found
+
+
 def reissue(html: str, page: str, csrf: str, version: int) -> str:
     """`html` taken from the marked `page`, with that page's CSRF token and version replaced
     by this answer's: a part kept from the page before reads as if rendered now."""
@@ -216,7 +233,7 @@ def changes(before: str, after: str, always: Iterable[str] = (),
     return out
 
 
-def pages(size: int = 64) -> Recent[Hashable, str]:
+def pages(size: int = 64) -> Recent[Hashable, Any]:
     """The marked pages last rendered, by roster, version and address: the page a player has
     when they make a change, so it need not be rendered again to compare. Per process; a page
     not found is rendered."""

@@ -4,11 +4,13 @@ swaps); applied to the page the player had, they give the page a fresh load show
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import lxml.html
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from markupsafe import escape
+from markupsafe import Markup, escape
 from webtools import Player, csrf_of
 
 from listbuilder.web import parts
@@ -233,13 +235,24 @@ def _debug_diff(a: str, b: str) -> str:
                                           b.replace("><", ">\n<").splitlines(), lineterm="", n=1))
 
 
-def test_parts_kept_from_the_page_before_read_as_rendered_now(player: Player, app: Flask) -> None:
+def test_parts_kept_from_the_page_before_read_as_rendered_now(
+        player: Player, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """A part a change could not alter (the settings form when a unit is added, the Print menu
-    always) is taken from the page before instead of rendered again; the page kept to compare
-    the next change with is still the page a fresh render gives, with one CSRF token and the
-    new version in every form, however many changes in a row keep it."""
+    always, each unit to add whose row reads the same) is taken from the page before instead
+    of rendered again; the page kept to compare the next change with is still the page a
+    fresh render gives, with one CSRF token and the new version in every form, however many
+    changes in a row keep it."""
     from listbuilder.web import builder
 
+    taken: list[set[str]] = []
+    keep = builder._kept
+
+    def spy(*args: Any) -> dict[str, Markup]:
+        found = keep(*args)
+        taken.append(set(found))
+        return found
+
+    monkeypatch.setattr(builder, "_kept", spy)
     player.start("op40k", "Waaagh", ("Orks",), 500)
     doc = lxml.html.fromstring(player.html)
     steps = [("add", {"unit": "Ork Boyz"}), ("add", {"unit": "Nobz"}),
@@ -251,14 +264,20 @@ def test_parts_kept_from_the_page_before_read_as_rendered_now(player: Player, ap
         # rendered as in the change's own request (its anchor unfolds the entry changed)
         with app.test_request_context(f"/r/{player.token}/{action}", method="POST", data=data):
             opened = builder._open(player.token)
-            kept = builder._pages().get(builder._page_key(opened))
-            fresh = builder._marked(player.token, opened, only_parts=True)
-        assert kept is not None
+            marked = builder._pages().get(builder._page_key(opened))
+            fresh = builder._marked(player.token, opened, only_parts=True).page
+        assert marked is not None
+        kept = marked.page
         assert len(set(re.findall(r'name="csrf_token"[^>]*value="([^"]+)"', kept))) == 1
         versions = set(re.findall(r'name="version"[^>]*value="(\d+)"', kept))
         assert versions == {str(opened.stored.version)}, (action, versions)
         assert parts._same(kept) == parts._same(fresh), _debug_diff(kept, fresh)
     assert "Big Waaagh" in player.html and 'value="750"' in player.html
+    # kept: the Print menu each time, the settings but when they changed, the Trukk's row
+    # (never added), the Nobz's row but when Nobz were added or removed
+    assert all("print-slot" in t and "u-trukk" in t for t in taken), taken
+    assert ["settings-part" in t for t in taken] == [True, True, False, True, True]
+    assert ["u-nobz" in t for t in taken] == [True, False, True, True, False]
 
 
 def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
@@ -273,8 +292,9 @@ def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
     for _ in range(3):
         doc = change_in_place(player, doc, "add", {"unit": "Human Warrior"})
     with app.test_request_context(f"/r/{player.token}/add", method="POST"):
-        kept = builder._pages().get(builder._page_key(builder._open(player.token)))
-    assert kept is not None
+        marked = builder._pages().get(builder._page_key(builder._open(player.token)))
+    assert marked is not None
+    kept = marked.page
     settings = parts.fragment(kept, "settings-part")
     assert settings is not None and str(escape(name)) in settings
     assert "<script>alert(1)" not in kept and "<i class=hostile>" not in kept
