@@ -4,6 +4,7 @@ carrying the saved version the page shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from flask import request
@@ -74,25 +75,33 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
     if token is None:
         return ctx
     version = {"version": stored.version}
-    settings = forms.SettingsForm(formdata=None, data={
-        "name": roster.name, "points_limit": roster.points_limit,
-        "factions": list(roster.factions), **version})
-    settings.factions.choices = [f.name for f in catalog.factions]
-    options = {c.key: c.options for c in view.choices}
-    choices_cls = forms.choices_form(system, options)
-    choices = choices_cls(formdata=None, data={**dict(roster.choices), **version})
-    if design_form is None:
+
+    # The forms are built when a template asks (an answer to a change renders only the parts
+    # it may send, and a kept part not at all): each is a call, made once.
+    @cache
+    def settings_form() -> forms.SettingsForm:
+        form = forms.SettingsForm(formdata=None, data={
+            "name": roster.name, "points_limit": roster.points_limit,
+            "factions": list(roster.factions), **version})
+        form.factions.choices = [f.name for f in catalog.factions]
+        return form
+
+    @cache
+    def design() -> forms.DesignForm:
+        if design_form is not None:
+            return design_form
         prefill, replacing = _design_prefill(view, request.args)
-        design_form = forms.DesignForm(formdata=None, data={
+        return forms.DesignForm(formdata=None, data={
             "name": prefill.name if prefill else "",
             "quality": prefill.quality if prefill else None,
             "rules": list(prefill.rules) if prefill else [],
             "replacing": replacing, **version})
+
     ctx.update({
-        "settings_form": settings, "choices_form": choices, "design_form": design_form,
-        "design_cost": design_cost_view(opened, design_form),
+        "settings_form": settings_form, "design_form": design,
+        "design_cost": lambda: design_cost_view(opened, design()),
         "version": stored.version,
-        "import_form": forms.ReplaceForm(formdata=None, data=version),
+        "import_form": cache(lambda: forms.ReplaceForm(formdata=None, data=version)),
     })
     return ctx
 
