@@ -3,15 +3,16 @@
 server (what `make run` used to be) measured in the same run as the reference.
 
 Each of N closed-loop clients (default 50, one thread and one keep-alive connection each, its
-own session cookie) makes a roster, then sends htmx edits (add a unit, change its count,
-remove it, again; each a real change) with its CSRF token and the version from the last
-answer, until the clients together have made the number asked (default 2,000). Prints, for
+own session cookie) makes a roster (empty, or with `--roster-size` units already in it, as a
+finished list has), then sends htmx edits (add a unit, change its count, remove it, again;
+each a real change) with its CSRF token and the version from the last answer, until the
+clients together have made the number asked (default 2,000). Prints, for
 each server: edits a second, p50/p95/p99 latency of an edit (request sent to answer read),
 errors (any answer but 200, or a failed connection), bytes per answer, and the CPU the server
 spent on each edit (which bounds what the machine can do when nothing else runs on it).
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
-        [--threads T] [--database-url URL] [--no-reference]
+        [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
 
 The clients run on the same machine as the server and take some of its CPU; other work on the
 machine (load average printed) slows both servers alike.
@@ -43,6 +44,8 @@ WERKZEUG = [sys.executable, "-c",
             "import sys; from listbuilder.web import create_app; "
             "create_app().run(host='127.0.0.1', port=int(sys.argv[1]), threaded=True)"]
 SYSTEM, FACTION, UNIT = "op40k", "Orks", "Ork Boyz"
+# what a finished Orks list holds, taken in turn for --roster-size
+FILL = ("Ork Boyz", "Nobz", "Gretchin", "Lootas", "Warbikers", "Trukk", "Battlewagon")
 # the version an answer brings: the saved-version mark (which the page's script copies into
 # every form), or a form's own field
 VERSION = re.compile(r'(?:id="saved-version" data-version|name="version" value)="(\d+)"')
@@ -67,8 +70,9 @@ class Results:
 class Client:
     """One player: a keep-alive connection, a session cookie, the roster it edits."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, roster_size: int = 0) -> None:
         self.port = port
+        self.roster_size = roster_size  # the units in the roster before the edits measured
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookie = ""
         self.path = ""
@@ -120,11 +124,20 @@ class Client:
         self.path = urllib.parse.urlsplit(headers["location"]).path
         status, data, _ = self.send("GET", self.path)
         self.read_page(data.decode())
+        for n in range(self.roster_size):
+            status, data, _ = self.send("POST", f"{self.path}/add", {
+                "csrf_token": self.csrf, "version": self.version, "unit": FILL[n % len(FILL)]},
+                htmx=True)
+            if status != 200:
+                raise RuntimeError(f"filling the roster answered {status}")
+            self.read_page(data.decode())
 
     def edit(self, step: int) -> tuple[int, bytes]:
         action = action_of(step)
+        # the entry the loop adds is the last one; the ones filled in before stay
         extra: dict[str, object] = {"unit": UNIT} if action == "add" else {
-            "index": 0, "unit": UNIT, **({"count": 16 + step % 10} if action == "entry" else {})}
+            "index": self.roster_size, "unit": UNIT,
+            **({"count": 16 + step % 10} if action == "entry" else {})}
         form = {"csrf_token": self.csrf, "version": self.version, **extra}
         status, data, _ = self.send("POST", f"{self.path}/{action}", form, htmx=True)
         if status == 200:
@@ -142,10 +155,10 @@ def words(html: bytes) -> str:
     return text.strip()[:160]
 
 
-def drive(port: int, clients: int, edits: int) -> tuple[Results, float]:
+def drive(port: int, clients: int, edits: int, roster_size: int = 0) -> tuple[Results, float]:
     results = Results()
     tickets = itertools.count()
-    players = [Client(port) for _ in range(clients)]
+    players = [Client(port, roster_size) for _ in range(clients)]
     ready = threading.Barrier(clients + 1)
 
     def play(player: Client) -> None:
@@ -262,7 +275,7 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
                         [*command, "--port", str(port)], env, port, folder / "server.log")
     try:
         cpu_before, client_before = server_cpu(proc.pid), time.process_time()
-        results, wall = drive(port, args.clients, args.edits)
+        results, wall = drive(port, args.clients, args.edits, args.roster_size)
         cpu = server_cpu(proc.pid) - cpu_before
         client_cpu = time.process_time() - client_before
     finally:
@@ -299,6 +312,8 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=2000)
     parser.add_argument("--workers", type=int, help="gunicorn workers (default: serve's)")
     parser.add_argument("--threads", type=int, help="threads a worker (default: serve's)")
+    parser.add_argument("--roster-size", type=int, default=0,
+                        help="units in each roster before the edits (default: none)")
     parser.add_argument("--database-url", help="a PostgreSQL URL, say (default: SQLite file)")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip Werkzeug's development server")
@@ -310,7 +325,8 @@ def main() -> None:
         serve += ["--threads", str(args.threads)]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} before the run; clients and server "
-          f"share the machine; database: {args.database_url or 'SQLite file'}")
+          f"share the machine; database: {args.database_url or 'SQLite file'}; "
+          f"{args.roster_size} units in each roster before the edits")
     measure("gunicorn (listbuilder serve, as make run starts it)", serve, args)
     if not args.no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)",

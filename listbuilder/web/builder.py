@@ -115,8 +115,14 @@ _KEPT: dict[str, Callable[[dict[str, Any]], object]] = {
 
 def _reads(ctx: dict[str, Any]) -> dict[str, object]:
     reads = {part_id: read(ctx) for part_id, read in _KEPT.items()}
-    # each unit to add is drawn from its row alone (units.html)
+    # each unit to add is drawn from its row alone (_units.html)
     reads.update((row.dom_id, row) for row in ctx["rows"])
+    # an entry from its view, whether it is unfolded or last (no Move down), and the units
+    # it may join (_entry.html)
+    entries = ctx["view"].entries
+    reads.update((f"entry-{e.index}", (
+        e, ctx["open_entry"] == e.index, e.index == len(entries) - 1,
+        tuple(entries[j].entry.unit for j, _ in e.join_targets))) for e in entries)
     return reads
 
 
