@@ -34,6 +34,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,7 +156,10 @@ def words(html: bytes) -> str:
     return text.strip()[:160]
 
 
-def drive(port: int, clients: int, edits: int, roster_size: int = 0) -> tuple[Results, float]:
+def drive(port: int, clients: int, edits: int, roster_size: int = 0,
+          started: Callable[[], None] = lambda: None) -> tuple[Results, float]:
+    """Run the players; `started` is called once all have made their rosters, when the edits
+    measured begin."""
     results = Results()
     tickets = itertools.count()
     players = [Client(port, roster_size) for _ in range(clients)]
@@ -196,6 +200,7 @@ def drive(port: int, clients: int, edits: int, roster_size: int = 0) -> tuple[Re
     for t in threads:
         t.start()
     ready.wait()
+    started()
     began = time.perf_counter()
     for t in threads:
         t.join()
@@ -273,11 +278,15 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
     port = free_port()
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port)], env, port, folder / "server.log")
+    before: dict[str, float] = {}
+
+    def started() -> None:  # making and filling the rosters is not what is measured
+        before.update(server=server_cpu(proc.pid), client=time.process_time())
+
     try:
-        cpu_before, client_before = server_cpu(proc.pid), time.process_time()
-        results, wall = drive(port, args.clients, args.edits, args.roster_size)
-        cpu = server_cpu(proc.pid) - cpu_before
-        client_cpu = time.process_time() - client_before
+        results, wall = drive(port, args.clients, args.edits, args.roster_size, started)
+        cpu = server_cpu(proc.pid) - before["server"]
+        client_cpu = time.process_time() - before["client"]
     finally:
         stop_server(proc)
     report(label, results, wall, args.clients)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from flask import (
@@ -79,6 +80,10 @@ class Marked:
 
     page: str
     reads: dict[str, object]
+
+    @cached_property
+    def compared(self) -> parts.Page:
+        return parts.Page(self.page)
 
 
 def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
@@ -163,11 +168,11 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
     anchor = request.form.get("anchor", "")[:40]
     always = ("notices", "saved-version", anchor)
     try:
-        swaps = parts.changes(old.page, new.page, always, static=_STATIC)
+        swaps = parts.changes(old.compared, new.compared, always, static=_STATIC)
     except parts.Reshaped:  # the page's parts themselves changed: compare it whole
         old = _marked(token, before)
         new = _marked(token, after, notices, old)
-        swaps = parts.changes(old.page, new.page, always)
+        swaps = parts.changes(old.compared, new.compared, always)
     if not notices:
         _pages().put(_page_key(after), new)
     if said:  # for screen readers: the change was saved (the page itself shows what changed)

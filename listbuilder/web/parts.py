@@ -154,15 +154,6 @@ def reissue(html: str, page: str, csrf: str, version: int) -> str:
     return html
 
 
-def _by_id(root: Part) -> dict[str, Part]:
-    out, stack = {}, [root]
-    while stack:
-        part = stack.pop()
-        out[part.id] = part
-        stack.extend(part.children)
-    return out
-
-
 def _swap(html: str, how: str = "true") -> str:
     return _FIRST_TAG.sub(lambda m: f'{m[0]} hx-swap-oob="{how}"', html, count=1)
 
@@ -171,7 +162,7 @@ class Reshaped(Exception):
     """A static container's parts changed: its frame must be compared after all."""
 
 
-def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: dict[str, Part],
+def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: _Sent,
           static: frozenset[str] = frozenset()) -> None:
     """Compare `old` and `new` (both with `_same` applied); what is sent comes from `raw`."""
     if old.html == new.html:
@@ -213,24 +204,57 @@ def _find(part: Part, wanted: str) -> Part | None:
     return None
 
 
-def changes(before: str, after: str, always: Iterable[str] = (),
+class Page:
+    """A marked page and, worked out once when first asked, the tree it is compared by: a page
+    is compared twice, as the page after one change and as the page before the next."""
+
+    def __init__(self, marked: str) -> None:
+        self.marked = marked
+
+    @cached_property
+    def tree(self) -> Part:
+        return parse(_same(self.marked))
+
+    def part(self, part_id: str) -> Part | None:
+        """A part as rendered (not as compared): what is sent."""
+        found = fragment(self.marked, part_id)
+        if found is None:
+            return None
+        return Part(part_id, strip_marks(found), "")
+
+
+def changes(before: str | Page, after: str | Page, always: Iterable[str] = (),
             static: Iterable[str] = ()) -> list[str]:
     """The out-of-band swaps that turn the page `before` into `after` (both marked), plus
     the parts named in `always` (sent even when unchanged: a notice to clear, a form to
     reset), unless a part holding them is sent already. Raises `Reshaped` when a `static`
     container's parts differ."""
-    old, new, raw = parse(_same(before)), parse(_same(after)), _by_id(parse(after))
+    old = before if isinstance(before, Page) else Page(before)
+    new = after if isinstance(after, Page) else Page(after)
     out: list[str] = []
     sent: set[str] = set()
-    _diff(old, new, out, sent, raw, frozenset(static))
+    _diff(old.tree, new.tree, out, sent, _Sent(new), frozenset(static))
     for wanted in always:
-        if not wanted or wanted in sent or (found := raw.get(wanted)) is None:
+        if not wanted or wanted in sent or (found := new.part(wanted)) is None:
             continue
-        if any(_find(p, wanted) is not None for p in _parts_named(new, sent)):
+        if any(_find(p, wanted) is not None for p in _parts_named(new.tree, sent)):
             continue
         out.append(_swap(found.html))
         sent.add(wanted)
     return out
+
+
+class _Sent:
+    """The parts of the page after, as rendered, looked up by id only for those sent."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+
+    def __getitem__(self, part_id: str) -> Part:
+        found = self._page.part(part_id)
+        if found is None:
+            raise KeyError(part_id)
+        return found
 
 
 def pages(size: int = 64) -> Recent[Hashable, Any]:
