@@ -3,6 +3,7 @@ swaps); applied to the page the player had, they give the page a fresh load show
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -298,3 +299,61 @@ def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
     settings = parts.fragment(kept, "settings-part")
     assert settings is not None and str(escape(name)) in settings
     assert "<script>alert(1)" not in kept and "<i class=hostile>" not in kept
+
+
+def _random_change(rng: random.Random, doc: lxml.html.HtmlElement
+                   ) -> tuple[str, dict[str, object]]:
+    """A change a player could make on the page as it stands, drawn by `rng`."""
+    units = doc.xpath("//ul[@id='unit-rows']//input[@name='unit']/@value")
+    entries = doc.xpath("//ol[@id='entry-list']/li")
+    kinds = ["add"] * 3 + (["entry"] * 4 + ["remove", "move", "join"] if entries else [])
+    kind = rng.choice(kinds)
+    if kind == "add" or not entries:
+        return "add", {"unit": rng.choice(units)}
+    li = rng.choice(entries)
+    i = int(li.get("id").removeprefix("entry-"))
+    unit = li.xpath(".//input[@name='unit']/@value")[0]
+    if kind == "remove":
+        return "remove", {"index": i, "unit": unit}
+    if kind == "move":
+        return "move", {"index": i, "unit": unit, "step": rng.choice((-1, 1))}
+    targets = li.xpath(f".//select[@id='join-{i}']/option/@value")
+    if kind == "join" and targets:
+        return "join", {"index": i, "unit": unit, "target": rng.choice(targets),
+                        "anchor": f"entry-{i}"}
+    count = li.xpath(f".//input[@id='count-{i}']")
+    upgrades = li.xpath(".//input[@name='upgrades' and @type='checkbox']/@value")
+    low = int(count[0].get("min")) if count else 1
+    return "entry", {"index": i, "unit": unit, "anchor": f"entry-{i}",
+                     "count": rng.randint(low, low + 12) if count else 1,
+                     "upgrades": rng.sample(upgrades, rng.randint(0, len(upgrades)))}
+
+
+@pytest.mark.parametrize("game", [
+    ("op40k", "Waaagh", ("Orks",), 400),
+    ("actionhammer", "Cobalt", ("Cobalt Brigade",), 300),
+    ("warstuff", "Patrol", ("Fantasy",), 150),
+])
+def test_random_changes_in_a_row_rebuild_the_page(
+        player: Player, game: tuple[str, str, tuple[str, ...], int]) -> None:
+    """Sixty changes drawn at random (adds, counts, upgrades, joins, moves, removes, some
+    refused), applied in place one after another as a browser does, many parts kept from
+    the page before each time: every few changes the page as rebuilt is the page a fresh
+    load gives."""
+    rng = random.Random(f"{game[0]}-7")
+    player.start(*game)
+    doc = lxml.html.fromstring(player.html)
+    statuses = []
+    for step in range(60):
+        action, data = _random_change(rng, doc)
+        response = player.post(action, htmx=True, **data)
+        statuses.append(response.status_code)
+        assert response.status_code in (200, 422), (step, action, data)
+        doc = apply_swaps(lxml.html.tostring(doc, encoding="unicode"),
+                          response.get_data(as_text=True))
+        player.html = lxml.html.tostring(doc, encoding="unicode")
+        if step % 6 == 5:
+            fresh = player.client.get(f"/r/{player.token}").get_data(as_text=True)
+            got, want = main_of(doc), main_of(lxml.html.fromstring(fresh))
+            assert got == want, (step, action, data, _debug_diff(got, want))
+    assert statuses.count(200) >= 40, statuses
