@@ -118,6 +118,12 @@ _KEPT: dict[str, Callable[[dict[str, Any]], object]] = {
 }
 
 
+def keep_part(part_id: str, reads: Callable[[dict[str, Any]], object]) -> None:
+    """Let a part another module draws in a slot of the roster page be kept from the page
+    before a change when `reads` of the page's context gives the same after it."""
+    _KEPT[part_id] = reads
+
+
 def _reads(ctx: dict[str, Any]) -> dict[str, object]:
     reads = {part_id: read(ctx) for part_id, read in _KEPT.items()}
     # each unit to add is drawn from its row alone (_units.html)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, g, render_template, request, url_for
 
 from listbuilder.storage import Stored
 from listbuilder.web import services
+from listbuilder.web.builder import keep_part
 from listbuilder.web.present import RosterView
 from listbuilder.web.resolve_present import Args, Other, Panel, Pick, arg, build_panel, share_token
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
@@ -87,18 +88,31 @@ def for_shared(share: str) -> Response:
 
 @bp.app_template_global("resolve_panel")
 def resolve_panel(view: RosterView) -> Panel:
-    """The panel as the roster page first shows it (no target picked yet)."""
-    return build_panel(view.system, view.catalog, view.roster, {})
+    """The panel as the roster page first shows it (no target picked yet); worked out once a
+    request for each roster view (the builder reads it to keep the panel, then the page)."""
+    panels: dict[int, tuple[RosterView, Panel]] = g.setdefault("resolve_panels", {})
+    if id(view) not in panels:  # the view is held with its panel, so its id is not reused
+        panels[id(view)] = (view, build_panel(view.system, view.catalog, view.roster, {}))
+    return panels[id(view)][1]
 
 
 @bp.app_template_global("resolve_rosters")
 def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Pick]:
     """This browser's other rosters of the same game, as share links to offer as targets.
     `token`, the edit link of the roster shown, is left out before the database is asked:
-    a player with only this roster costs no query."""
+    a player with only this roster costs no query, and the others one a request."""
     others = [t for t in services.remembered() if t != token]
     if not others:
         return []
-    found = services.store().by_edit_tokens(others)
+    asked: dict[tuple[str, ...], list[tuple[str, Stored]]] = g.setdefault("resolve_mine", {})
+    if tuple(others) not in asked:
+        asked[tuple(others)] = services.store().by_edit_tokens(others)
     return [Pick(url_for("shared.view", share=s.share_token, _external=True), s.name)
-            for _, s in found if s.system == system_id and s.share_token != share]
+            for _, s in asked[tuple(others)] if s.system == system_id and s.share_token != share]
+
+
+# The panel on a roster page (templates/resolve/panel.html) reads only these: a change that
+# leaves them as they were keeps the panel from the page before.
+keep_part("resolve-slot", lambda c: (
+    resolve_panel(c["view"]), my_rosters(c["view"].system.id, c["stored"].share_token,
+                                         c["token"])))

@@ -279,6 +279,8 @@ def test_parts_kept_from_the_page_before_read_as_rendered_now(
     assert all("print-slot" in t and "u-trukk" in t for t in taken), taken
     assert ["settings-part" in t for t in taken] == [True, True, False, True, True]
     assert ["u-nobz" in t for t in taken] == [True, False, True, True, False]
+    # the quick-resolve panel lists the roster's units: kept when they stay the same
+    assert ["resolve-slot" in t for t in taken] == [False, False, True, False, False]
 
 
 def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
