@@ -171,6 +171,67 @@ def test_a_long_reader_does_not_hold_up_saves(sqlite_store: RosterStore, tmp_pat
     assert store.by_edit_token(token) is not None and store.by_edit_token(token).text == "two"
 
 
+def test_a_save_holds_the_write_lock_only_inside_its_update(
+        sqlite_store: RosterStore, tmp_path: Path) -> None:
+    """The database's one write lock is free again as soon as a save's update has run: right
+    after it (before the save reads the row back), another connection takes the lock at once
+    with no waiting allowed. In a transaction the lock was held across the read and the
+    commit, and across every wait for the interpreter lock between them."""
+    from sqlalchemy import event
+
+    store = sqlite_store
+    saved, _ = store.create("op40k", "A", "one")
+    other = sqlite3.connect(tmp_path / "deep" / "rosters.sqlite3", timeout=0,
+                            isolation_level=None)
+    taken: list[str] = []
+
+    def after(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.lstrip().upper().startswith("UPDATE ROSTERS"):
+            other.execute("BEGIN IMMEDIATE")  # raises "database is locked" if still held
+            other.execute("COMMIT")
+            taken.append(statement.split()[0])
+
+    event.listen(store.engine, "after_cursor_execute", after)
+    try:
+        assert store.save(saved.id, 1, "A", "two").version == 2
+        with pytest.raises(StaleRoster):
+            store.save(saved.id, 1, "A", "three")
+    finally:
+        event.remove(store.engine, "after_cursor_execute", after)
+        other.close()
+    assert taken == ["UPDATE", "UPDATE"]
+
+
+def test_a_save_answers_with_its_own_version_when_another_follows_at_once(
+        sqlite_store: RosterStore) -> None:
+    """A second save landing between a save's update and its read back (SQLite, where the
+    update commits alone) leaves the first one answering with its own version and text: its
+    page then meets the second save as a stale page does, and nothing is overwritten.
+    (PostgreSQL reads back in the update's transaction: no save can come between.)"""
+    from sqlalchemy import event
+
+    store = sqlite_store
+    saved, _ = store.create("op40k", "A", "one")
+    landed: list[int] = []
+
+    def after(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if statement.lstrip().upper().startswith("UPDATE ROSTERS") and not landed:
+            landed.append(1)
+            with store.engine.connect() as racing:  # a new connection: another player
+                racing.exec_driver_sql("UPDATE rosters SET version = 3, text = 'theirs'")
+                racing.commit()
+
+    event.listen(store.engine, "after_cursor_execute", after)
+    try:
+        mine = store.save(saved.id, 1, "A", "mine")
+    finally:
+        event.remove(store.engine, "after_cursor_execute", after)
+    assert (mine.version, mine.text) == (2, "mine")
+    with pytest.raises(StaleRoster) as stale:
+        store.save(saved.id, 2, "A", "again")
+    assert (stale.value.current.version, stale.value.current.text) == (3, "theirs")
+
+
 # -- deleting and restoring ---------------------------------------------------------------------
 
 def test_a_deleted_roster_is_hidden_until_restored(store: RosterStore) -> None:
