@@ -27,6 +27,15 @@ class UnitCard:
     # ("Save 4+: ..."). Not rules of the game, so the roster sheet's glossary leaves them out.
     reminders: tuple[RuleText, ...] = ()
 
+    def has_notes(self) -> bool:
+        return bool(self.profile.note) or any(card.has_notes() for card in self.attached)
+
+    def without_notes(self) -> UnitCard:
+        """The same card without its flavour lines (`Profile.note`), its riders' too: what a
+        card too long for its stock gives up before it runs onto a second card."""
+        return replace(self, profile=replace(self.profile, note=""),
+                       attached=tuple(card.without_notes() for card in self.attached))
+
     def rules_used(self) -> tuple[RuleText, ...]:
         """Every special rule this card prints, attached units' included."""
         out = list(self.profile.rules)

@@ -20,13 +20,14 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pikepdf
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
+from listbuilder.engine.cards import UnitCard
 from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
 from listbuilder.printing.templating import render_template
 from listbuilder.printing.workers import in_child, pool, split_work
@@ -343,11 +344,23 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
             if size > stock.floor_pt and (sizes := _candidates(size, overflow, stock.floor_pt)):
                 tries[i] = sizes
     for i in range(len(faces)):
-        if i not in placed:  # too long even at the smallest legible size: continue it
-            document = _render([(faces[i], stock.floor_pt)], stock, context, styles, fetcher,
-                               continued=True)
-            documents.append(document)
-            placed[i] = (list(document.pages), stock.floor_pt)
+        if i in placed:
+            continue
+        # too long even at the smallest legible size: without its flavour line it may fit
+        # one card yet, which reads better than a second card holding that line alone
+        if isinstance(item := faces[i].item, UnitCard) and item.has_notes():
+            shorter = replace(faces[i], item=item.without_notes())
+            document = _render([(shorter, stock.floor_pt)], stock, context, styles, fetcher)
+            pages = _pages_by_entry(document, 1)[0]
+            if _overflow(pages, 0, face_px) <= FITS:
+                documents.append(document)
+                placed[i] = (pages[:1], stock.floor_pt)
+                continue
+        # else it runs onto continuation cards, the flavour line kept
+        document = _render([(faces[i], stock.floor_pt)], stock, context, styles, fetcher,
+                           continued=True)
+        documents.append(document)
+        placed[i] = (list(document.pages), stock.floor_pt)
     ordered: list[Any] = []
     numbers: list[list[int]] = []
     for i in range(len(faces)):

@@ -402,3 +402,28 @@ def test_weapon_profiles_print_as_aligned_columns(roster, duplex: Printed) -> No
     assert x["Rapid"] == pytest.approx(x["FEATURES"], abs=0.3)
     assert x["Service"] == pytest.approx(x["Bayonet"], abs=0.3)
     assert x["Service"] < x["RANGE"] < x["FEATURES"]
+
+
+def test_a_card_gives_up_its_flavour_line_before_running_onto_a_second_card(read) -> None:
+    """On mini cards the Recon Marshal's numbers and rules fit one card at the smallest
+    legible size, and its one-line description did not: it went onto a continuation card of
+    its own. Now that line is dropped instead; where the card has room (poker) it stays, and a
+    card too long even without it still continues with it (Line Troopers with its Captain)."""
+    loaded = read(EXAMPLE.read_text())
+    flavour = "ranges ahead of the line"
+
+    def card_texts(card: str) -> list[str]:
+        printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                               PrintOptions(what="cards", card=card, paper="letter"))
+        return [t for i, page in enumerate(placements(printed.pdf))
+                for t in texts_in_boxes(printed.pdf, i, page)]
+
+    mini = card_texts("mini")
+    marshal = [t for t in mini if "Recon Marshal" in t]
+    assert len(marshal) == 1, marshal  # one card, no "Recon Marshal (continued)"
+    assert "Scout Carbine" in marshal[0] and "Scout" in marshal[0].split("Combat Knife")[1]
+    assert flavour not in " ".join(mini).replace("\n", " ")
+    assert any("Line Troopers (continued)" in t for t in mini)
+    assert "Leads from the front line" in " ".join(mini).replace("\n", " ")
+    poker = " ".join(card_texts("poker")).replace("\n", " ")
+    assert flavour in poker
