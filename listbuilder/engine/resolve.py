@@ -180,6 +180,12 @@ def _profile(unit: Unit) -> Unit:
     return replace(unit, faction=None, category=category, origin=BUILTIN)
 
 
+def fight_alike(units: Sequence[Unit]) -> bool:
+    """Whether units that share a name (listed in several factions) fight the same, so the
+    name alone picks one of them."""
+    return len({_profile(u) for u in units}) == 1
+
+
 def _from_catalog(system: RuleSystem, catalog: Catalog, roster: Roster | None,
                   name: str) -> Unit:
     faction: str | None = None
@@ -193,7 +199,7 @@ def _from_catalog(system: RuleSystem, catalog: Catalog, roster: Roster | None,
     same = catalog.units_named(name)
     if faction is not None:
         same = tuple(u for u in same if (u.faction or "").casefold() == faction.casefold())
-    if len(same) == 1 or (same and len({_profile(u) for u in same}) == 1):
+    if same and fight_alike(same):
         return same[0]  # several factions with one profile: whichever is taken fights the same
     if len(same) > 1:
         homes = sorted({u.faction or "?" for u in same})

@@ -24,6 +24,7 @@ from listbuilder.engine.resolve import (
     ResolveError,
     Result,
     Side,
+    fight_alike,
     find_side,
     percent,
     quick_resolve,
@@ -194,10 +195,20 @@ def share_token(text: str) -> str:
 
 
 def catalog_targets(catalog: Catalog) -> list[Pick]:
-    """Every catalog unit by the name `find_side` reads, 'Name (Faction)' when shared."""
-    out = []
+    """Every catalog unit by the name `find_side` reads: 'Name (Faction)' when factions share
+    the name with different profiles, the name once when they all fight alike (WarStuff's
+    Knight, in Fantasy and Medieval)."""
+    out, listed = [], set()
     for unit in catalog.units:
-        shared_name = len(catalog.units_named(unit.name)) > 1 and unit.faction
+        same = catalog.units_named(unit.name)
+        if len(same) > 1 and fight_alike(same):
+            if unit.name.casefold() in listed:
+                continue
+            listed.add(unit.name.casefold())
+            homes = dict.fromkeys(w for u in same for w in (u.category, u.faction or "") if w)
+            out.append(Pick(unit.name, ", ".join(homes)))
+            continue
+        shared_name = len(same) > 1 and unit.faction
         value = f"{unit.name} ({unit.faction})" if shared_name else unit.name
         where = [w for w in dict.fromkeys((unit.category, unit.faction or "")) if w]
         out.append(Pick(value, " · ".join(where)))

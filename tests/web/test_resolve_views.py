@@ -122,6 +122,24 @@ def test_roster_page_offers_every_unit_as_attacker(app: Flask, client: FlaskClie
     assert "Pick a target to see the odds." in page
 
 
+def test_a_name_several_factions_share_is_offered_once_when_they_fight_alike(
+        library: Library) -> None:
+    """WarStuff's Knight is in Fantasy and Medieval with one profile: the target list offers
+    "Knight" once (what the resolver takes); Space Empires' Dreadnaughts differ between Eldar
+    and Imperial, so each is offered by its faction."""
+    from listbuilder.web.resolve_present import catalog_targets
+
+    ws = {t.value: t.text for t in catalog_targets(library.catalog(get_system("warstuff")))}
+    assert ws["Knight"] == "Fantasy, Medieval"
+    assert not [v for v in ws if v.startswith("Knight (")]
+    se = [t.value for t in catalog_targets(library.catalog(get_system("spaceempires")))]
+    assert {"Dreadnaughts (Eldar)", "Dreadnaughts (Imperial)"} <= set(se)
+    assert "Dreadnaughts" not in se
+    for name in ("Knight", "Dreadnaughts (Eldar)"):  # each value offered is one it resolves
+        system = get_system("warstuff" if name == "Knight" else "spaceempires")
+        assert find_side(system, library.catalog(system), name).unit.name == name.split(" (")[0]
+
+
 def test_a_roster_without_units_says_what_to_do(app: Flask, client: FlaskClient) -> None:
     token, _ = save(app, "format: 1\nsystem: op40k\nname: Empty\nfactions: [Orks]\n")
     page = text_of(client.get(f"/r/{token}"))
