@@ -7,7 +7,8 @@ docs/roster.schema.json is generated from it (`listbuilder schema`).
 
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -67,7 +68,13 @@ class LoadedRoster:
     roster: Roster
     system: RuleSystem
     catalog: Catalog
-    lines: tuple[int | None, ...]  # source line of each entry, for messages
+    where: Callable[[Loc], int | None] = field(repr=False, compare=False)  # a key's line
+
+    @cached_property
+    def lines(self) -> tuple[int | None, ...]:
+        """The source line of each entry, for messages: worked out when first asked (the
+        text is parsed once more for it, and a save reading its own text back never asks)."""
+        return tuple(self.where(("entries", i)) for i in range(len(self.roster.entries)))
 
 
 
@@ -177,8 +184,7 @@ def read_roster(
             err(("entries", i, "label"), f"label {entry.label!r} is used twice: make each unique")
     if errors:
         raise RosterFileError(_at_most(errors, file))
-    lines = tuple(where(("entries", i)) for i in range(len(roster.entries)))
-    return LoadedRoster(roster, system, catalog, lines)
+    return LoadedRoster(roster, system, catalog, where)
 
 
 def _at_most(errors: list[DataError], file: str) -> list[DataError]:
