@@ -207,6 +207,19 @@ def drive(port: int, clients: int, edits: int, roster_size: int = 0,
     return results, time.perf_counter() - began
 
 
+def machine_speed() -> float:
+    """Milliseconds a fixed piece of pure Python takes here now (best of three): the virtual
+    machine's speed moves between runs by half again, and this shows by how much."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.process_time()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.process_time() - began)
+    return best * 1000
+
+
 def server_cpu(pid: int) -> float:
     """CPU seconds used so far by the server: the process and all it started (from /proc)."""
     stats: dict[int, list[str]] = {}
@@ -275,6 +288,7 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
         env["DATABASE_URL"] = args.database_url
     subprocess.run([*CLI, "db", "upgrade"], env=env, cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
+    speed = machine_speed()
     port = free_port()
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port)], env, port, folder / "server.log")
@@ -290,6 +304,8 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
     finally:
         stop_server(proc)
     report(label, results, wall, args.clients)
+    print(f"  machine speed: a fixed Python loop took {machine_speed():.0f} ms after the run "
+          f"({speed:.0f} ms before; lower is faster)")
     edits = max(1, len(results.latencies))
     print(f"  CPU per edit: server {cpu / edits * 1000:.1f} ms (so at most "
           f"{(os.cpu_count() or 1) * edits / cpu:.0f} edits/s on {os.cpu_count()} idle cores), "
