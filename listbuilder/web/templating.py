@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, request, url_for
+from flask_wtf.csrf import generate_csrf
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 from listbuilder.engine.registry import SYSTEMS
 
@@ -30,12 +35,36 @@ def action_url(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, **values, **kept_args())
 
 
+@pass_context
+def hidden_base(context: Context) -> Markup:
+    """The CSRF token and the saved version every form that changes a roster carries."""
+    return Markup('<input type="hidden" name="csrf_token" value="{}"><input type="hidden" '
+                  'name="version" value="{}">').format(generate_csrf(), context.get("version"))
+
+
+@pass_context
+def part(context: Context, part_id: str, caller: Callable[[], str]) -> Markup:
+    """A part of the roster page that an answer to a change can send alone
+    (listbuilder/web/parts.py), used as `{% call part(id) %}<element id=id>...{% endcall %}`.
+    Marked only when the page is rendered to compare (`marking`); then a part in `kept` (what
+    the change could not alter, taken from the page before) is not drawn again."""
+    if not context.get("marking"):
+        return Markup(caller())
+    kept = context.get("kept") or {}
+    if part_id in kept:
+        return Markup(kept[part_id])
+    mark = escape(part_id)
+    return Markup(f"<!--p:{mark}-->") + Markup(caller()) + Markup(f"<!--/p:{mark}-->")
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.add_extension("jinja2.ext.do")
     app.jinja_env.globals["page_url"] = page_url
     app.jinja_env.globals["action_url"] = action_url
+    app.jinja_env.globals["hidden_base"] = hidden_base
+    app.jinja_env.globals["part"] = part
 
     @app.context_processor
     def globals_() -> dict[str, Any]:
