@@ -1,6 +1,6 @@
 """Answer a change with only the parts of the page it changed, as htmx out-of-band swaps.
 
-The roster page marks its parts (`part` in macros.html) when rendered with `marking` on:
+The roster page marks its parts (`part` in web/templating.py) when rendered with `marking` on:
 `<!--p:ID-->` before an element whose id is ID and `<!--/p:ID-->` after it. Parts nest: the
 page is one part, the entry list is a part of it, each entry a part of the list. The page as
 it was before the change and as it is after are both rendered with the same version number

@@ -35,6 +35,9 @@ def action_url(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, **values, **kept_args())
 
 
+MACROS = ("field", "hx", "hx_base", "hx_post")  # templates/macros.html, globals of every page
+
+
 @pass_context
 def hidden_base(context: Context) -> Markup:
     """The CSRF token and the saved version every form that changes a roster carries."""
@@ -65,6 +68,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["action_url"] = action_url
     app.jinja_env.globals["hidden_base"] = hidden_base
     app.jinja_env.globals["part"] = part
+    macros = app.jinja_env.get_template("macros.html").module  # see its first lines
+    for name in MACROS:
+        app.jinja_env.globals[name] = getattr(macros, name)
 
     @app.context_processor
     def globals_() -> dict[str, Any]:
