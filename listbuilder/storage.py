@@ -271,10 +271,13 @@ class RosterStore:
             found = {hashes[r.edit_hash]: Stored.of(r) for r in rows}
         return [(t, found[t]) for t in tokens if t in found]
 
-    def save(self, roster_id: int, base_version: int, name: str, text: str) -> Stored:
+    def save(self, roster_id: int, base_version: int, name: str, text: str,
+             read: Stored | None = None) -> Stored:
         """Store a new text for the roster, if nobody saved it since `base_version`. A deleted
-        roster can't be saved (LookupError) until it is restored."""
+        roster can't be saved (LookupError) until it is restored. `read`, the roster as this
+        request read it, spares reading it back when the save lands."""
         _check_size(text)
+        now = _now()
         # Every edit comes here. On SQLite the conditional update is a transaction of its own:
         # the database's one write lock is then held inside a single call into SQLite, never
         # across a wait for the interpreter lock, which in a busy worker lasts milliseconds
@@ -284,7 +287,11 @@ class RosterStore:
         with self._one_statement.begin() as connection:
             changed = connection.execute(_SAVE, {
                 "roster_id": roster_id, "base_version": base_version, "name": name,
-                "text": text, "new_version": base_version + 1, "now": _now()}).rowcount
+                "text": text, "new_version": base_version + 1, "now": now}).rowcount
+            if changed == 1 and read is not None and read.id == roster_id:
+                # what the update wrote; the rest of a roster's row never changes
+                return replace(read, name=name, text=text, version=base_version + 1,
+                               updated=now, deleted_at=None)
             row = connection.execute(_BY_ID, {"roster_id": roster_id}).first()
         if row is None:
             raise LookupError(f"roster {roster_id} does not exist")

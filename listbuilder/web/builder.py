@@ -243,7 +243,8 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
     try:
         roster = change(opened, form)
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
-        stored = services.store().save(opened.stored.id, base_version, roster.name, text)
+        stored = services.store().save(opened.stored.id, base_version, roster.name, text,
+                                       read=opened.stored)
     except (edits.EditError, RosterShapeError) as exc:
         return _refused(token, opened, [Notice("error", f"Not changed: {what}", [str(exc)])])
     except StaleRoster:

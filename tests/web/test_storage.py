@@ -68,6 +68,19 @@ def test_save_bumps_the_version_and_a_stale_save_changes_nothing(store: RosterSt
     assert store.by_edit_token(token) == second
 
 
+def test_a_save_given_the_roster_as_read_answers_as_a_read_back_would(
+        store: RosterStore) -> None:
+    """The builder hands save the roster it read at the start of the request: a save that
+    lands then needs no read back, and answers with what a read would give."""
+    saved, token = store.create("op40k", "A", "one")
+    read = store.by_edit_token(token)
+    assert read is not None
+    answered = store.save(saved.id, 1, "B", "two", read=read)
+    assert answered == store.by_edit_token(token)
+    with pytest.raises(StaleRoster):  # a stale save still says so, read or not
+        store.save(saved.id, 1, "C", "three", read=read)
+
+
 def test_two_savers_at_once_one_wins(store: RosterStore) -> None:
     saved, _ = store.create("op40k", "A", "base")
     outcomes: list[str] = []
