@@ -51,6 +51,22 @@ def test_parts_asked_for_are_sent_unchanged_unless_already_sent() -> None:
         '<li hx-swap-oob="true" id="e0">A</li>']
 
 
+def test_a_static_container_compares_only_its_parts() -> None:
+    """The page after may be drawn with only its parts (`only_parts`): a static container's own
+    markup is not compared, its parts are; if its parts are not the same ones in the same
+    order, the whole pages must be compared instead (Reshaped)."""
+    import pytest
+
+    whole = page("a", "b", head="<h2>Units</h2><nav>tabs</nav>")
+    bare = page("a", "B", head="")
+    assert parts.changes(whole, bare, static=("main",)) == [
+        '<li hx-swap-oob="true" id="e1">B</li>']
+    assert parts.changes(whole, page("a", "b", head=""), static=("main",)) == []
+    reshaped = '<!--p:main--><main id="main"><p>no list</p></main><!--/p:main-->'
+    with pytest.raises(parts.Reshaped):
+        parts.changes(whole, reshaped, static=("main",))
+
+
 def test_crossed_markers_are_an_error_not_a_wrong_answer() -> None:
     import pytest
 
@@ -172,6 +188,32 @@ def test_no_change_alters_the_page_outside_its_parts(player: Player) -> None:
         for action, data in steps:
             status, _ = answer(player, action, **data)
             assert status == 200, (start[0], action)
+
+
+def test_a_change_that_reshapes_a_static_part_is_answered_from_whole_pages(
+        player: Player, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were a static container's parts to change (here the entry list is declared static, and
+    an add gives it one entry more), the answer falls back to comparing whole pages, and is
+    still the page a fresh load gives."""
+    from listbuilder.web import builder
+
+    monkeypatch.setattr(builder, "_STATIC", ("main", "entry-list"))
+    reshaped: list[str] = []
+    changes = parts.changes
+
+    def spy(*args: Any, **kwargs: Any) -> list[str]:
+        try:
+            return changes(*args, **kwargs)
+        except parts.Reshaped as exc:
+            reshaped.append(str(exc))
+            raise
+
+    monkeypatch.setattr(parts, "changes", spy)
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    for unit in ("Ork Boyz", "Nobz"):
+        status, body = answer(player, "add", unit=unit)
+        assert status == 200 and "entry-list" in body
+    assert reshaped == ["entry-list", "entry-list"]
 
 
 def test_a_refused_change_answers_with_the_notice_and_the_form_put_back(
