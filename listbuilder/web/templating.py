@@ -40,7 +40,8 @@ MACROS = ("field", "hx", "hx_base", "hx_post")  # templates/macros.html, globals
 
 @pass_context
 def hidden_base(context: Context) -> Markup:
-    """The CSRF token and the saved version every form that changes a roster carries."""
+    """The CSRF token and the saved version every form that changes a roster carries (both
+    escaped by `format`: only the literal markup is marked safe)."""
     return Markup('<input type="hidden" name="csrf_token" value="{}"><input type="hidden" '
                   'name="version" value="{}">').format(generate_csrf(), context.get("version"))
 
@@ -51,13 +52,16 @@ def part(context: Context, part_id: str, caller: Callable[[], str]) -> Markup:
     (listbuilder/web/parts.py), used as `{% call part(id) %}<element id=id>...{% endcall %}`.
     Marked only when the page is rendered to compare (`marking`); then a part in `kept` (what
     the change could not alter, taken from the page before) is not drawn again."""
+    # Nothing is marked safe here: `caller()` is the block as the template drew it (Markup,
+    # autoescaped), a kept part is Markup already (builder._kept says why it may be), and
+    # `escape` leaves Markup as it is and escapes anything else; the id goes into the markers
+    # escaped, so it cannot close the comment.
     if not context.get("marking"):
-        return Markup(caller())
+        return escape(caller())
     kept = context.get("kept") or {}
     if part_id in kept:
-        return Markup(kept[part_id])
-    mark = escape(part_id)
-    return Markup(f"<!--p:{mark}-->") + Markup(caller()) + Markup(f"<!--/p:{mark}-->")
+        return escape(kept[part_id])
+    return Markup("<!--p:{}-->{}<!--/p:{}-->").format(part_id, caller(), part_id)
 
 
 def init_app(app: Flask) -> None:

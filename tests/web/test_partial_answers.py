@@ -401,3 +401,23 @@ def test_random_changes_in_a_row_rebuild_the_page(
             got, want = main_of(doc), main_of(lxml.html.fromstring(fresh))
             assert got == want, (step, action, data, _debug_diff(got, want))
     assert statuses.count(200) >= 40, statuses
+
+
+def test_the_part_and_form_helpers_mark_nothing_from_outside_safe(app: Flask) -> None:
+    """part() and hidden_base() return Markup, so whatever they put in must be escaped: a
+    block given as plain text, an id and a version that are not ours."""
+    from jinja2.runtime import new_context
+
+    from listbuilder.web.templating import hidden_base, part
+
+    env = app.jinja_env
+    hostile = '<script>x</script>"-->'
+    with app.test_request_context("/"):
+        for marking in (False, True):
+            context = new_context(env, "t", {}, {"marking": marking, "kept": {},
+                                                 "version": hostile})
+            drawn = str(part(context, hostile, caller=lambda: hostile))
+            assert "<script>" not in drawn
+            assert drawn.count("-->") == (2 if marking else 0)  # only our markers close
+            fields = str(hidden_base(context))
+            assert "<script>" not in fields and fields.count("<input") == 2
