@@ -71,6 +71,7 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
 
 
 _TITLE = re.compile(r"<title>.*?</title>", re.S)
+PAGES_KEPT = 64  # a worker's players, each with a tab or two open
 
 
 @dataclass(frozen=True)
@@ -145,13 +146,16 @@ def _kept(before: Marked, reads: dict[str, object], version: int) -> dict[str, M
     # Safe to mark: the page before is one this process rendered with autoescaping (never text
     # from the request), and reissue only puts in our CSRF token and the version number.
     # Pinned by test_a_kept_part_stays_escaped.
-    page = parts.reissue(before.page, before.page, generate_csrf(), version)
+    page = parts.reissue(before.page, generate_csrf(), version)
     return {part_id: Markup(html) for part_id, html in parts.fragments(page, same).items()}
 
 
 def _pages() -> Recent[Hashable, Marked]:
+    """The marked pages last rendered (`_page_key`): the page a player has when they make a
+    change, so it need not be rendered again to compare. Per process; one not found (another
+    worker drew it, or it went out) is rendered."""
     found: Recent[Hashable, Marked] = current_app.extensions.setdefault(
-        "listbuilder.pages", parts.pages())
+        "listbuilder.pages", Recent(PAGES_KEPT))
     return found
 
 

@@ -9,9 +9,9 @@ parts that differ are sent. A list whose items were only appended to, removed fr
 changed in place is answered item by item; any other change to a part sends it whole, so a
 part the templates forgot to mark costs bytes, never correctness.
 
-The version each form carries and the CSRF tokens are left out of the comparison (`_SAME`), so
-the page before may be the one rendered for the last answer or page load (`pages()`) instead of
-being rendered again.
+The version each form carries and the CSRF tokens are left out of the comparison (`_same`), so
+the page before may be the one rendered for the last answer or page load (the builder keeps
+them) instead of being rendered again.
 
 A part named `static` is a container whose own markup (everything in it but its inner parts)
 no change can alter: its frame is not compared, so the page after may be rendered with only
@@ -23,12 +23,9 @@ When a static container's parts are not the same ones in the same order, `change
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
-
-from listbuilder.web.recent import Recent
 
 _MARK = re.compile(r"<!--(/?)p:([\w-]+)-->")
 _FIRST_TAG = re.compile(r"^\s*<([a-zA-Z][\w-]*)")
@@ -143,15 +140,15 @@ def fragments(marked: str, part_ids: Iterable[str]) -> dict[str, str]:
     return found
 
 
-def reissue(html: str, page: str, csrf: str, version: int) -> str:
-    """`html` taken from the marked `page`, with that page's CSRF token and version replaced
-    by this answer's: a part kept from the page before reads as if rendered now."""
+def reissue(page: str, csrf: str, version: int) -> str:
+    """The marked `page` with its CSRF token and version replaced by this answer's: a part
+    kept from the page before reads as if rendered now."""
     if (token := _CSRF.search(page)) and token[1] != csrf:
-        html = html.replace(token[1], csrf)
+        page = page.replace(token[1], csrf)
     if (mark := _VERSION.search(page)) and (n := mark[1]) != str(version):
         for text in _VERSION_TEXTS:
-            html = html.replace(text.format(n), text.format(version))
-    return html
+            page = page.replace(text.format(n), text.format(version))
+    return page
 
 
 def _swap(html: str, how: str = "true") -> str:
@@ -162,9 +159,10 @@ class Reshaped(Exception):
     """A static container's parts changed: its frame must be compared after all."""
 
 
-def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: _Sent,
+def _diff(old: Part, new: Part, out: list[str], sent: set[str], after: Page,
           static: frozenset[str] = frozenset()) -> None:
-    """Compare `old` and `new` (both with `_same` applied); what is sent comes from `raw`."""
+    """Compare `old` and `new` (trees of pages with `_same` applied); what is sent is taken
+    from the page `after` as rendered."""
     if old.html == new.html:
         return
     old_ids = [c.id for c in old.children]
@@ -176,21 +174,21 @@ def _diff(old: Part, new: Part, out: list[str], sent: set[str], raw: _Sent,
     if not new.id or new.id in static or (in_order and old_ids == new_ids
                                           and old.frame == new.frame):
         for a, b in zip(old.children, new.children, strict=False):
-            _diff(a, b, out, sent, raw, static)
+            _diff(a, b, out, sent, after, static)
         return
     if old.frame != new.frame or not in_order or len(set(new_ids)) != len(new_ids):
-        out.append(_swap(raw[new.id].html))
+        out.append(_swap(after.sent(new.id)))
         sent.add(new.id)
         return
     # the same list with items appended or dropped at its end
     for a, b in zip(old.children, new.children, strict=False):
-        _diff(a, b, out, sent, raw, static)
+        _diff(a, b, out, sent, after, static)
     for gone in old.children[common:]:
         tag = _FIRST_TAG.match(gone.html)
         out.append(f'<{tag[1] if tag else "div"} id="{gone.id}" hx-swap-oob="delete">'
                    f'</{tag[1] if tag else "div"}>')
     if len(new.children) > common:
-        added = "".join(raw[c.id].html for c in new.children[common:])
+        added = "".join(after.sent(c.id) for c in new.children[common:])
         out.append(f'<div hx-swap-oob="beforeend:#{new.id}">{added}</div>')
         sent.update(c.id for c in new.children[common:])
 
@@ -215,12 +213,10 @@ class Page:
     def tree(self) -> Part:
         return parse(_same(self.marked))
 
-    def part(self, part_id: str) -> Part | None:
-        """A part as rendered (not as compared): what is sent."""
+    def sent(self, part_id: str) -> str:
+        """A part as rendered (not as compared), without markers: what is sent; "" if absent."""
         found = fragment(self.marked, part_id)
-        if found is None:
-            return None
-        return Part(part_id, strip_marks(found), "")
+        return strip_marks(found) if found is not None else ""
 
 
 def changes(before: str | Page, after: str | Page, always: Iterable[str] = (),
@@ -233,35 +229,15 @@ def changes(before: str | Page, after: str | Page, always: Iterable[str] = (),
     new = after if isinstance(after, Page) else Page(after)
     out: list[str] = []
     sent: set[str] = set()
-    _diff(old.tree, new.tree, out, sent, _Sent(new), frozenset(static))
+    _diff(old.tree, new.tree, out, sent, new, frozenset(static))
     for wanted in always:
-        if not wanted or wanted in sent or (found := new.part(wanted)) is None:
+        if not wanted or wanted in sent or not (found := new.sent(wanted)):
             continue
         if any(_find(p, wanted) is not None for p in _parts_named(new.tree, sent)):
             continue
-        out.append(_swap(found.html))
+        out.append(_swap(found))
         sent.add(wanted)
     return out
-
-
-class _Sent:
-    """The parts of the page after, as rendered, looked up by id only for those sent."""
-
-    def __init__(self, page: Page) -> None:
-        self._page = page
-
-    def __getitem__(self, part_id: str) -> Part:
-        found = self._page.part(part_id)
-        if found is None:
-            raise KeyError(part_id)
-        return found
-
-
-def pages(size: int = 64) -> Recent[Hashable, Any]:
-    """The marked pages last rendered, by roster, version and address: the page a player has
-    when they make a change, so it need not be rendered again to compare. Per process; a page
-    not found is rendered."""
-    return Recent(size)
 
 
 def _parts_named(root: Part, ids: set[str]) -> list[Part]:
