@@ -30,6 +30,7 @@ from sqlalchemy import (
     DateTime,
     Integer,
     LargeBinary,
+    Select,
     String,
     Table,
     Text,
@@ -44,7 +45,6 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
-from sqlalchemy.sql.elements import ColumnElement
 
 EDIT_TOKEN_BYTES = 32  # 256 bits
 SHARE_TOKEN_BYTES = 16  # 128 bits
@@ -85,10 +85,14 @@ class PrintRow(Base):
 
 ROSTERS = cast(Table, RosterRow.__table__)
 
-# The statements every edit runs, built once: SQLAlchemy keeps a built statement's cache key,
-# where building it again at each call cost a few percent of an edit.
+# The lookups and the save, built once: SQLAlchemy keeps a built statement's cache key, where
+# building it again at each call cost a few percent of an edit.
 _BY_EDIT_HASH = select(ROSTERS).where(ROSTERS.c.edit_hash == bindparam("edit_hash"),
                                       ROSTERS.c.deleted_at.is_(None))
+_DELETED_BY_EDIT_HASH = select(ROSTERS).where(ROSTERS.c.edit_hash == bindparam("edit_hash"),
+                                              ROSTERS.c.deleted_at.is_not(None))
+_BY_SHARE = select(ROSTERS).where(ROSTERS.c.share_token == bindparam("share"),
+                                  ROSTERS.c.deleted_at.is_(None))
 _BY_ID = select(ROSTERS).where(ROSTERS.c.id == bindparam("roster_id"))
 _SAVE = (update(ROSTERS)
          .where(ROSTERS.c.id == bindparam("roster_id"),
@@ -242,21 +246,18 @@ class RosterStore:
         """The roster this edit token opens, unless it was deleted."""
         if not _plausible(token):
             return None
-        with self.engine.connect() as connection:
-            row = connection.execute(_BY_EDIT_HASH, {"edit_hash": hash_token(token)}).first()
-            return Stored.of(row) if row is not None else None
+        return self._one(_BY_EDIT_HASH, edit_hash=hash_token(token))
 
     def deleted_by_edit_token(self, token: str) -> Stored | None:
         """The deleted (not yet purged) roster this edit token opened: what an undo restores."""
         if not _plausible(token):
             return None
-        return self._one(RosterRow.edit_hash == hash_token(token),
-                         RosterRow.deleted_at.is_not(None))
+        return self._one(_DELETED_BY_EDIT_HASH, edit_hash=hash_token(token))
 
     def by_share_token(self, token: str) -> Stored | None:
         if not _plausible(token):
             return None
-        return self._one(RosterRow.share_token == token, RosterRow.deleted_at.is_(None))
+        return self._one(_BY_SHARE, share=token)
 
     def by_edit_tokens(self, tokens: list[str]) -> list[tuple[str, Stored]]:
         """The rosters these edit tokens open, in the tokens' order; unknown and deleted ones
@@ -288,22 +289,20 @@ class RosterStore:
             changed = connection.execute(_SAVE, {
                 "roster_id": roster_id, "base_version": base_version, "name": name,
                 "text": text, "new_version": base_version + 1, "now": now}).rowcount
-            if changed == 1 and read is not None and read.id == roster_id:
-                # what the update wrote; the rest of a roster's row never changes
-                return replace(read, name=name, text=text, version=base_version + 1,
-                               updated=now, deleted_at=None)
-            row = connection.execute(_BY_ID, {"roster_id": roster_id}).first()
-        if row is None:
+            landed = changed == 1 and read is not None and read.id == roster_id
+            row = None if landed else connection.execute(_BY_ID, {"roster_id": roster_id}).first()
+        known = read if landed else Stored.of(row) if row is not None else None
+        if known is None:
             raise LookupError(f"roster {roster_id} does not exist")
-        current = Stored.of(row)
         if changed == 1:
-            # saved; on SQLite another save may have followed before the read: this one's
+            # the answer is what this update wrote (the rest of a roster's row never changes):
+            # on SQLite another save may have followed before the read back, and this one's
             # version is still the one to answer with (its page then meets that one as stale)
-            return current if current.version == base_version + 1 else replace(
-                current, name=name, text=text, version=base_version + 1)
-        if current.deleted_at is not None:
+            return replace(known, name=name, text=text, version=base_version + 1,
+                           updated=now, deleted_at=None)
+        if known.deleted_at is not None:
             raise LookupError(f"roster {roster_id} does not exist")
-        raise StaleRoster(current)
+        raise StaleRoster(known)
 
     def delete(self, roster_id: int) -> Stored:
         """Mark the roster deleted: no link opens it and no list shows it, until `restore` or
@@ -328,9 +327,9 @@ class RosterStore:
                 RosterRow.deleted_at.is_not(None), RosterRow.deleted_at < _now() - older_than))
             return int(getattr(result, "rowcount", 0))
 
-    def _one(self, *conditions: ColumnElement[bool]) -> Stored | None:
+    def _one(self, statement: Select[Any], **params: object) -> Stored | None:
         with self.engine.connect() as connection:
-            row = connection.execute(select(ROSTERS).where(*conditions)).first()
+            row = connection.execute(statement, params).first()
             return Stored.of(row) if row is not None else None
 
     # -- the print cache ----------------------------------------------------------------------
