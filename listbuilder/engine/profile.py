@@ -72,3 +72,11 @@ class Profile:
     rules: tuple[RuleText, ...] = ()
     keywords: tuple[str, ...] = ()
     note: str = ""  # flavour or a short remark ("custom", example models)
+
+    @property
+    def keywords_shown(self) -> tuple[str, ...]:
+        """The keywords a card or preview lists under the rules: those the subtitle does not
+        name already (One Page 40k's "Vehicle", Space Empires' unit type). A line repeating
+        the subtitle once took a mini card of its own."""
+        named = {part.strip().casefold() for part in self.subtitle.split("·")}
+        return tuple(k for k in self.keywords if k.casefold() not in named)

@@ -427,3 +427,27 @@ def test_a_card_gives_up_its_flavour_line_before_running_onto_a_second_card(read
     assert "Leads from the front line" in " ".join(mini).replace("\n", " ")
     poker = " ".join(card_texts("poker")).replace("\n", " ")
     assert flavour in poker
+
+
+def test_a_card_names_a_keyword_its_subtitle_names_only_once(read) -> None:
+    """One Page 40k vehicles said "Vehicle" in the subtitle and again as a keyword line under
+    the rules, and on mini cards that repeated line alone ran onto a second card (Trukk,
+    Battlewagon). The line now lists only keywords the subtitle does not name."""
+    loaded = read("""
+format: 1
+system: op40k
+name: Trukks
+factions: [Orks]
+entries:
+  - {unit: Trukk}
+  - {unit: Battlewagon}
+""")
+    trukk = loaded.system.profile(loaded.catalog, loaded.catalog.find_unit("Trukk"))
+    assert trukk.subtitle == "Orks · Vehicle" and trukk.keywords == ("Vehicle",)
+    assert trukk.keywords_shown == ()
+    printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what="cards", card="mini", paper="letter"))
+    texts = [t for i, page in enumerate(placements(printed.pdf))
+             for t in texts_in_boxes(printed.pdf, i, page)]
+    assert len(texts) == 2 and "(continued)" not in " ".join(texts)
+    assert [t.upper().count("VEHICLE") for t in texts] == [1, 1]  # the subtitle's
