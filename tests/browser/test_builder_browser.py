@@ -311,6 +311,9 @@ def test_keyboard_reaches_add_and_the_count(page: Page, server: str) -> None:
     start(page, server, "WarStuff", "Keys")
     page.keyboard.press("Enter")  # Enter in the name field starts the roster
     page.wait_for_selector("#units-title", state="attached")
+    # the tabs are the deferred script's: until it has run, every part shows (seen as a
+    # failure on a slow run, the check made before the script)
+    page.wait_for_selector("body[data-tab]", state="attached")
     assert not page.get_by_label("Search").is_visible()  # the roster's tab shows first
     tabs = page.get_by_role("navigation", name="Parts of this page")
     tabs.get_by_role("link", name="Add units").focus()
