@@ -20,3 +20,14 @@ def until(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) ->
         if time.monotonic() > deadline:
             raise AssertionError(f"still false after {timeout:.0f}s: {expression}")
         page.wait_for_timeout(50)
+
+
+def opened(page: Any, selector: str, state: str = "visible") -> None:
+    """Wait for an element of the page a click has opened, and for the page's scripts.
+
+    A click that navigates returns once the new page starts to arrive; its scripts are
+    deferred, so a change made then (a list's pick, say) reaches no htmx handler and asks
+    nothing (seen on a slow CI run). Once the document has loaded, the deferred scripts and
+    their DOMContentLoaded work are done."""
+    page.wait_for_selector(selector, state=state)
+    until(page, "() => document.readyState === 'complete'")

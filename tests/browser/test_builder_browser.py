@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from browsertools import until
+from browsertools import opened, until
 
 Page = Any
 
@@ -46,7 +46,7 @@ def start(page: Page, base: str, system: str, name: str) -> None:
 
 def submit_start(page: Page) -> None:
     page.get_by_role("button", name="Start roster").click()
-    page.wait_for_selector("#units-title", state="attached")
+    opened(page, "#units-title", state="attached")
     page.set_default_timeout(10_000)
 
 
@@ -137,7 +137,7 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
         assert other.locator(".mine-name").count() == 1
         other.set_input_files("#file", str(exported))
         other.get_by_role("button", name="Open file").click()
-        other.wait_for_selector("#units-title")
+        opened(other, "#units-title")
         with other.expect_download() as again:
             other.get_by_role("link", name="Export YAML").click()
         reimported = tmp_path / "again.yaml"
@@ -183,7 +183,7 @@ def test_one_page_40k(page: Page, browser: Any, server: str, screenshots: Path,
     page.get_by_label("Search").fill("boyz")
     until(page, "() => document.querySelectorAll('#unit-list .unit-row').length === 1")
     page.locator("#unit-list").get_by_role("link", name="Ork Boyz").click()
-    page.wait_for_selector("#preview-title")
+    opened(page, "#preview-title")
     assert page.locator("#preview-title").inner_text() == "Ork Boyz"
     change(page, page.locator("#preview").get_by_role("button", name="Add Ork Boyz").click)
     page.get_by_label("Search").fill("")
@@ -223,9 +223,9 @@ def test_warstuff(page: Page, browser: Any, server: str, screenshots: Path,
     assert "Legal" in status(page)
     # a quickplay unit copied into the creator and changed
     page.locator("#unit-list").get_by_role("link", name="Human Warrior").first.click()
-    page.wait_for_selector("#preview-title")
+    opened(page, "#preview-title")
     page.get_by_role("link", name="Copy into the unit creator").click()
-    page.wait_for_selector("#d-name")
+    opened(page, "#d-name")
     assert page.locator("#d-name").input_value() == "Human Warrior (mine)"
     finish(page, browser, server, "warstuff", ["Ranger", "Human Warrior"], screenshots,
            tmp_path)
@@ -295,11 +295,11 @@ def test_builder_works_without_javascript(browser: Any, server: str) -> None:
         page.get_by_label("Faction").select_option("Orks")
         submit_start(page)
         page.locator("#unit-list").get_by_role("button", name=re.compile("^Add Nobz")).click()
-        page.wait_for_selector("#entry-0")
+        opened(page, "#entry-0")
         page.locator("#entry-0-sum").click()  # <details> unfolds without a script
         page.fill("#count-0", "11")
         page.locator("#entry-0").get_by_role("button", name="Update").click()
-        page.wait_for_selector("#entry-0 .violations")
+        opened(page, "#entry-0 .violations")
         assert "it must be 3 to 10" in entry_problems(page, 0)
     finally:
         context.close()
@@ -310,10 +310,10 @@ def test_keyboard_reaches_add_and_the_count(page: Page, server: str) -> None:
     page.set_viewport_size({"width": 375, "height": 812})
     start(page, server, "WarStuff", "Keys")
     page.keyboard.press("Enter")  # Enter in the name field starts the roster
-    page.wait_for_selector("#units-title", state="attached")
+    opened(page, "#units-title", state="attached")
     # the tabs are the deferred script's: until it has run, every part shows (seen as a
     # failure on a slow run, the check made before the script)
-    page.wait_for_selector("body[data-tab]", state="attached")
+    opened(page, "body[data-tab]", state="attached")
     assert not page.get_by_label("Search").is_visible()  # the roster's tab shows first
     tabs = page.get_by_role("navigation", name="Parts of this page")
     tabs.get_by_role("link", name="Add units").focus()
@@ -345,7 +345,7 @@ def test_two_tabs_never_overwrite_each_other(context: Any, server: str) -> None:
     second.goto(first.url)
     add(first, "Nobz")  # saved from the first tab
     second.locator("#unit-list").get_by_role("button", name=re.compile("^Add Trukk")).click()
-    second.wait_for_selector(".notice.conflict")
+    opened(second, ".notice.conflict")
     notice = second.locator(".notice.conflict").inner_text()
     assert "changed since this page was loaded" in notice and "adding Trukk" in notice
     names = [n.strip() for n in second.locator(".entry-name").all_inner_texts()]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import opened, until
 
 WATCH = """
 window.__violations = [];
@@ -30,7 +30,7 @@ def test_pages_and_edits_run_under_the_policy(context: Any, server: str, system:
     if faction.count():
         faction.first.check()
     page.get_by_role("button", name="Start roster").click()
-    page.wait_for_selector("#units-title")
+    opened(page, "#units-title")
     assert page.evaluate("document.documentElement.classList.contains('js')")
     # a click before htmx has wired the forms posts natively (a 302 and a whole new page)
     until(page, "() => [...document.querySelectorAll('form[hx-post]')]"

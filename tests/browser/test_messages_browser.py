@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
+from browsertools import opened
 
 ROOT = Path(__file__).resolve().parents[2]
 Page = Any
@@ -19,7 +20,7 @@ def open_file(page: Page, base: str, example: str) -> None:
     page.goto(base + "/")
     page.locator("#open input[type=file]").set_input_files(str(ROOT / "examples" / example))
     page.locator("#open").get_by_role("button", name="Open file").click()
-    page.wait_for_selector("#totals")
+    opened(page, "#totals")
 
 
 def on_screen(page: Page, selector: str) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsertools import opened
 from pypdf import PdfReader
 
 from listbuilder.engine.library import Library
@@ -58,7 +59,7 @@ def test_print_menu_downloads_letter_mini_cards(page: Page, server: str, screens
     page.goto(server + "/")
     page.set_input_files("#file", str(EXAMPLE))
     page.get_by_role("button", name="Open file").click()
-    page.wait_for_selector("#print")
+    opened(page, "#print")
     menu = page.locator("#print")
     assert not menu.get_by_role("button", name="Download PDF").is_visible()  # closed at first
 
@@ -89,7 +90,7 @@ def test_a_systems_print_page_downloads_chits(page: Page, server: str, screensho
     page.goto(server + "/")
     link = re.compile("^Print the rules sheet.* action deck and chits$")
     page.get_by_role("link", name=link).click()
-    page.wait_for_selector("#print-chits")
+    opened(page, "#print-chits")
     assert page.get_by_role("heading", name=re.compile("^Print for War Hammer")).is_visible()
     chits = page.locator("#print-chits")
     chits.get_by_label("Faction").select_option("Tyranids")

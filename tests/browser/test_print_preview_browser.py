@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import opened, until
 
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +60,7 @@ def test_the_print_menu_shows_the_first_page(page: Page, server: str, screenshot
     page.goto(server + "/")
     page.set_input_files("#file", str(EXAMPLE))
     page.get_by_role("button", name="Open file").click()
-    page.wait_for_selector("#print", state="attached")  # a phone shows one part at a time
+    opened(page, "#print", state="attached")  # a phone shows one part at a time
     img = page.locator("#print .print-preview img")
     assert not img.is_visible()  # a closed menu shows (and fetches) nothing
     # the jump link (the Print tab on a phone) opens the menu
@@ -79,7 +79,7 @@ def test_each_print_on_a_systems_page_shows_its_first_page(page: Page, server: s
     page.goto(server + "/")
     page.get_by_role("link", name=re.compile("^Print the rules sheet.* action deck and chits$")
                      ).click()
-    page.wait_for_selector("#print-chits")
+    opened(page, "#print-chits")
     imgs = page.locator("main .print-preview img")
     assert imgs.count() == page.locator("main form.print-form").count() >= 3
     pictures = set()
@@ -95,7 +95,7 @@ def test_the_picture_follows_the_options_chosen(page: Page, server: str) -> None
     page.goto(server + "/")
     page.get_by_role("link", name=re.compile("^Print the rules sheet.* action deck and chits$")
                      ).click()
-    page.wait_for_selector("#print-chits")
+    opened(page, "#print-chits")
     chits = page.locator("#print-chits")
     img = chits.locator(".print-preview img")
     a4 = seen(page, img)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import opened, until
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster
@@ -58,7 +58,7 @@ def open_example(page: Page, base: str, system_id: str) -> None:
     page.goto(base + "/")
     page.set_input_files("#file", str(example(system_id)))
     page.get_by_role("button", name="Open file").click()
-    page.wait_for_selector("#resolve-panel", state="attached")
+    opened(page, "#resolve-panel", state="attached")
     show_panel(page)
 
 
@@ -67,7 +67,7 @@ def show_panel(page: Page) -> None:
     if page.viewport_size["width"] < 960:
         page.get_by_role("navigation", name="Parts of this page").get_by_role(
             "link", name="Quick resolve").click()
-    page.wait_for_selector("#resolve-panel")
+    opened(page, "#resolve-panel")
 
 
 def expected(library: Library, system_id: str, attacker: int, target: str,
@@ -237,6 +237,6 @@ def test_resolve_works_without_javascript(browser: Any, server: str, library: Li
         assert summary(page) == expected(library, "hammerwars", 0, "Assault Specialist",
                                          {"cover": True}).summary
         page.get_by_role("link", name="back to the roster").click()
-        page.wait_for_selector("#units-title")
+        opened(page, "#units-title")
     finally:
         context.close()

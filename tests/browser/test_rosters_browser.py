@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from browsertools import opened
 from test_accessibility import serious
 from test_builder_browser import add, start, submit_start
 
@@ -23,20 +24,20 @@ def test_duplicate_rename_delete_undo_and_copy(page: Page, browser: Any, server:
     text = row.inner_text()
     assert all(t in text for t in ("Waaagh", "One Page 40k", "60/500 pts", "Legal", "UTC"))
     page.get_by_role("button", name="Duplicate Waaagh").click()
-    page.wait_for_selector("text=Waaagh (copy)")
+    opened(page, "text=Waaagh (copy)")
     page.locator(".mine-row", has_text="Waaagh (copy)").get_by_text("Rename").click()
     page.get_by_label("New name").first.fill("Second wave")
     page.get_by_role("button", name="Save name").first.click()
-    page.wait_for_selector("text=Second wave")
+    opened(page, "text=Second wave")
     assert serious(page, "home with rosters") == []
     page.get_by_role("link", name="Delete Second wave").click()
-    page.wait_for_selector("text=Delete Second wave?")
+    opened(page, "text=Delete Second wave?")
     assert serious(page, "delete page") == []
     page.get_by_role("button", name="Delete Second wave").click()
-    page.wait_for_selector("#deleted")
+    opened(page, "#deleted")
     assert page.locator(".mine-row").count() == 1
     page.get_by_role("button", name="Undo: restore Second wave").click()
-    page.wait_for_selector("text=Second wave")
+    opened(page, "text=Second wave")
     assert page.locator(".mine-row").count() == 2 and page.locator("#deleted").count() == 0
     stranger = browser.new_context(viewport={"width": 375, "height": 812})
     try:
@@ -44,7 +45,7 @@ def test_duplicate_rename_delete_undo_and_copy(page: Page, browser: Any, server:
         other.goto(share)
         assert serious(other, "share page") == []
         other.get_by_role("button", name="Copy to my rosters").click()
-        other.wait_for_selector("#saved-version")
+        opened(other, "#saved-version")
         assert "/r/" in other.url
         other.goto(server + "/")
         assert other.locator(".mine-row").count() == 1

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import opened, until
 from test_builder_browser import change, start, submit_start, unfold
 
 Page = Any
@@ -120,7 +120,7 @@ def test_a_long_unbroken_name_wraps_on_a_phone(page: Page, server: str) -> None:
     creator.get_by_label("Quality").select_option("3")
     change(page, creator.get_by_role("button", name="Save design").click)
     page.get_by_role("link", name="Edit " + "Supercalifragilistic" * 4).click()
-    page.wait_for_selector("#creator-title")
+    opened(page, "#creator-title")
     assert "Edit Supercal" in page.locator("#creator-title").inner_text()
     for selector in ("h1", "#creator-title", ".entry-name", ".design h3"):
         box = page.locator(selector).first.bounding_box()
