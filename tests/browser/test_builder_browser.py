@@ -305,6 +305,42 @@ def test_builder_works_without_javascript(browser: Any, server: str) -> None:
         context.close()
 
 
+def test_a_phone_shows_the_roster_alone_before_the_script_runs(page: Page, server: str,
+                                                                 screenshots: Path) -> None:
+    """At phone width the tabs are the deferred script's. Until it has run (a slow network),
+    the other parts must not flash up under the roster and push it about; with the address
+    naming a part (#print), that part is not hidden meanwhile."""
+    page.set_viewport_size({"width": 375, "height": 812})
+    start(page, server, "WarStuff", "Slow script")
+    page.get_by_role("button", name="Start roster").click()
+    opened(page, "#units-title", state="attached")
+    address = page.url
+    held: list[Any] = []
+    # answered only when let go below
+    page.route("**/js/listbuilder.js*", lambda route: held.append(route))
+
+    def shown() -> dict[str, bool]:
+        return {name: page.locator(f"#{name}-panel").is_visible()
+                for name in ("roster", "units", "print")}
+
+    for url, alone in ((address, "roster"), (address + "#print", "print")):
+        page.goto("about:blank")
+        page.goto(url, wait_until="commit")
+        page.wait_for_selector("#resolve-slot", state="attached")
+        until(page, "() => document.readyState !== 'loading'")  # parsed; the script held
+        assert held and not page.evaluate("document.body.hasAttribute('data-tab')")
+        waiting = shown()
+        if alone == "roster":
+            assert waiting == {"roster": True, "units": False, "print": False}
+            page.screenshot(path=str(screenshots / "builder-phone-before-script.png"))
+        else:
+            assert waiting["print"]  # not hidden: the script will show its tab
+        held.pop().continue_()
+        until(page, "() => document.body.hasAttribute('data-tab')")
+        assert [k for k, v in shown().items() if v] == [alone]
+    page.unroute("**/js/listbuilder.js*")
+
+
 def test_keyboard_reaches_add_and_the_count(page: Page, server: str) -> None:
     """At phone width, with the keyboard only: search, add, then raise the count."""
     page.set_viewport_size({"width": 375, "height": 812})
