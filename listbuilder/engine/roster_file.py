@@ -20,7 +20,7 @@ from listbuilder.engine.catalog import Locator, parse_yaml, schema_errors
 from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
 from listbuilder.engine.roster_words import describe_roster_error
-from listbuilder.engine.schema import Count, Label, Name, Points, Schema
+from listbuilder.engine.schema import Count, Label, Name, Number, Points, Schema
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 
@@ -41,7 +41,7 @@ class EntryModel(Schema):
 
 class DesignModel(Schema):
     name: Name
-    quality: int
+    quality: Number
     rules: list[Name] = Field(default_factory=list, max_length=40)
 
 
@@ -54,7 +54,7 @@ class RosterModel(Schema):
     name: Name
     points_limit: Points | None = None
     factions: list[Name] = Field(default_factory=list, max_length=20)
-    choices: dict[Name, int | str] = Field(default_factory=dict)
+    choices: dict[Name, Number | Name] = Field(default_factory=dict)
     designs: list[DesignModel] = Field(default_factory=list, max_length=200)
     entries: list[EntryModel] = Field(default_factory=list, max_length=500)
 
@@ -117,6 +117,22 @@ def read_roster(
         data = parse_yaml(text, file, ROSTER)
     except DataLoadError as exc:
         raise RosterFileError(exc.errors) from exc
+    return read_roster_data(data, text, file, find_system, systems, catalog_for)
+
+
+def read_roster_data(
+    data: Any,
+    text: str,
+    file: str,
+    find_system: Callable[[str], RuleSystem],
+    systems: Sequence[str],
+    catalog_for: Callable[[RuleSystem], Catalog],
+) -> LoadedRoster:
+    """`read_roster` after the YAML is parsed: `data` is what `text` reads as (problems name
+    their lines in `text`). Saving a roster checks `roster_to_data` through here, the data its
+    file is written from, without parsing the file back: `dump_roster_data`'s text reads as
+    its data (pinned by test_written_files_read_back_as_their_data), and a roster the schema
+    accepts is within the reading limits (test_the_largest_roster_is_within_the_limits)."""
     if not isinstance(data, dict):
         raise RosterFileError([DataError(file, (), "a roster is a mapping with keys such as "
                                                    "format, system, name and entries", 1)])
@@ -270,8 +286,13 @@ _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def dump_roster(roster: Roster, system: RuleSystem, catalog: Catalog) -> str:
-    body = yaml.dump(roster_to_data(roster, system, catalog), Dumper=_DUMPER,
-                     sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return dump_roster_data(roster_to_data(roster, system, catalog), system)
+
+
+def dump_roster_data(data: dict[str, Any], system: RuleSystem) -> str:
+    """The roster file for `roster_to_data`'s data."""
+    body = yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=100)
     return f"# Listbuilder roster ({system.name}); format: docs/roster-format.md\n{body}"
 
 

@@ -23,12 +23,12 @@ from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import (
     RosterFileError,
     RosterModel,
-    dump_roster,
-    read_roster,
+    dump_roster_data,
+    read_roster_data,
+    roster_text,
     roster_to_data,
     to_roster,
 )
-from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 from listbuilder.storage import Stored
@@ -90,39 +90,35 @@ def canonical(roster: Roster, system: RuleSystem, catalog: Catalog,
     reader refuse it (a hand-made post naming an upgrade the unit lacks, say) is refused.
     Problems the roster `before` the change already had (a unit that left the data) don't
     block other changes."""
-    try:
-        RosterModel.model_validate(roster_to_data(roster, system, catalog))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise RosterShapeError(f"{format_loc(tuple(err['loc']))}: "
-                               f"{describe_roster_error(err)}") from exc
-    text = dump_roster(roster, system, catalog)
-    new = _reader_problems(text, system, catalog)
+    text, new = _written(roster, system, catalog)
     if new and before is not None:
-        had = set(_reader_problems(dump_roster(before, system, catalog), system, catalog))
+        had = set(_written(before, system, catalog)[1])
         new = [p for p in new if p not in had]
     if new:
         raise RosterShapeError("; ".join(new))
     return text
 
 
-def _reader_problems(text: str, system: RuleSystem, catalog: Catalog) -> list[str]:
-    """What the roster file reader would say of `text`, without lines (they move). A text
-    it reads is kept as read: the reader parses as `parse_stored` does (the same YAML
-    reading, schema and conversion), so the next change to the saved text need not parse
-    it again."""
+def _written(roster: Roster, system: RuleSystem, catalog: Catalog) -> tuple[str, list[str]]:
+    """The roster's file, and what the roster file reader would say of it, without lines
+    (they move). The reader checks the data the file is written from (`read_roster_data`:
+    the file reads as that data), as it checks a file's after parsing it. A file it accepts
+    is kept as read, so the next change to the saved text need not parse it."""
 
     def only(system_id: str) -> RuleSystem:
         if system_id != system.id:
             raise ValueError(system_id)
         return system
 
+    data = roster_to_data(roster, system, catalog)
+    text = dump_roster_data(data, system)
     try:
-        loaded = read_roster(text, "roster", only, [system.id], lambda _: catalog)
+        roster_text(text.encode("utf-8"), "roster")  # a file too big to import is refused
+        loaded = read_roster_data(data, text, "roster", only, [system.id], lambda _: catalog)
     except RosterFileError as exc:
-        return [f"{format_loc(e.loc)}: {e.message}" for e in exc.errors]
+        return text, [f"{format_loc(e.loc)}: {e.message}" for e in exc.errors]
     _PARSED.put(text, loaded.roster)
-    return []
+    return text, []
 
 
 def file_name(roster: Roster, suffix: str) -> str:

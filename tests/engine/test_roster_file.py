@@ -5,18 +5,28 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
-from listbuilder.engine.catalog import BUILTIN_DATA
+from listbuilder.engine.catalog import BUILTIN_DATA, parse_yaml
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import system_ids
+from listbuilder.engine.registry import get_system, system_ids
 from listbuilder.engine.roster_file import (
     RosterFileError,
+    RosterModel,
     data_changes,
     dump_roster,
+    dump_roster_data,
     roster_json_schema,
+    roster_to_data,
+    to_roster,
 )
+from listbuilder.engine.yaml_limits import ROSTER, check_limits
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
@@ -118,3 +128,54 @@ def test_json_schema_file_is_current() -> None:
     assert committed == roster_json_schema(system_ids())
     assert committed["properties"]["system"]["enum"] == system_ids()
     assert committed["additionalProperties"] is False
+
+
+# -- saving checks the data a file is written from (web/rosters.canonical) --------------------
+
+NAMES = st.text(min_size=1, max_size=80).filter(lambda s: s.strip() == s and s != "")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=NAMES, units=st.lists(NAMES, max_size=4), upgrades=st.lists(NAMES, max_size=3),
+       label=st.from_regex(r"\A[A-Za-z0-9_\-]{1,40}\Z"), goal=NAMES,
+       numbers=st.lists(st.integers(-10**9, 10**9), min_size=2, max_size=2))
+def test_written_files_read_back_as_their_data(name: str, units: list[str],
+                                               upgrades: list[str], label: str, goal: str,
+                                               numbers: list[int]) -> None:
+    """Saving checks `roster_to_data`'s data instead of reading the written file back, which
+    is sound only if the file reads as exactly that data, whatever the names hold: YAML's own
+    words, numbers, quotes, other scripts, control characters."""
+    model = RosterModel.model_validate({
+        "format": 1, "system": "warstuff", "name": name, "factions": units[:2],
+        "choices": {"goal": goal, "seed": numbers[0]},
+        "designs": [{"name": n, "quality": numbers[1], "rules": upgrades} for n in units],
+        "entries": [{"unit": n, "count": 3, "upgrades": upgrades, "faction": name,
+                     "label": label, "joins": label} for n in units]})
+    system = get_system("warstuff")
+    data = roster_to_data(to_roster(model), system, Library().catalog(system))
+    text = dump_roster_data(data, system)
+    assert parse_yaml(text, "written.yaml", ROSTER) == data
+
+
+def test_the_largest_roster_is_within_the_limits() -> None:
+    """Nor is the written file parsed to check the reading limits: every file the schema
+    accepts is within them. The largest the schema allows, every name at its longest, is
+    written and checked (its size is the one limit left to check when saving)."""
+    word = "W" * 80
+    data: dict[str, Any] = {
+        "format": 1, "system": "warstuff", "data_revision": "r" * 64, "name": word,
+        "points_limit": 1_000_000, "factions": [word] * 20,
+        "choices": {"goal": word, "seed": -1_000_000_000},
+        "designs": [{"name": word, "quality": -1_000_000_000, "rules": [word] * 40}] * 200,
+        "entries": [{"unit": word, "count": 10_000, "upgrades": [word] * 50, "faction": word,
+                     "label": "L" * 40, "joins": "L" * 40, "pts": 1_000_000}] * 500}
+    model = RosterModel.model_validate(data)
+    for too_big in ({"choices": {"seed": 10**9 + 1}}, {"choices": {"goal": "g" * 81}},
+                    {"designs": [{"name": "D", "quality": -10**9 - 1}]}):
+        with pytest.raises(ValidationError):
+            RosterModel.model_validate({**data, **too_big})
+    text = yaml.dump(model.model_dump(), Dumper=yaml.SafeDumper, sort_keys=False)
+    check_limits(text, "largest.yaml", ROSTER)
+    values = sum(1 for e in yaml.parse(text, Loader=yaml.SafeLoader)
+                 if isinstance(e, yaml.ScalarEvent | yaml.CollectionStartEvent))
+    assert values <= ROSTER.nodes
