@@ -86,6 +86,10 @@ class Deck:
         return sum(card.count for card in self.cards)
 
 
+# lookups a catalog remembers: names come from rosters strangers send, so the number is bounded
+_FOUND_KEPT = 4096
+
+
 @dataclass(frozen=True, kw_only=True)
 class Catalog:
     """Everything loaded for one system. Systems subclass it to add their own tables."""
@@ -113,12 +117,24 @@ class Catalog:
         None when the name is unknown or ambiguous. Whether the unit's faction is allowed in a
         roster is a rule (`roster.wrong-faction`), checked by validation, not by lookup.
         """
+        key = (name, tuple(factions))
+        if key in self._found:
+            return self._found[key]
         candidates = self.units_named(name)
-        wanted = {f.casefold() for f in factions}
+        wanted = {f.casefold() for f in key[1]}
         if wanted:
             preferred = tuple(u for u in candidates if (u.faction or "").casefold() in wanted)
             candidates = preferred or candidates
-        return candidates[0] if len(candidates) == 1 else None
+        unit = candidates[0] if len(candidates) == 1 else None
+        if len(self._found) < _FOUND_KEPT:
+            self._found[key] = unit
+        return unit
+
+    @cached_property
+    def _found(self) -> dict[tuple[str, tuple[str, ...]], Unit | None]:
+        """Lookups answered: a roster's costs, rules and page look each entry's unit up some
+        twenty times."""
+        return {}
 
     def faction(self, name: str) -> Faction | None:
         return next((f for f in self.factions if f.name.casefold() == name.casefold()), None)

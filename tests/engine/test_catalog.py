@@ -129,3 +129,22 @@ def test_revision_follows_the_data(data: Path, empty: Path) -> None:
 def test_unknown_system_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="unknown system 'chess'"):
         get_system("chess")
+
+
+def test_unit_lookups_are_remembered_up_to_a_bound() -> None:
+    """A catalog remembers the units it looked up (a page looks each entry's up many times),
+    answering as before, faction by faction; names from strangers' rosters can't grow it
+    past its bound."""
+    from listbuilder.engine import model
+
+    catalog = load_catalog(get_system("spaceempires")).catalog
+    shared = "Dreadnaughts"  # in several factions: ambiguous without one
+    assert len(catalog.units_named(shared)) > 1
+    for _ in range(2):  # the first answers, then the remembered ones
+        assert catalog.find_unit(shared) is None
+        assert catalog.find_unit(shared, ["Imperial"]).faction == "Imperial"  # type: ignore[union-attr]
+        assert catalog.find_unit(shared, ("Eldar",)).faction == "Eldar"  # type: ignore[union-attr]
+    for n in range(model._FOUND_KEPT + 100):
+        assert catalog.find_unit(f"No such unit {n}") is None
+    assert len(catalog._found) == model._FOUND_KEPT
+    assert catalog.find_unit(shared, ["Imperial"]).faction == "Imperial"  # type: ignore[union-attr]
