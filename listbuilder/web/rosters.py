@@ -21,11 +21,11 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import (
+    MAX_ROSTER_BYTES,
     RosterFileError,
     RosterModel,
     dump_roster_data,
     read_roster_data,
-    roster_text,
     roster_to_data,
     to_roster,
 )
@@ -112,8 +112,10 @@ def _written(roster: Roster, system: RuleSystem, catalog: Catalog) -> tuple[str,
 
     data = roster_to_data(roster, system, catalog)
     text = dump_roster_data(data, system)
+    if len(text.encode("utf-8")) > MAX_ROSTER_BYTES:  # it would not import back
+        return text, [f"the roster's file would be larger than {MAX_ROSTER_BYTES // 1024} KB, "
+                      f"the most a roster file may be: remove some units or upgrades"]
     try:
-        roster_text(text.encode("utf-8"), "roster")  # a file too big to import is refused
         loaded = read_roster_data(data, text, "roster", only, [system.id], lambda _: catalog)
     except RosterFileError as exc:
         return text, [f"{format_loc(e.loc)}: {e.message}" for e in exc.errors]
