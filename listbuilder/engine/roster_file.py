@@ -11,22 +11,27 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, StringConstraints, ValidationError
 
 from listbuilder.engine.catalog import Locator, parse_yaml, schema_errors
 from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
 from listbuilder.engine.roster_words import describe_roster_error
-from listbuilder.engine.schema import Count, Label, Name, Number, Points, Schema
+from listbuilder.engine.schema import Count, Label, Name, Points, Schema, in_range
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 
 FORMAT_VERSION = 1
 MAX_ROSTER_BYTES = 256 * 1024
 MAX_PROBLEMS = 50  # problems listed for one file
+# A choice's value and a design's quality: anything the reading limits let through, and no
+# more, so that a roster the reader accepts is within those limits without being parsed
+# (read_roster_data).
+Whole = Annotated[int, in_range(-(10**ROSTER.digits - 1), 10**ROSTER.digits - 1)]
+Words = Annotated[str, StringConstraints(max_length=ROSTER.text)]
 
 
 class EntryModel(Schema):
@@ -41,7 +46,7 @@ class EntryModel(Schema):
 
 class DesignModel(Schema):
     name: Name
-    quality: Number
+    quality: Whole
     rules: list[Name] = Field(default_factory=list, max_length=40)
 
 
@@ -54,7 +59,7 @@ class RosterModel(Schema):
     name: Name
     points_limit: Points | None = None
     factions: list[Name] = Field(default_factory=list, max_length=20)
-    choices: dict[Name, Number | Name] = Field(default_factory=dict)
+    choices: dict[Name, Whole | Words] = Field(default_factory=dict, max_length=20)
     designs: list[DesignModel] = Field(default_factory=list, max_length=200)
     entries: list[EntryModel] = Field(default_factory=list, max_length=500)
 

@@ -28,9 +28,6 @@ def in_range(lo: int, hi: int | None = None) -> AfterValidator:
 
 Count = Annotated[int, in_range(1, 10_000)]
 Points = Annotated[int, in_range(0, 1_000_000)]
-# any other whole number a file holds (a design's quality, a seed): bounded, so that every
-# file the schema accepts is within the reading limits (yaml_limits.ROSTER)
-Number = Annotated[int, in_range(-1_000_000_000, 1_000_000_000)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1200)]
 Label = Annotated[
