@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit, UnitDesign, Upgrade
 from listbuilder.engine.profile import Profile, Stat
@@ -93,15 +92,10 @@ class RosterView:
     violations: list[Violation]
     choices: list[ChoiceView]
     changes: list[str]
+    text: str
     order: list[EntryView] = field(default_factory=list)  # as shown: Leaders after their guard
     status: Status = field(default_factory=lambda: Status("legal", 0, 0))  # the engine's word
     sections: tuple[Section, ...] = ()  # shown beside the totals (a starting draw)
-
-    @cached_property
-    def text(self) -> str:
-        """The roster as plain text: worked out only for a page that shows it (the share
-        page's copy box), not for every change."""
-        return roster_text(self.system, self.catalog, self.roster)
 
     @property
     def errors(self) -> int:
@@ -164,7 +158,7 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
                       general=general, violations=found,
                       choices=choice_views(system, catalog, roster),
                       changes=data_changes(roster, system, catalog),
-                      order=shown_order(entries),
+                      text=roster_text(system, catalog, roster), order=shown_order(entries),
                       status=system.status(catalog, roster, found),
                       sections=system.sections(catalog, roster))
 
