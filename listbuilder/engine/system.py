@@ -85,6 +85,12 @@ class Totals:
     lines: tuple[tuple[str, str], ...] = ()  # system-specific summary, e.g. ("Heroes", "2/2")
     headline: str = ""  # the total as players read it: "145/150 pts", "7 of 9 revenue spent"
     notes: tuple[str, ...] = ()  # costs that differ from a printed figure (PrintedPrice.text)
+    brief: tuple[tuple[str, str], ...] = ()  # `lines` shortened for the summary strip, if long
+
+    @property
+    def strip(self) -> tuple[tuple[str, str], ...]:
+        """The summary as the builder's always-visible strip shows it."""
+        return self.brief or self.lines
 
 
 @dataclass(frozen=True)
@@ -229,9 +235,15 @@ class RuleSystem:
         notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, roster)))
         return Totals(points, limit, self.summary(catalog, roster),
                       headline=f"{points}{f'/{limit}' if limit else ''} {self.cost_unit}",
-                      notes=notes)
+                      notes=notes, brief=self.brief(catalog, roster))
 
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        """The summary in a few short lines, for the strip kept in view at the top of the
+        builder, where `summary`'s lines are too long to fit beside each other; () shows
+        them as they are."""
         return ()
 
     def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:

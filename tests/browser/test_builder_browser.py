@@ -305,6 +305,32 @@ def test_builder_works_without_javascript(browser: Any, server: str) -> None:
         context.close()
 
 
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*/legal*.yaml"))
+
+
+def test_the_summary_strip_shows_every_line_on_a_laptop(page: Page, server: str,
+                                                        screenshots: Path) -> None:
+    """The strip kept in view at the top holds the total, the legality and the system's
+    summary lines; at a laptop's width none of them may be pushed out of sight (Space Empires
+    showed 2 of 6, Hammer Wars 5 of 6, until their lines were given in brief)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    for path in EXAMPLES:
+        page.goto(server + "/")
+        page.set_input_files("#file", str(path))
+        page.get_by_role("button", name="Open file").click()
+        opened(page, "#strip")
+        hidden = page.evaluate(
+            "() => { const lines = document.querySelector('#strip .strip-lines');"
+            " const right = lines.getBoundingClientRect().right;"
+            " return [...lines.children].filter(c => c.getBoundingClientRect().right > right + 0.5)"
+            "   .map(c => c.textContent.trim()); }")
+        assert hidden == [], f"{path.parent.name}/{path.name}: {hidden}"
+        assert page.locator("#strip .strip-lines .chip").count() >= 1
+        if path.parent.name in ("spaceempires", "hammerwars"):
+            page.locator("#strip").screenshot(
+                path=str(screenshots / f"strip-{path.parent.name}-{path.stem}.png"))
+
+
 def test_a_phone_shows_the_roster_alone_before_the_script_runs(page: Page, server: str,
                                                                  screenshots: Path) -> None:
     """At phone width the tabs are the deferred script's. Until it has run (a slow network),

@@ -84,6 +84,13 @@ class HammerWars(RuleSystem):
         pts, xp = pool_cost(listed)
         return (*lines, ("Pts to deploy all", str(pts)), ("XP to deploy all", str(xp)))
 
+    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        if not isinstance(catalog, HammerWarsCatalog):
+            return ()
+        *slots, _, _ = self.summary(catalog, roster)
+        pts, xp = pool_cost(self.listed(catalog, roster))
+        return (*slots, ("Deploy all", f"{pts} pts · {xp} XP"))
+
     # -- builder hooks ---------------------------------------------------------------------
     def stacks_entries(self) -> bool:
         return True  # a pool lists each unit type once, with its number of models

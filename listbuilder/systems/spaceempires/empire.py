@@ -224,24 +224,51 @@ def headline(empire: Empire, recruits: Sequence[Recruit]) -> str:
     return f"{spent(recruits)} of {empire.available} revenue spent"
 
 
+@dataclass(frozen=True)
+class _Counts:
+    """What the summary measures against the empire's limits."""
+
+    cost: int
+    recruited: int
+    space: int
+    at_start: int
+    upkeep: int
+
+    @classmethod
+    def of(cls, catalog: SpaceEmpiresCatalog, empire: Empire,
+           recruits: Sequence[Recruit]) -> _Counts:
+        draw = empire.draw(catalog)
+        return cls(cost=spent(recruits), recruited=sum(e.count for _, e, _ in recruits),
+                   space=sum(e.count for _, e, c in recruits if c.is_space),
+                   at_start=draw.total if draw else 0,
+                   upkeep=catalog.constants.upkeep_units_per_revenue * empire.revenue)
+
+
 def summary_lines(catalog: SpaceEmpiresCatalog, empire: Empire,
                   recruits: Sequence[Recruit]) -> tuple[tuple[str, str], ...]:
-    draw = empire.draw(catalog)
-    cost = spent(recruits)
-    n = sum(e.count for _, e, _ in recruits)
-    space = sum(e.count for _, e, c in recruits if c.is_space)
-    start = draw.total if draw else 0
-    upkeep = catalog.constants.upkeep_units_per_revenue * empire.revenue
-    left = empire.available - cost
+    c = _Counts.of(catalog, empire, recruits)
+    n, start = c.recruited, c.at_start
+    left = empire.available - c.cost
     return (
         ("Revenue", f"{empire.revenue} this turn ({empire.describe_planets()})"),
         ("Treasury", f"{empire.treasury} saved"),
-        ("Spent", f"{cost} of {empire.available} (revenue {empire.revenue} + treasury "
+        ("Spent", f"{c.cost} of {empire.available} (revenue {empire.revenue} + treasury "
                   f"{empire.treasury}); " + (f"{left} left" if left >= 0 else
                                             f"{-left} over")),
-        ("Recruits", f"{n}/{empire.recruit_limit} (space {space}/{empire.space_limit})"),
-        ("Units", f"{start + n}/{upkeep} upkeep ({start} at start + {n} recruited)"),
+        ("Recruits", f"{n}/{empire.recruit_limit} (space {c.space}/{empire.space_limit})"),
+        ("Units", f"{start + n}/{c.upkeep} upkeep ({start} at start + {n} recruited)"),
     )
+
+
+def brief_lines(catalog: SpaceEmpiresCatalog, empire: Empire,
+                recruits: Sequence[Recruit]) -> tuple[tuple[str, str], ...]:
+    """The summary's limits as fractions, short enough to sit side by side in the builder's
+    strip. What is spent is the strip's headline already (`headline`); revenue and treasury
+    are the roster's own choices, shown in full below it."""
+    c = _Counts.of(catalog, empire, recruits)
+    return (("Recruits", f"{c.recruited}/{empire.recruit_limit}"),
+            ("Space", f"{c.space}/{empire.space_limit}"),
+            ("Units", f"{c.at_start + c.recruited}/{c.upkeep}"))
 
 
 def draw_section(catalog: SpaceEmpiresCatalog, empire: Empire) -> Section:

@@ -22,6 +22,7 @@ from listbuilder.systems.spaceempires.catalog import Chit, SpaceEmpiresCatalog, 
 from listbuilder.systems.spaceempires.empire import (
     Empire,
     Recruit,
+    brief_lines,
     check_empire,
     draw_section,
     headline,
@@ -99,6 +100,10 @@ class SpaceEmpires(RuleSystem):
     def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         cat = space_empires_catalog(catalog)
         return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+
+    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        cat = space_empires_catalog(catalog)
+        return brief_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
 
     def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
         cat = space_empires_catalog(catalog)
