@@ -275,10 +275,11 @@ def test_space_empires(page: Page, browser: Any, server: str, screenshots: Path,
     set_choice("Seed", "2024")
     set_choice("Treasury", "2")
     strip = page.locator("#strip").inner_text()
-    assert "Revenue" in strip and "Recruits" in strip
+    assert "0 of 7 revenue spent" in strip and "Recruits 0/5" in strip  # revenue 5 + treasury 2
+    assert "Treasury\n2 saved" in page.locator("#totals").inner_text()  # the full lines
     for unit in ("Warboss", "Gretchin Mob", "Ork Warship"):
         add(page, unit)
-    assert "Spent" in page.locator("#strip").inner_text()
+    assert "Recruits 3/5" in page.locator("#strip").inner_text()
     add(page, "Ork Warship")  # one more than the revenue pays for
     assert "Recruits cost" in page.locator("#totals").inner_text()
     set_count(page, 2, 1)
