@@ -10,6 +10,7 @@ can't expand into a huge one), or holds a number or a text far longer than any r
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 
@@ -108,12 +109,24 @@ class _Scan:
 def check_limits(text: str, file: str, limits: Limits) -> None:
     """Raise DataLoadError naming line and key if the YAML text breaks `limits`. A syntax
     error is left for the loader to report."""
-    scan = _Scan(file, limits)
     try:
-        for event in yaml.parse(text, Loader=SafeLoader):
-            _step(scan, event)
+        _scan_events(text, file, limits)
+    except yaml.MarkedYAMLError as error:
+        # PyYAML 6.0.4's scanner refuses flow nesting past its own bound (about 1,000 levels)
+        # before it hands over a single event of it; the text up to that point still shows
+        # where ours was passed, with the key path, rather than the scanner's bare complaint.
+        mark = error.problem_mark
+        if mark is not None and 0 < mark.index < len(text):
+            with contextlib.suppress(yaml.YAMLError):
+                _scan_events(text[:mark.index], file, limits)
     except yaml.YAMLError:
         return  # not valid YAML: the loader says where
+
+
+def _scan_events(text: str, file: str, limits: Limits) -> None:
+    scan = _Scan(file, limits)
+    for event in yaml.parse(text, Loader=SafeLoader):
+        _step(scan, event)
 
 
 def _step(scan: _Scan, event: yaml.Event) -> None:
