@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml | system
 
 run: system $(STAMP)
 	$(BIN)/listbuilder db upgrade
-	$(BIN)/listbuilder serve --host $(HOST) --port $(PORT)
+	$(BIN)/listbuilder serve --front --host $(HOST) --port $(PORT)
 
 test: system $(STAMP)
 	$(BIN)/ruff check listbuilder tests benchmarks

@@ -183,14 +183,19 @@ def schema(output: Path | None) -> None:
 @click.option("--threads", type=click.IntRange(1), default=None,
               help="Threads in each worker  [default: LISTBUILDER_THREADS, else 2]")
 @click.option("--access-log", is_flag=True, help="Log every request to standard output.")
+@click.option("--front", is_flag=True,
+              help="Start nginx on --host/--port in front of gunicorn (on a loopback port of "
+                   "its own), so slow clients never hold up the app: what make run does. "
+                   "Leave it out behind your own proxy.")
 @click.option("--debug", is_flag=True,
               help="Werkzeug's development server instead: one process, reloads on code "
                    "changes, shows debug pages. Never for players.")
 def serve(host: str, port: int, workers: int | None, threads: int | None, access_log: bool,
-          debug: bool) -> None:
+          front: bool, debug: bool) -> None:
     """Run the browser builder with gunicorn (rosters saved under instance/, or at
     DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
     from listbuilder import migrations, server
+    from listbuilder.front import FrontError
     from listbuilder.web import create_app
 
     try:
@@ -218,9 +223,56 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
         click.echo(f"Port {port} on {host} is in use (another server still running?): stop "
                    f"it, or choose another port with --port.", err=True)
         sys.exit(1)
+    in_front = ", nginx in front" if front else ""
     click.echo(f"Listbuilder at http://{host}:{port}/ ({workers} workers, {threads} threads "
-               f"each; Ctrl+C stops it)")
-    server.serve(app, host, port, workers, threads, access_log)
+               f"each{in_front}; Ctrl+C stops it)")
+    try:
+        server.serve(app, host, port, workers, threads, access_log, front)
+    except FrontError as failed:
+        click.echo(str(failed), err=True)
+        sys.exit(1)
+
+
+@main.command(name="proxy-config")
+@click.option("--server-name", default="listbuilder.example.org", show_default=True,
+              help="The name players type (nginx's server_name).")
+@click.option("--listen", default="443", show_default=True,
+              help="Where nginx listens: a port, or address:port.")
+@click.option("--upstream", default="127.0.0.1:8000", show_default=True,
+              help="Where `listbuilder serve` listens (its --host:--port).")
+@click.option("--certificate", default="/etc/letsencrypt/live/listbuilder.example.org/"
+              "fullchain.pem", show_default=True, help="The TLS certificate (chain) file.")
+@click.option("--certificate-key", default="/etc/letsencrypt/live/listbuilder.example.org/"
+              "privkey.pem", show_default=True, help="Its private key.")
+@click.option("--redirect-from", default="80", show_default=True,
+              help="A plain-HTTP port that sends browsers to HTTPS ('' for none).")
+@click.option("--access-log", default="/var/log/nginx/listbuilder.log", show_default=True,
+              help="nginx's access log, written without edit or share tokens ('off': none).")
+@click.option("--error-log", default="/var/log/nginx/listbuilder-error.log", show_default=True,
+              help="nginx's error log for the site (critical errors only: its lines quote "
+                   "addresses, tokens and all).")
+@click.option("--no-tls", is_flag=True, help="Plain HTTP (a front on loopback, as --front "
+                                               "runs it): no certificate.")
+def proxy_config(server_name: str, listen: str, upstream: str, certificate: str,
+                 certificate_key: str, redirect_from: str, access_log: str, error_log: str,
+                 no_tls: bool) -> None:
+    """Print the nginx site file for Listbuilder behind TLS (docs/deploying.md): buffers slow
+    clients, tells the app the scheme and the client's address, logs no tokens."""
+    from listbuilder.front import Site, site_config
+
+    log = access_log if access_log == "off" else f"{access_log} listbuilder"
+    words = [f"--{k.replace('_', '-')} {v}" for k, v in (
+        ("server_name", server_name), ("listen", listen), ("upstream", upstream))]
+    tls = not no_tls
+    if tls:
+        words += [f"--certificate {certificate}", f"--certificate-key {certificate_key}"]
+    site = Site(listen=listen, upstream=upstream, server_name=server_name,
+                certificate=certificate if tls else None,
+                certificate_key=certificate_key if tls else None,
+                redirect_from=(redirect_from or None) if tls else None, access_log=log,
+                error_log=error_log,
+                command="listbuilder proxy-config " + " ".join(words))
+    click.echo(site_config(site), nl=False)
 
 
 @main.command()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 @click.group()
 def db() -> None:
-    """The database's schema: upgrade it (make run does), or check it."""
+    """The database: upgrade its schema (make run does), check it, back it up, restore it."""
 
 
 @db.command()
@@ -39,6 +40,9 @@ def upgrade() -> None:
     where = migrations.shown(url)
     if before.up_to_date:
         click.echo(f"{where} is at revision {after.current}: nothing to do")
+    elif before.current is None and before.legacy == after.current:
+        click.echo(f"{where} was made before migrations with revision {after.current}'s "
+                   f"tables: recorded at revision {after.current}, its rosters kept")
     else:
         was = before.current or (f"{before.legacy} (made before migrations)" if before.legacy
                                  else "empty")
@@ -54,10 +58,22 @@ def current() -> None:
 
 @db.command()
 def check() -> None:
-    """Exit 0 if the database is at the code's revision; else say what to do and exit 1."""
-    from listbuilder import migrations
+    """Exit 0 if the database is at the code's revision and reads well (an SQLite file passes
+    SQLite's quick check); else say what to do and exit 1."""
+    from sqlalchemy.exc import SQLAlchemyError
 
-    state = _state()
+    from listbuilder import backup, migrations
+
+    url = migrations.configured_url()
+    damaged = backup.damage(url)
+    if damaged is not None:
+        click.echo(damaged, err=True)
+        sys.exit(1)
+    try:
+        state = _state()
+    except SQLAlchemyError as error:
+        click.echo(f"The database at {migrations.shown(url)} can't be read: {error}", err=True)
+        sys.exit(1)
     if not state.up_to_date:
         click.echo(state.problem(migrations.configured_url()), err=True)
         sys.exit(1)
@@ -82,6 +98,35 @@ def purge(days: int) -> None:
         sys.exit(1)
     finally:
         store.close()
+
+
+@db.command(name="backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file: Path) -> None:
+    """Write a copy of the whole database to FILE (an SQLite database, or for PostgreSQL a
+    pg_dump archive). Safe while the server runs and players save."""
+    from listbuilder import backup, migrations
+
+    try:
+        click.echo(backup.backup(migrations.configured_url(), file))
+    except (backup.BackupError, OSError) as failed:
+        click.echo(f"backup: {failed}", err=True)
+        sys.exit(1)
+
+
+@db.command(name="restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def restore_command(file: Path) -> None:
+    """Replace the database with the backup in FILE (made by `listbuilder db backup`). Stop
+    the server first; the database replaced is kept aside, and the command says where."""
+    from listbuilder import backup, liveness, migrations
+
+    try:
+        lines = backup.restore(migrations.configured_url(), file, migrations.instance_folder())
+    except (backup.BackupError, liveness.ServerRunning, OSError) as refused:
+        click.echo(f"restore: {refused}", err=True)
+        sys.exit(1)
+    click.echo("\n".join(lines))
 
 
 def _state() -> SchemaState:

@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import threading
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+from listbuilder.front import Front, FrontError, Site, die_with_parent
 
 DEFAULT_THREADS = 2
 
@@ -50,8 +55,10 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
     """gunicorn running an app built beforehand, with our settings and worker hooks."""
 
     def __init__(self, app: Flask, bind: str, workers: int, threads: int,
-                 access_log: bool = False) -> None:
+                 access_log: bool = False, front: Front | None = None) -> None:
         self.application = app
+        self.front = front
+        self.front_failed = ""  # why the front did not start
         self.options: dict[str, Any] = {
             "bind": bind,
             "workers": workers,
@@ -75,6 +82,8 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             "control_socket_disable": True,  # no gunicornc; two servers would share its path
             "post_fork": _post_fork,
             "worker_exit": _worker_exit,
+            "when_ready": _when_ready,
+            "on_exit": _on_exit,
         }
         super().__init__()
 
@@ -91,8 +100,9 @@ _HIDDEN = ("r", "U", "f", "{referer}i")
 
 
 def hide_tokens(text: str) -> str:
-    """A request line or address with its edit or share token replaced by '...'."""
-    return _TOKEN.sub(r"\1...", text)
+    """A request line or address with its edit or share token replaced by '...'. The text is
+    read as the app reads it, percent-decoded: `/r%2F<token>` reaches the same roster."""
+    return _TOKEN.sub(r"\1...", unquote(text))
 
 
 class TokenHidingLogger(Logger):  # type: ignore[misc]
@@ -107,12 +117,44 @@ class TokenHidingLogger(Logger):  # type: ignore[misc]
                 atoms[key] = hide_tokens(atoms[key])
         return atoms
 
+    def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
+        # Each worker binds its own socket (reuse_port), so the master has none to name
+        if msg.startswith("Listening at:") and args and not args[0]:
+            args = (", ".join(self.cfg.bind), *args[1:])
+        super().info(msg, *args, **kwargs)
+
 
 def _post_fork(server: Any, worker: Any) -> None:
+    # A worker ends at once with its master, however the master ends: orphans kept the port
+    # (each worker has its own socket) and a server killed outright could not be started again
+    # for 20-27 s. Nothing is lost: a save is one transaction, whole or not at all.
+    die_with_parent(signal.SIGKILL)
+    if os.getppid() != server.pid:  # the master died before the line above
+        os._exit(1)
     app: Flask = server.app.application
     # connections opened in the master (the schema check) must not be shared with it
     app.extensions["listbuilder.store"].engine.dispose(close=False)
-    start_printing()
+    start_printing(app)
+
+
+def _when_ready(server: Any) -> None:
+    front: Front | None = server.app.front
+    if front is None:
+        return
+    port = int(server.cfg.bind[0].rsplit(":", 1)[1])
+
+    def failed(message: str) -> None:
+        server.log.error("%s", message)
+        server.app.front_failed = message
+        os.kill(server.pid, signal.SIGTERM)  # stop the workers too: nobody can reach them
+
+    front.start_when_listening(port, failed)
+
+
+def _on_exit(server: Any) -> None:
+    front: Front | None = server.app.front
+    if front is not None:
+        front.stop()
 
 
 def _worker_exit(server: Any, worker: Any) -> None:
@@ -121,14 +163,20 @@ def _worker_exit(server: Any, worker: Any) -> None:
     stop_pool()
 
 
-def start_printing() -> bool:
+def start_printing(app: Flask | None = None) -> bool:
     """This process's warm layout processes, and the renderer's one-time set-up (~0.3 s) done
-    now rather than in the first player's print. True if the layout processes run."""
+    now rather than in the first player's print; with `app`, its print runner too (the thread
+    that lays out the queued prints: listbuilder.web.print_queue). True if the layout
+    processes run."""
     from listbuilder.printing.render import warm_up
     from listbuilder.printing.workers import start_pool
 
     started = start_pool()
     threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
+    if app is not None:
+        from listbuilder.web.print_queue import start_runner
+
+        start_runner(app)
     return started
 
 
@@ -147,9 +195,36 @@ def port_free(host: str, port: int) -> bool:
     return True
 
 
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def free_loopback_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def serve(app: Flask, host: str, port: int, workers: int, threads: int,
-          access_log: bool = False) -> None:
+          access_log: bool = False, front: bool = False) -> None:
     """Serve until SIGTERM or SIGINT (Ctrl+C); both stop the workers and their layout
-    processes."""
-    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    Server(app, bind, workers, threads, access_log).run()
+    processes, and the front.
+
+    With `front`, nginx listens on host:port and buffers every request before gunicorn, on a
+    loopback port of its own, sees it (`listbuilder.front`). Raises FrontError if it can't."""
+    if not front:
+        Server(app, _address(host, port), workers, threads, access_log).run()
+        return
+    inner = free_loopback_port()
+    log = "/dev/stdout listbuilder" if access_log else "off"
+    buffering = Front(Site(listen=_address(host, port), upstream=f"127.0.0.1:{inner}",
+                           access_log=log, command="listbuilder serve --front"),
+                      Path(app.instance_path) / "front")
+    # nginx logs the requests (without tokens); gunicorn's own log would say 127.0.0.1
+    running = Server(app, f"127.0.0.1:{inner}", workers, threads, False, buffering)
+    try:
+        running.run()
+    finally:
+        buffering.stop()
+        if running.front_failed:
+            raise FrontError(running.front_failed)

@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     DateTime,
+    Index,
     Integer,
     LargeBinary,
     Select,
@@ -52,6 +53,9 @@ MAX_TEXT = 256 * 1024  # the largest roster file the reader accepts
 PRINT_CACHE_BYTES = 64 * 1024 * 1024  # the default bound of the shared print cache
 BUSY_TIMEOUT_MS = 10_000  # how long an SQLite writer waits for another one before failing
 TOUCH_EVERY = timedelta(minutes=1)  # a cached print's last use is written at most this often
+# What our connections call themselves to PostgreSQL, so that `listbuilder db restore` can see
+# a server on another machine (pg_stat_activity).
+APPLICATION_NAME = "listbuilder"
 
 
 class Base(DeclarativeBase):
@@ -81,6 +85,28 @@ class PrintRow(Base):
     size: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class PrintJobRow(Base):
+    """A print from the browser waiting for its layout, being laid out, or finished: the queue
+    every worker and machine shares (`listbuilder.web.print_queue` reads and writes it)."""
+
+    __tablename__ = "print_jobs"
+    __table_args__ = (Index("ix_print_jobs_status_rank_id", "status", "rank", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order of the line
+    key: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # the print's key
+    kind: Mapped[str] = mapped_column(String(16))
+    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (print_queue.PrintJob)
+    status: Mapped[str] = mapped_column(String(16))  # waiting, running, done, failed
+    # the line is ordered by rank, then id: 0 a player waits for the PDF, 1 only its preview
+    rank: Mapped[int] = mapped_column(Integer, server_default="0")
+    problems: Mapped[str | None] = mapped_column(Text, nullable=True)  # failed: JSON list
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)  # who lays it out
+    attempts: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    heartbeat: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 ROSTERS = cast(Table, RosterRow.__table__)
@@ -156,11 +182,16 @@ def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.drivername == "postgres":  # what many hosts hand out; SQLAlchemy wants this
         parsed = parsed.set(drivername="postgresql+psycopg")
+    # hide_parameters: a database error's message (logged, shown by tracebacks) would carry
+    # the statement's values, among them edit-token hashes and whole rosters.
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(parsed, pool_pre_ping=True, hide_parameters=True,
+                             connect_args={"application_name": APPLICATION_NAME})
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True, hide_parameters=True)
     if parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed)
+    engine = create_engine(parsed, hide_parameters=True)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine

@@ -96,3 +96,15 @@ def test_anchors_follow_githubs_rule() -> None:
         "What about games under 1000 (or 500) pts?")
     assert "blast--and-fixed-attacks" in here  # backticks and * dropped, spaces kept as -
     assert "hammer-wars" in here and "rules-notes" in here
+
+
+def test_the_shipped_nginx_site_is_what_proxy_config_prints() -> None:
+    """docs/deploying.md ships docs/nginx-listbuilder.conf; the HTTPS browser test runs the
+    same command's output (with its own ports and certificate)."""
+    from click.testing import CliRunner
+
+    from listbuilder.cli import main
+
+    printed = CliRunner().invoke(main, ["proxy-config"])
+    assert printed.exit_code == 0, printed.output
+    assert (ROOT / "docs" / "nginx-listbuilder.conf").read_text(encoding="utf-8") == printed.output

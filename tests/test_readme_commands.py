@@ -115,6 +115,57 @@ def _postgres_extra_exists() -> None:
     assert any(need.startswith("psycopg") for need in extras["postgres"])
 
 
+def _nginx_is_a_system_package() -> None:
+    assert re.search(r"\bnginx\b", (ROOT / "scripts" / "system-packages.sh").read_text())
+
+
+def _proxy_config(*args: str) -> str:
+    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+                           "proxy-config", *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _proxy_config_defaults_to_certbot_paths() -> None:
+    site = _proxy_config()
+    assert "/etc/letsencrypt/live/listbuilder.example.org/fullchain.pem" in site
+    assert "/etc/letsencrypt/live/listbuilder.example.org/privkey.pem" in site
+
+
+def _proxy_config_prints_the_site() -> None:
+    cert = "/etc/letsencrypt/live/lists.example.club/fullchain.pem"
+    site = _proxy_config("--server-name", "lists.example.club", "--certificate", cert,
+                         "--certificate-key", cert.replace("fullchain", "privkey"))
+    assert "server_name lists.example.club;" in site
+    assert f"ssl_certificate {cert};" in site
+    assert "X-Forwarded-Proto" in site and "proxy_request_buffering on;" in site
+
+
+def _backup_and_restore_run() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "LISTBUILDER_INSTANCE": scratch}
+        env.pop("DATABASE_URL", None)
+        run = [sys.executable, "-c", "from listbuilder.cli import main; main()", "db"]
+        file = str(Path(scratch) / "monday.sqlite3")
+        for step, said in (("upgrade", "upgraded"), ("backup", "backed up 0 rosters"),
+                           ("restore", "restored 0 rosters")):
+            done = subprocess.run([*run, step, *([file] if step != "upgrade" else [])],
+                                  env=env, capture_output=True, text=True)
+            assert done.returncode == 0 and said in done.stdout, done.stderr
+
+
+def _redis_extra_exists() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert any(need.startswith("redis") for need in extras["redis"])
+
+
+def _ratelimit_storage_is_read() -> None:
+    text = (ROOT / "listbuilder" / "web" / "config.py").read_text()
+    assert 'os.environ.get("LISTBUILDER_RATELIMIT_STORAGE")' in text
+
+
 def _database_url_is_read() -> None:
     from listbuilder.web.config import Config
 
@@ -124,7 +175,7 @@ def _database_url_is_read() -> None:
 
 COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "make run": Make("run", ("sh scripts/system-packages.sh", f"{LB} db upgrade",
-                             f"{LB} serve --host 127.0.0.1 --port 5000")),
+                             f"{LB} serve --front --host 127.0.0.1 --port 5000")),
     "make test": Make("test", ("sh scripts/system-packages.sh",
                                ".venv/bin/ruff check listbuilder tests benchmarks",
                                ".venv/bin/mypy", ".venv/bin/pytest")),
@@ -171,6 +222,32 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "export DATABASE_URL=postgresql://listbuilder:secret@db.internal/listbuilder": Other(
         "it sets a variable for a database that is not here; the setting is checked",
         _database_url_is_read),
+    "apt-get install nginx certbot python3-certbot-nginx": Other(
+        "it installs Debian packages; nginx is among those make test installs and runs",
+        _nginx_is_a_system_package),
+    "certbot certonly --nginx -d lists.example.club": Other(
+        "it asks Let's Encrypt for a certificate of a public name; the paths it writes are "
+        "the ones proxy-config takes by default", _proxy_config_defaults_to_certbot_paths),
+    "listbuilder proxy-config --server-name lists.example.club --certificate "
+    "/etc/letsencrypt/live/lists.example.club/fullchain.pem --certificate-key "
+    "/etc/letsencrypt/live/lists.example.club/privkey.pem '>' "
+    "/etc/nginx/sites-enabled/listbuilder.conf": Other(
+        "it writes into /etc/nginx; the same command's output is checked, and "
+        "tests/browser/test_https_browser.py runs nginx on it", _proxy_config_prints_the_site),
+    "nginx -t && systemctl reload nginx": Other(
+        "it reloads the machine's nginx; nginx accepts the site file in "
+        "tests/browser/test_https_browser.py, which starts it", _nginx_is_a_system_package),
+    "listbuilder db backup /srv/backups/listbuilder-monday.sqlite3": Other(
+        "it writes under /srv; the same backup is made into a scratch folder",
+        _backup_and_restore_run),
+    "listbuilder db restore /srv/backups/listbuilder-monday.sqlite3": Other(
+        "it reads under /srv; a backup is restored from a scratch folder",
+        _backup_and_restore_run),
+    "pip install 'listbuilder[redis]'": Other(
+        "it installs packages; the redis extra it names is checked", _redis_extra_exists),
+    "export LISTBUILDER_RATELIMIT_STORAGE=redis://cache.internal:6379/0": Other(
+        "it names a Redis server that is not here; the setting is read (tests/web/test_limits.py "
+        "counts in Redis when one runs)", _ratelimit_storage_is_read),
     # docs/hostile-input.md, docs/printing.md
     ".venv/bin/python benchmarks/fuzz.py --cli 5000 --server 5000 --seed 1": Other(
         "a benchmark of minutes (it prints figures, never asserted); its flags are checked",

@@ -10,6 +10,7 @@ to serve otherwise, naming the command that fixes it.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 
+from listbuilder import ratelimit  # noqa: F401  (its table joins Base.metadata, as models do)
 from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.storage import sqlite_url
 
@@ -30,6 +32,8 @@ BASELINE = "0001"  # the rosters table as the first release's create_all made it
 # newest one whose every mark is there. (0002 also matches the short-lived create_all of the
 # commit that added its columns.)
 LEGACY_MARKS: tuple[tuple[str, set[tuple[str, str | None]]], ...] = (
+    ("0004", {("print_jobs", None)}),
+    ("0003", {("rate_limits", None)}),
     ("0002", {("rosters", "deleted_at"), ("print_cache", None)}),
     (BASELINE, {("rosters", None)}),
 )
@@ -39,13 +43,17 @@ class SchemaNotCurrent(RuntimeError):
     """The database is not at the revision this code needs: the message says what to do."""
 
 
+def instance_folder() -> Path:
+    """The instance folder the app would use: LISTBUILDER_INSTANCE, else instance/."""
+    return Path(os.environ.get("LISTBUILDER_INSTANCE") or PROJECT_ROOT / "instance")
+
+
 def configured_url() -> str:
     """The database the app would use: DATABASE_URL, else the SQLite file in the instance
     folder (LISTBUILDER_INSTANCE, else instance/)."""
     if os.environ.get("DATABASE_URL"):
         return os.environ["DATABASE_URL"]
-    instance = os.environ.get("LISTBUILDER_INSTANCE") or PROJECT_ROOT / "instance"
-    return sqlite_url(Path(instance) / "listbuilder.sqlite3")
+    return sqlite_url(instance_folder() / "listbuilder.sqlite3")
 
 
 def shown(url: str) -> str:
@@ -86,17 +94,30 @@ class SchemaState:
             return (f"{where} is at revision {self.current}, which this Listbuilder does not "
                     f"know: it was upgraded by a newer version. Run that version, or restore a "
                     f"backup taken before the upgrade.")
-        at = self.current or f"{self.legacy} (made before migrations existed)"
-        return (f"{where} is at revision {at}, behind this Listbuilder's {self.head}. Run "
-                f"`{UPGRADE_COMMAND}` (make run does), then start again.")
+        if self.current is None:
+            # no revision recorded: its tables say which revision it matches, which may well
+            # be the code's own (then only the record is missing, not a change)
+            behind = ("its tables are those of this Listbuilder's revision, "
+                      f"{self.head}, but no revision is recorded" if self.legacy == self.head
+                      else f"its tables match revision {self.legacy}, behind this "
+                           f"Listbuilder's {self.head}")
+            return (f"{where} was made before Listbuilder had migrations: {behind}. Run "
+                    f"`{UPGRADE_COMMAND}` to bring it up to date and record it, keeping its "
+                    f"rosters (make run does), then start again.")
+        return (f"{where} is at revision {self.current}, behind this Listbuilder's "
+                f"{self.head}. Run `{UPGRADE_COMMAND}` (make run does), then start again.")
 
 
 def check(engine: Engine) -> SchemaState:
-    scripts = ScriptDirectory.from_config(alembic_config())
     with engine.connect() as connection:
-        current = MigrationContext.configure(connection).get_current_revision()
-        legacy = _legacy_revision(connection) if current is None else None
-    known = current is None or _is_known(scripts, current)
+        return state_of(connection)
+
+
+def state_of(connection: Connection) -> SchemaState:
+    """Where the database stands, read on this connection (inside its transaction, if any)."""
+    current = MigrationContext.configure(connection).get_current_revision()
+    legacy = _legacy_revision(connection) if current is None else None
+    known = current is None or is_known(current)
     return SchemaState(current, head(), legacy, known)
 
 
@@ -109,19 +130,18 @@ def require_current(engine: Engine, url: str) -> None:
 def upgrade(engine: Engine, revision: str = "heads") -> SchemaState:
     """Bring the database to `revision` (the code's by default), in one transaction that
     holds the database's write lock, so a second upgrade at the same time waits, then finds
-    nothing left to do. Returns the state before."""
-    before = check(engine)
-    if not before.known:
-        raise SchemaNotCurrent(before.problem(str(engine.url)))
+    nothing left to do. Returns the state before, as read under that lock: read before it,
+    two upgrades at once would both have found the database empty and said so."""
     with engine.execution_options(sqlite_immediate=True).begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                {"key": 0x4C495354})  # "LIST": any fixed number of ours
+        before = state_of(connection)
+        if not before.known:
+            raise SchemaNotCurrent(before.problem(str(engine.url)))
         config = alembic_config(connection)
-        if MigrationContext.configure(connection).get_current_revision() is None:
-            legacy = _legacy_revision(connection)
-            if legacy is not None:
-                command.stamp(config, legacy)
+        if before.current is None and before.legacy is not None:
+            command.stamp(config, before.legacy)
         command.upgrade(config, revision)
     return before
 
@@ -131,15 +151,21 @@ def _legacy_revision(connection: Connection) -> str | None:
     tables = set(inspector.get_table_names())
     if "alembic_version" in tables:
         return None
-    columns = {t: {c["name"] for c in inspector.get_columns(t)} for t in tables}
+    return legacy_match({t: {c["name"] for c in inspector.get_columns(t)} for t in tables})
+
+
+def legacy_match(columns: Mapping[str, Set[str]]) -> str | None:
+    """The revision a database without `alembic_version`, with these tables and columns,
+    matches: the newest one whose every mark is there; None if not even the first."""
     for revision, marks in LEGACY_MARKS:
         if all(t in columns and (c is None or c in columns[t]) for t, c in marks):
             return revision
     return None
 
 
-def _is_known(scripts: ScriptDirectory, revision: str) -> bool:
+def is_known(revision: str) -> bool:
+    """Whether the revision is one of this code's migrations (False: made by newer code)."""
     try:
-        return scripts.get_revision(revision) is not None
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
     except Exception:  # Alembic raises its own errors for revisions it can't resolve
         return False

@@ -25,6 +25,10 @@ class PrintError(ValueError):
         self.problems = [problems] if isinstance(problems, str) else list(problems)
         super().__init__("\n".join(self.problems))
 
+    def __reduce__(self) -> tuple[type[PrintError], tuple[list[str]]]:
+        # raised in a layout process, it crosses back with its problems one by one
+        return (PrintError, (self.problems,))
+
 
 @dataclass(frozen=True, kw_only=True)
 class PrintOptions:

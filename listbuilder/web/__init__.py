@@ -57,7 +57,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.store"] = store
     csrf.init_app(app)
 
-    from listbuilder.web import builder, errors, home, notes, security, shared, templating
+    from listbuilder.web import builder, errors, home, limits, notes, security, shared, templating
 
     templating.init_app(app)
     security.init_app(app)
@@ -71,6 +71,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.register_blueprint(resolve_bp)
     from listbuilder.web.print_views import bp as print_bp
     app.register_blueprint(print_bp)
+    limits.init_app(app)  # last: it limits endpoints of the blueprints above by name
     return app
 
 

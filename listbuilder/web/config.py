@@ -19,8 +19,16 @@ class Config:
     PRINT_CACHE_MB = int(os.environ.get("LISTBUILDER_PRINT_CACHE_MB") or 64)
     # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
     MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
-    # How long a print waits for the one before it in the same worker before a 503.
-    PRINT_WAIT_SECONDS = 30
+    # Prints not in the cache wait in a queue in the database (web/print_queue.py): at most
+    # this many waiting; past it a print is answered 503 ("try again in a minute").
+    PRINT_QUEUE = int(os.environ.get("LISTBUILDER_PRINT_QUEUE") or 16)
+    # A print being laid out whose runner gave no sign of life for this long (its worker was
+    # killed) is taken again by another runner (seconds; runners beat every few seconds).
+    PRINT_JOB_TIMEOUT = 30
+    # Whether a process serving HTTP runs a print runner thread (gunicorn's workers start it
+    # at fork; Werkzeug's server at its first print). Flask's test client never starts one:
+    # tests run the queue with print_queue.run_next_job.
+    PRINT_RUNNER = True
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
     MAX_CONTENT_LENGTH = 512 * 1024  # uploads: roster files are at most 256 KB
@@ -33,6 +41,15 @@ class Config:
     # it first in the list, which renews the year), not with every answer: re-signing it cost
     # an edit about 0.2 ms of CPU and every answer a Set-Cookie header.
     SESSION_REFRESH_EACH_REQUEST = False
+    # Requests one client (address) may make, in Flask-Limiter's notation ("30 per minute",
+    # "10/minute;200/day"); an empty value turns that limit off (so these are read with a
+    # default, not `or`). listbuilder/web/limits.py names the requests each one covers.
+    LIMIT_CREATE = os.environ.get("LISTBUILDER_LIMIT_CREATE", "30 per minute")
+    LIMIT_IMPORT = os.environ.get("LISTBUILDER_LIMIT_IMPORT", "30 per minute")
+    LIMIT_PRINT = os.environ.get("LISTBUILDER_LIMIT_PRINT", "60 per minute")  # previews too
+    # Where the counts are kept: unset means the app's own database (every worker and machine
+    # shares it); else a storage URI handed to Flask-Limiter as it is (redis://host:6379/0).
+    LIMIT_STORAGE = os.environ.get("LISTBUILDER_RATELIMIT_STORAGE") or None
 
 
 class TestConfig(Config):
@@ -41,3 +58,6 @@ class TestConfig(Config):
     DATABASE_URL = "sqlite://"  # replaced by a temp file in the tests' fixtures
     UPGRADE_DATABASE = True
     LISTBUILDER_DATA = None
+    # off, so no test counts against another's limits; tests/web/test_limits.py turns them on
+    LIMIT_CREATE = LIMIT_IMPORT = LIMIT_PRINT = ""
+    LIMIT_STORAGE = None

@@ -7,23 +7,22 @@ new release never serves a PDF the old layout made. The store is the database, s
 and every machine behind a load balancer shares the cache.
 
 Print work is bounded too: a print from the browser makes at most `MAX_PRINT_CARDS` distinct
-cards (a server's CPU is shared by everyone; the command line has no such bound).
+cards (a server's CPU is shared by everyone; the command line has no such bound). A print not
+in the cache is laid out by a print runner, not in the request's thread (`print_queue`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from flask import abort, current_app
+from flask import current_app
 
 from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.printing import PrintError
-from listbuilder.web import services
 
 # What decides a PDF besides its content: the code and files the layout reads.
 LAYOUT_FILES = ("listbuilder/printing", "listbuilder/engine/cards.py",
@@ -31,9 +30,6 @@ LAYOUT_FILES = ("listbuilder/printing", "listbuilder/engine/cards.py",
 LAYOUT_GLOBS = ("listbuilder/systems/*/cards.py", "templates/*/rules.html",
                 "templates/*/unit_card.html", "templates/*/play_card.html",
                 "templates/*/chit.html")
-
-
-_LAYING_OUT = threading.BoundedSemaphore(1)
 
 
 @cache
@@ -61,27 +57,6 @@ def print_key(kind: str, revision: str, options: dict[str, object],
     body = json.dumps({"kind": kind, "layout": layout_revision(), "data": revision,
                        "options": options, "parts": list(parts)}, sort_keys=True)
     return hashlib.sha256(body.encode()).hexdigest()
-
-
-def cached_pdf(key: str, make: Callable[[], bytes]) -> bytes:
-    """The PDF kept under `key`, or one made now and kept. One print is laid out at a time in
-    each server process (the layout itself uses both cores), so a crowd of prints queues
-    instead of starving everyone's edits; one that waits too long is answered 503."""
-    store = services.store()
-    kept = store.cached_print(key)
-    if kept is not None:
-        return kept
-    if not _LAYING_OUT.acquire(timeout=float(current_app.config["PRINT_WAIT_SECONDS"])):
-        abort(503, "The printer is busy with other players' prints: try again in a minute.")
-    try:
-        kept = store.cached_print(key)  # made by the print this one waited for?
-        if kept is not None:
-            return kept
-        pdf = make()
-    finally:
-        _LAYING_OUT.release()
-    store.keep_print(key, pdf)
-    return pdf
 
 
 def check_print_size(cards: int) -> None:

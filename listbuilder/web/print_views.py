@@ -3,10 +3,13 @@ and each system's own prints (its card set, a faction's chits, the rules sheet) 
 system's print page.
 
 A print changes nothing, so every form is a GET that works without JavaScript: the answer is
-the PDF as a download and the page stays as it was. A print that can't be made comes back as
-a page (422) naming each problem in words, with the form filled as it was sent. Checking the
-options and making the PDF are `listbuilder.printing`'s; this module reads the query, lays out
-the forms and names the file.
+the PDF as a download and the page stays as it was. A print not made yet is queued and laid
+out beside the edits (`print_queue`): the answer (202) is a small page with the print's place
+in line that asks again every second, until the same address answers the PDF. A full queue is
+a page too (503, with Retry-After). A print that can't be made comes back as a page (422)
+naming each problem in words, with the form filled as it was sent. Checking the options and
+making the PDF are `listbuilder.printing`'s; this module reads the query, lays out the forms
+and names the file.
 """
 
 from __future__ import annotations
@@ -21,8 +24,6 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
-from listbuilder import printing
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.printing import Printables, PrintError, PrintOptions, printables
@@ -30,7 +31,8 @@ from listbuilder.printing.geometry import CARDS, CHIT, CHIT_GUTTER, GUTTER, PAPE
 from listbuilder.printing.options import FALSE, TRUE
 from listbuilder.storage import Stored
 from listbuilder.web import services
-from listbuilder.web.print_cache import cached_pdf, check_print_size, print_key
+from listbuilder.web.print_cache import check_print_size, print_key
+from listbuilder.web.print_queue import DOWNLOAD, PREVIEW, InLine, PrintJob, QueueFull, ask
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("print", __name__)
@@ -38,6 +40,8 @@ bp = Blueprint("print", __name__)
 DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(PrintOptions)}
 MAX_SENT = 30  # query keys read; a print form sends ten at most
 MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
+REFRESH_SECONDS = 1  # how soon the page of a print in line asks again
+BUSY_RETRY_SECONDS = 30  # how soon a player turned away by a full queue may ask again
 
 # How each option is named to players, in the forms and in the problems reported.
 LABELS = {
@@ -244,6 +248,35 @@ def pdf_response(pdf: bytes, *name_parts: str) -> Response:
     })
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What a print's waiting page says: what is printed, and where to go back to."""
+
+    title: str
+    back: str
+    back_label: str
+
+
+def queued(key: str, job: PrintJob, asked: Asked,
+           check: Callable[[], None] = lambda: None) -> bytes | Response:
+    """The print's PDF if it is made; else the page of a print in line (202), or of a full
+    queue (503). PrintError passes through: the caller shows the form with the problems."""
+    rank = PREVIEW if request.path.endswith("/preview.png") else DOWNLOAD
+    try:
+        got = ask(key, job, check, rank)
+    except QueueFull as full:
+        body = render_template("print/busy.html", asked=asked, waiting=full.waiting,
+                               retry=BUSY_RETRY_SECONDS)
+        return Response(body, 503, headers={"Retry-After": str(BUSY_RETRY_SECONDS),
+                                            "Cache-Control": "no-store"})
+    if isinstance(got, InLine):
+        body = render_template("print/waiting.html", asked=asked, place=got,
+                               refresh=REFRESH_SECONDS)
+        return Response(body, 202, headers={"Retry-After": str(REFRESH_SECONDS),
+                                            "Cache-Control": "no-store"})
+    return got
+
+
 # -- a roster's cards and sheet ---------------------------------------------------------------
 
 def _open(stored: Stored) -> Opened:
@@ -257,18 +290,24 @@ def _print_roster(opened: Opened, action: str, back: str) -> Response:
     sent = sent_values()
     try:
         options = PrintOptions.from_strings(sent)
-        if options.what in ("cards", "all"):
-            check_print_size(len(opened.system.unit_cards(opened.catalog, opened.roster,
-                                                          merge=options.merge)))
+
+        def check() -> None:  # only when the print is queued: a poll need not count again
+            if options.what in ("cards", "all"):
+                check_print_size(len(opened.system.unit_cards(opened.catalog, opened.roster,
+                                                              merge=options.merge)))
+
         key = print_key("roster", opened.catalog.revision, dataclasses.asdict(options),
                         [opened.stored.text])
-        pdf = cached_pdf(key, lambda: printing.render_roster(opened.catalog, opened.system,
-                                                             opened.roster, options))
+        job = PrintJob("roster", opened.system.id, dataclasses.asdict(options),
+                       text=opened.stored.text)
+        pdf = queued(key, job, Asked(opened.roster.name, back, "back to the roster"), check)
     except PrintError as exc:
         form = roster_form(action, sent, in_words(exc.problems))
         body = render_template("print/web_roster.html", form=form, roster=opened.roster,
                                system=opened.system, back=back)
         return Response(body, 422)
+    if isinstance(pdf, Response):
+        return pdf
     return pdf_response(pdf, opened.roster.name, opened.system.id, WHAT_FILE[options.what])
 
 
@@ -324,11 +363,8 @@ def _system_page(system: RuleSystem, failed: str = "", sent: Mapping[str, str] |
     return Response(body, 422 if failed else 200)
 
 
-Make = Callable[[Catalog, PrintOptions], bytes]
-
-
-def _print_system(system: RuleSystem, kind: str, make: Make, problems: list[str],
-                  *name_parts: str) -> Response:
+def _print_system(system: RuleSystem, kind: str, problems: list[str], *name_parts: str,
+                  faction: str = "") -> Response:
     """Print, or show the page again with every problem: those of the options and those the
     view found (`problems`), at once."""
     sent = sent_values()
@@ -342,11 +378,17 @@ def _print_system(system: RuleSystem, kind: str, make: Make, problems: list[str]
         catalog = services.library().catalog(system)
         key = print_key(kind, catalog.revision, dataclasses.asdict(options),
                         [system.id, *name_parts])
+        job = PrintJob(kind, system.id, dataclasses.asdict(options), faction=faction)
+        asked = Asked(f"{system.name}: {' '.join(name_parts)}",
+                      url_for("print.system_page", system_id=system.id),
+                      f"back to {system.name}'s prints")
         try:
-            return pdf_response(cached_pdf(key, lambda: make(catalog, options)), system.id,
-                                *name_parts)
+            pdf = queued(key, job, asked)
         except PrintError as exc:
             problems = exc.problems
+        else:
+            return pdf if isinstance(pdf, Response) else pdf_response(pdf, system.id,
+                                                                      *name_parts)
     return _system_page(system, kind, sent, in_words(problems))
 
 
@@ -357,26 +399,17 @@ def system_page(system_id: str) -> Response:
 
 @bp.get("/systems/<system_id>/print/rules")
 def rules(system_id: str) -> Response:
-    system = _system(system_id)
-
-    def make(catalog: Catalog, options: PrintOptions) -> bytes:
-        return printing.render_rules(catalog, system, options)
-
-    return _print_system(system, "rules", make, [], "rules")
+    return _print_system(_system(system_id), "rules", [], "rules")
 
 
 @bp.get("/systems/<system_id>/print/deck")
 def deck(system_id: str) -> Response:
     system = _system(system_id)
     offer = printables(services.library().catalog(system), system)
-
-    def make(catalog: Catalog, options: PrintOptions) -> bytes:
-        return printing.render_deck(catalog, system, options)
-
     problems = [] if offer.deck else [
         f"{system.name} has no card deck of its own: a roster's unit cards print from the "
         f"roster's page, under Print."]
-    return _print_system(system, "deck", make, problems, offer.deck or "deck")
+    return _print_system(system, "deck", problems, offer.deck or "deck")
 
 
 @bp.get("/systems/<system_id>/print/chits")
@@ -385,10 +418,6 @@ def chits(system_id: str) -> Response:
     offer = printables(services.library().catalog(system), system)
     wanted = request.args.get("faction", "").strip()[:MAX_TEXT]
     faction = next((f for f in offer.chit_factions if f.casefold() == wanted.casefold()), "")
-
-    def make(catalog: Catalog, options: PrintOptions) -> bytes:
-        return printing.render_chits(catalog, system, faction, options)
-
     problems = []
     if not offer.chit_factions:
         problems.append(f"{system.name} is not played with chits.")
@@ -397,7 +426,7 @@ def chits(system_id: str) -> Response:
     elif not faction:
         problems.append(f"Faction: {wanted!r} has no chit pile in {system.name}; pick one of "
                         f"{', '.join(offer.chit_factions)}.")
-    return _print_system(system, "chits", make, problems, faction, "chits")
+    return _print_system(system, "chits", problems, faction, "chits", faction=faction)
 
 
 def _counted(title: str, cards: int) -> str:
@@ -429,9 +458,17 @@ def print_preview_url(form: PrintForm) -> str:
 
 
 def _preview(answer: Response) -> Response:
-    """A print's first page as a PNG; a print that can't be made answers as it would."""
+    """A print's first page as a PNG; a print that can't be made answers as it would. A print
+    in line answers 202 with no picture: the page's script asks again (listbuilder.js), and
+    asks first with HEAD, which answers the status without drawing the picture."""
+    if answer.status_code == 202:
+        return Response("The picture of this print is being made.", 202, mimetype="text/plain",
+                        headers={"Retry-After": str(REFRESH_SECONDS),
+                                 "Cache-Control": "no-store"})
     if answer.mimetype != "application/pdf":
         return answer
+    if request.method == "HEAD":
+        return Response(mimetype="image/png", headers={"Cache-Control": "no-store"})
     from listbuilder.printing.preview import first_page_png
 
     return Response(first_page_png(answer.get_data()), mimetype="image/png",

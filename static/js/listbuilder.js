@@ -230,6 +230,30 @@
     if (!img) return;
     var values = new URLSearchParams();
     new FormData(form).forEach(function (value, name) { if (value) values.append(name, value); });
+    img.removeAttribute("data-tries");
     img.src = form.getAttribute("action").split("#")[0] + "/preview.png?" + values.toString();
   });
+  // A print not made yet has no picture: the server queues it and answers 202 without one
+  // (print_views._preview), so the picture fails to load. Ask again, without drawing the
+  // picture (HEAD), and load it again when the answer says it is still coming (202; 503:
+  // the queue is full), after the Retry-After the answer gives. A print that can't be made
+  // (422) is not asked again.
+  var MAX_TRIES = 180;
+  document.addEventListener("error", function (event) {
+    var img = event.target;
+    if (!img || img.tagName !== "IMG" || !img.closest || !img.closest(".print-preview")) return;
+    var src = img.getAttribute("src");
+    var tries = Number(img.getAttribute("data-tries") || 0);
+    if (!src || tries >= MAX_TRIES || !window.fetch) return;
+    img.setAttribute("data-tries", String(tries + 1));
+    window.fetch(src, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) {
+        if (answer.status !== 202 && answer.status !== 503) return;
+        var wait = Math.min(Math.max(Number(answer.headers.get("Retry-After")) || 1, 1), 60);
+        setTimeout(function () {
+          if (img.getAttribute("src") === src) img.src = src;  // else new options: theirs
+        }, wait * 1000);
+      })
+      .catch(function () { /* offline: the picture stays missing; its alt text says what */ });
+  }, true);
 })();

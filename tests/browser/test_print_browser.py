@@ -78,7 +78,13 @@ def test_print_menu_downloads_letter_mini_cards(page: Page, server: str, screens
     first = pdf.pages[0].mediabox
     assert (float(first.width), float(first.height)) == pytest.approx((612, 792), abs=0.5)
     assert "Line Troopers" in "".join(p.extract_text() for p in pdf.pages)
-    assert page.url.split("?")[0].split("#")[0].rsplit("/", 2)[-2] == "r"  # still the roster
+    # the print waited in line on a page of its own, which stays after the download and
+    # leads back to the roster
+    assert page.get_by_role("heading", name=re.compile("^Printing ")).is_visible()
+    page.get_by_role("link", name="back to the roster").click()
+    assert page.url.split("?")[0].split("#")[0].rsplit("/", 2)[-2] == "r"
+    opened(page, "#print")
+    page.get_by_role("link", name="Print", exact=True).click()
 
     page.set_viewport_size(PHONE)
     fits_the_width(page, "#print")
@@ -126,6 +132,10 @@ def test_the_menu_works_without_javascript(browser: Any, server: str, tmp_path: 
                              tmp_path)
         assert name == "cobalt-brigade-vanguard-actionhammer-sheet.pdf"
         assert "Cobalt Brigade vanguard" in pdf.pages[0].extract_text()
+        # the waiting page (a meta refresh, no script) leads back to the roster
+        page.get_by_role("link", name="back to the roster").click()
+        page.get_by_role("heading", name="Print", exact=True).click()
+        menu.get_by_role("radio", name="Roster sheet only").check()
 
         # a print that can't be made: the answer is a page saying why, with the form as sent
         menu.get_by_label("Gutter fold").check()

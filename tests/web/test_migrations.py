@@ -5,6 +5,9 @@ database behind (or ahead of) its code, naming what to run."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +23,8 @@ from listbuilder.cli import main
 from listbuilder.storage import Base, RosterStore, hash_token, make_engine, sqlite_url
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
+
+CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 
 # The rosters table exactly as the first release's create_all made it (git show 83fe219:
 # listbuilder/storage.py, compiled for each database).
@@ -115,8 +120,10 @@ def test_a_database_from_before_migrations_keeps_its_rosters(empty_url: str,
         assert (state.current, state.legacy, state.up_to_date) == (None, migrations.BASELINE,
                                                                    False)
         with pytest.raises(migrations.SchemaNotCurrent,
-                           match=r"made before migrations existed\), behind .* Run "
-                                 r"`listbuilder db upgrade`"):
+                           match=r"was made before Listbuilder had migrations: its tables "
+                                 rf"match revision 0001, behind this Listbuilder's "
+                                 rf"{migrations.head()}\. Run `listbuilder db upgrade` to "
+                                 r"bring it up to date and record it, keeping its rosters"):
             serve_app(empty_url, tmp_path)
         assert migrations.upgrade(engine).legacy == migrations.BASELINE
         assert migrations.check(engine).up_to_date
@@ -156,16 +163,32 @@ def test_a_database_upgraded_by_newer_code_is_refused(empty_url: str, tmp_path: 
 
 def test_two_upgrades_at_once_take_turns(empty_url: str) -> None:
     """Two machines deploying at the same moment both run `db upgrade`: one migrates, the
-    other waits for it and finds nothing left to do."""
+    other waits for it and finds nothing left to do (and says so: the state before is read
+    under the upgrade's lock)."""
     engines = [make_engine(empty_url) for _ in range(2)]
-    errors = at_once(lambda n: migrations.upgrade(engines[n]), 2)
+    befores: list[migrations.SchemaState] = []
+    errors = at_once(lambda n: befores.append(migrations.upgrade(engines[n])), 2)
     try:
         assert errors == []
         assert migrations.check(engines[0]).up_to_date
     finally:
         for engine in engines:
             engine.dispose()
+    assert sorted(b.up_to_date for b in befores) == [False, True]
     assert differences(empty_url) == []
+
+
+def test_two_upgrade_commands_at_once_say_what_each_did(empty_url: str,
+                                                        tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": empty_url,
+           "LISTBUILDER_INSTANCE": str(tmp_path / "instance")}
+    commands = [subprocess.Popen([*CLI, "db", "upgrade"], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    said = sorted(c.communicate(timeout=300)[0] for c in commands)
+    assert [c.returncode for c in commands] == [0, 0]
+    where, head = migrations.shown(empty_url), migrations.head()
+    assert said == [f"{where} is at revision {head}: nothing to do\n",
+                    f"{where} upgraded from empty to revision {head}\n"]
 
 
 def test_the_db_commands(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,14 +208,29 @@ def test_the_db_commands(empty_url: str, monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_a_database_made_by_create_all_of_these_models_is_stamped_not_migrated_again(
-        empty_url: str) -> None:
+        empty_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A database made by the models' create_all without migrations (as one development
     commit did) already has every table: it is recorded at the code's revision."""
     engine = make_engine(empty_url)
     try:
         Base.metadata.create_all(engine)
-        assert migrations.check(engine).legacy == migrations.head()
-        migrations.upgrade(engine)
+        state = migrations.check(engine)
+        assert state.legacy == migrations.head()
+        assert state.problem(empty_url).endswith(
+            f"was made before Listbuilder had migrations: its tables are those of this "
+            f"Listbuilder's revision, {migrations.head()}, but no revision is recorded. Run "
+            f"`listbuilder db upgrade` to bring it up to date and record it, keeping its "
+            f"rosters (make run does), then start again.")
+    finally:
+        engine.dispose()
+    monkeypatch.setenv("DATABASE_URL", empty_url)
+    upgraded = CliRunner().invoke(main, ["db", "upgrade"])
+    assert upgraded.exit_code == 0, upgraded.output
+    assert upgraded.output.endswith(
+        f"was made before migrations with revision {migrations.head()}'s tables: recorded "
+        f"at revision {migrations.head()}, its rosters kept\n")
+    engine = make_engine(empty_url)
+    try:
         assert migrations.check(engine).up_to_date
     finally:
         engine.dispose()

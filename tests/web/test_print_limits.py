@@ -1,7 +1,7 @@
 """Print work from the browser is bounded and done once: a print that would lay out more
 distinct cards than the bound is refused in words, and the same print asked again comes from
 the shared cache without being laid out again (a changed roster, option or layout is a new
-print)."""
+print). The queue's own bound: test_print_queue.py."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import html
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from printtools import printing_client
 
 from listbuilder.printing import render
 from listbuilder.web import print_cache
@@ -21,6 +22,12 @@ points_limit: 5000
 factions: [Orks]
 entries:
 """ + "".join(f"  - unit: Ork Boyz\n    count: {10 + i}\n" for i in range(6))
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Prints as a player's page gets them: in line first, then the PDF (printtools)."""
+    return printing_client(app)
 
 
 def save(app: Flask, text: str) -> str:
@@ -89,17 +96,3 @@ def test_the_layout_revision_follows_the_layout_files(tmp_path) -> None:  # type
     before = print_cache.layout_revision.__wrapped__(tmp_path)
     card.write_text("<p>two</p>")
     assert print_cache.layout_revision.__wrapped__(tmp_path) != before
-
-
-def test_a_print_waits_for_the_one_before_it_and_then_gives_up_in_words(
-        app: Flask, client: FlaskClient) -> None:
-    app.config["PRINT_WAIT_SECONDS"] = 0.1
-    token = save(app, BIG)
-    assert print_cache._LAYING_OUT.acquire(timeout=1)  # another player's print is running
-    try:
-        response = client.get(f"/r/{token}/print?what=cards")
-    finally:
-        print_cache._LAYING_OUT.release()
-    assert response.status_code == 503
-    assert "The printer is busy" in response.get_data(as_text=True)
-    assert client.get(f"/r/{token}/print?what=cards").mimetype == "application/pdf"

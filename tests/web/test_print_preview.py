@@ -12,10 +12,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
+from printtools import printing_client
 
 from listbuilder.printing.preview import PREVIEW_WIDTH, first_page_png
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Prints as a player's page gets them: in line first, then the PDF (printtools)."""
+    return printing_client(app)
 
 
 def save(app: Flask, system_id: str) -> tuple[str, str]:

@@ -19,6 +19,7 @@ import pdfplumber
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from printtools import printing_client
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from webtools import Player
@@ -31,6 +32,12 @@ from listbuilder.web.print_views import LABELS, download_name
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTION_NAMES = set(PrintOptions.__dataclass_fields__)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """Prints as a player's page gets them: in line first, then the PDF (printtools)."""
+    return printing_client(app)
 
 
 def example(system_id: str) -> str:

@@ -261,10 +261,14 @@ def test_the_access_log_leaves_out_edit_and_share_tokens(tmp_path: Path) -> None
         assert share is not None, "no share link on the edit page"
         assert browser.request("GET", share[1]) == 200
         assert browser.request("GET", f"{edit}/export.yaml") == 200
+        # the same roster by an encoded slash, as the app reads it
+        assert browser.request("GET", edit.replace("/r/", "/r%2F") + "/export.yaml") == 200
     finally:
         proc.send_signal(signal.SIGTERM)
         log = proc.communicate(timeout=40)[0].decode()
     edit_token, share_token = edit.split("/")[2], share[1].split("/")[2]
     assert '"GET /r/.../export.yaml HTTP/1.1" 200' in log
+    assert log.count('"GET /r/.../export.yaml HTTP/1.1" 200') == 2
+    assert f"Listening at: 127.0.0.1:{port} (" in log  # it said "Listening at:  (pid)"
     assert '"GET /s/... HTTP/1.1" 200' in log
     assert edit_token not in log and share_token not in log

@@ -1,0 +1,155 @@
+"""`listbuilder serve --front` (what `make run` serves): nginx in front of gunicorn reads each
+request whole before the app sees it, so clients that trickle their headers or bodies never
+hold up other players; and a server killed outright (SIGKILL of gunicorn's master) leaves
+nothing behind that keeps its port, so it starts again at once.
+
+Real processes on loopback: the CLI, gunicorn, Debian's nginx."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_serve import CLI, alive, descendants, environment, free_port, wait_until_listening
+
+from listbuilder.front import find_nginx
+
+SLOW = 50  # the issue's count of trickling connections
+TRICKLE = 1.0  # seconds between a slow client's bytes
+
+
+def need_nginx() -> None:
+    if find_nginx() is None:
+        pytest.fail("nginx is not installed: make test installs it (scripts/system-packages.sh)",
+                    pytrace=False)
+
+
+def start(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    env = environment(tmp_path)
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
+                             "--threads", "2", *extra], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    wait_until_answering(proc, port)
+    return proc
+
+
+def wait_until_answering(proc: subprocess.Popen[bytes], port: int) -> None:
+    wait_until_listening(proc, port)
+    for _ in range(300):
+        if get(port, "/", timeout=5)[0] == 200:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the server listens but never answers 200")
+
+
+def get(port: int, path: str, timeout: float) -> tuple[int, float]:
+    """Status (0 if it failed or took over `timeout`) and seconds a fresh connection took."""
+    began = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, time.monotonic() - began
+    except OSError:
+        return 0, time.monotonic() - began
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def upgraded(tmp_path: Path) -> Path:
+    need_nginx()
+    done = subprocess.run([*CLI, "db", "upgrade"], env=environment(tmp_path),
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return tmp_path
+
+
+@pytest.fixture
+def front(upgraded: Path) -> Iterator[int]:
+    port = free_port()
+    proc = start(upgraded, port, "--front")
+    try:
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        output = proc.communicate(timeout=60)[0].decode()
+        assert "Traceback" not in output, output
+
+
+class Trickle:
+    """Connections that send a request a byte at a time, each byte TRICKLE s after the last:
+    headers that never end, or a POST body that never arrives in full."""
+
+    def __init__(self, port: int, count: int, kind: str) -> None:
+        self.stop = threading.Event()
+        self.sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(count)]
+        start = (b"GET / HTTP/1.1\r\nHost: x\r\n" if kind == "headers" else
+                 b"POST /new/warstuff HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                 b"application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n")
+        for sock in self.sockets:
+            sock.sendall(start)
+        self.thread = threading.Thread(target=self.run, args=(kind,), daemon=True)
+        self.thread.start()
+
+    def run(self, kind: str) -> None:
+        byte = b"X-Slow: y\r\n" if kind == "headers" else b"a"
+        while not self.stop.wait(TRICKLE):
+            for sock in self.sockets:
+                # an OSError: nginx gave up on it (its timeouts), as it should
+                with contextlib.suppress(OSError):
+                    sock.sendall(byte[:1] if kind == "body" else byte)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+
+@pytest.mark.parametrize("kind", ["headers", "body"])
+def test_trickling_clients_leave_everyone_else_answered(front: int, kind: str) -> None:
+    slow = Trickle(front, SLOW, kind)
+    try:
+        time.sleep(3 * TRICKLE)  # every slow connection is well under way
+        answers = [get(front, "/", timeout=5) for _ in range(20)]
+        answers += [get(front, "/new/op40k", timeout=5) for _ in range(5)]
+    finally:
+        slow.close()
+    # without the front, four such connections left the home page unanswered for as long as
+    # they stayed open (every gunicorn thread reading one of them)
+    assert [status for status, _ in answers] == [200] * 25, answers
+    print(f"{kind}: slowest of 25 answers {max(t for _, t in answers) * 1000:.0f} ms "
+          f"beside {SLOW} trickling connections")
+
+
+@pytest.mark.parametrize("front_flag", [(), ("--front",)], ids=["gunicorn", "front"])
+def test_a_server_killed_outright_starts_again_at_once(upgraded: Path,
+                                                       front_flag: tuple[str, ...]) -> None:
+    port = free_port()
+    first = start(upgraded, port, *front_flag)
+    started = descendants(first.pid)
+    assert len(started) >= 2  # its workers (and nginx, with the front)
+    first.kill()  # SIGKILL of the master: no hook of ours runs
+    first.communicate(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # workers used to live on, each holding its own socket on the port, for 20-27 s
+    assert [pid for pid in started if alive(pid)] == []
+    again = start(upgraded, port, *front_flag)
+    try:
+        assert get(port, "/", timeout=5)[0] == 200
+    finally:
+        again.send_signal(signal.SIGTERM)
+        output = again.communicate(timeout=60)[0].decode()
+    assert "in use" not in output and "Traceback" not in output, output
