@@ -13,6 +13,40 @@ spent on each edit (which bounds what the machine can do when nothing else runs 
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
+        [--tls] [--printers N] [--print-cards CARDS]
+
+--tls: Debian's nginx in front of gunicorn, terminating TLS on loopback with a throwaway
+self-signed certificate (openssl, made for the run), configured with exactly the site file
+`listbuilder proxy-config` prints (the one docs/deploying.md ships; as
+tests/browser/test_https_browser.py runs it), and the clients speak HTTPS to it. They verify
+the certificate: their SSL context trusts that one certificate (and checks it names
+127.0.0.1), so nothing is turned off. Over HTTPS the app wants a same-origin Referer on every
+form (Flask-WTF), so every POST names the page its form is on, as a browser does (it does so
+over plain HTTP too). nginx's CPU is reported beside the server's, and the statuses of its
+access log. Werkzeug's reference run stays plain HTTP, straight to the server: it is what
+`make run` was, never deployed behind nginx.
+
+--printers N (default 0): N more closed-loop clients that print while the players edit. Each
+imports once a roster of 100 distinct unit cards (`--print-cards`; 100 is the most a print
+from the browser may lay out: LISTBUILDER_MAX_PRINT_CARDS), then asks again and again for its
+PDF (GET /r/<edit token>/print?what=...&paper=...), each time with other options, so each print
+is laid out anew rather than answered from the print cache (there are 528 different prints of
+the cards; a run would have to make that many a printer before one came from the cache). As a
+browser does, it follows the print queue: a 202 ("your print is 3rd in line") or a 503 (the
+queue full) is asked again at the same address after the Retry-After the answer gives (the
+page's meta refresh says the same), until the answer is the PDF (200, application/pdf). The
+server then runs two spells, one after the other: the players alone, then new players with
+the printers, and prints the edits' figures of both, the printers' (prints made, p50/p95 from
+first asking to the PDF, errors), and the ratio of the edits' p95 with printers to the p95
+without (the aim: at most 2). A print still in line when the edits end is left unfinished and
+counted apart. A print of 100 cards takes some 15 s of CPU on a 2-core virtual machine, so
+spells of a few seconds end before any PDF comes: give `--edits` enough for a minute or more,
+or smaller prints (`--print-cards 10`) to see the queue turn over in a short run.
+
+Every client connects from 127.0.0.1, so the server runs with the per-address limits of
+listbuilder/web/limits.py off (LISTBUILDER_LIMIT_CREATE, LISTBUILDER_LIMIT_IMPORT and
+LISTBUILDER_LIMIT_PRINT set empty): else 50 players making 50 rosters in a minute would be
+turned away (429) as one client making too many.
 
 The clients run on the same machine as the server and take some of its CPU; other work on the
 machine (load average printed) slows both servers alike.
@@ -25,8 +59,10 @@ import http.client
 import itertools
 import os
 import re
+import secrets
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -34,6 +70,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,12 +88,42 @@ FILL = ("Ork Boyz", "Nobz", "Gretchin", "Lootas", "Warbikers", "Trukk", "Battlew
 # every form), or a form's own field
 VERSION = re.compile(r'(?:id="saved-version" data-version|name="version" value)="(\d+)"')
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+# A printer's roster: this many distinct cards (--print-cards), at most the most a print from
+# the browser may lay out (MAX_PRINT_CARDS' default). Ork Boyz of each size from 10 to 30 with
+# each set of upgrades are 168 different cards; the first ones are taken.
+PRINT_CARDS = 100
+BOYZ_UPGRADES = ("Shootas", "Boss Nob", "Rokkit Launcha")
+# the waiting page's place in line ("Your print is 3rd in line."), and its meta refresh
+PLACE = re.compile(r"Your print is (\d+)(?:st|nd|rd|th) in line")
+REFRESH = re.compile(r'<meta http-equiv="refresh" content="(\d+)')
+# the limits kept per client address: every client here is 127.0.0.1 (see the docstring)
+NO_LIMITS = {"LISTBUILDER_LIMIT_CREATE": "", "LISTBUILDER_LIMIT_IMPORT": "",
+             "LISTBUILDER_LIMIT_PRINT": ""}
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the clients connect: the server itself over HTTP, or nginx in front over TLS (an
+    SSL context trusting the run's own certificate)."""
+
+    port: int
+    tls: ssl.SSLContext | None = None
+
+    @property
+    def origin(self) -> str:
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
+
+    def connect(self) -> http.client.HTTPConnection:
+        if self.tls is not None:
+            return http.client.HTTPSConnection("127.0.0.1", self.port, timeout=60,
+                                               context=self.tls)
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
 
 
 @dataclass
@@ -68,25 +135,48 @@ class Results:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+@dataclass
+class Prints:
+    """What the printers saw."""
+
+    times: list[float] = field(default_factory=list)  # seconds from first asking to the PDF
+    sizes: list[int] = field(default_factory=list)  # bytes of each PDF
+    asks: int = 0  # requests for prints, first asks and asking again
+    busy: int = 0  # answers 503: the queue was full
+    places: Counter[int] = field(default_factory=Counter)  # places in line the pages gave
+    left: int = 0  # prints still in line when the edits ended
+    errors: list[str] = field(default_factory=list)
+    samples: dict[int, str] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
 class Client:
     """One player: a keep-alive connection, a session cookie, the roster it edits."""
 
-    def __init__(self, port: int, roster_size: int = 0) -> None:
-        self.port = port
+    def __init__(self, target: Target, roster_size: int = 0) -> None:
+        self.target = target
         self.roster_size = roster_size  # the units in the roster before the edits measured
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.connection = target.connect()
         self.cookie = ""
         self.path = ""
         self.csrf = ""
         self.version = 0
 
     def send(self, method: str, path: str, form: dict[str, object] | None = None,
-             htmx: bool = False) -> tuple[int, bytes, dict[str, str]]:
+             htmx: bool = False, page: str = "",
+             upload: tuple[str, str, bytes] | None = None) -> tuple[int, bytes, dict[str, str]]:
+        """`page`: the page the form is on, sent as the Referer (the app wants one of its own
+        pages there over HTTPS); `upload`: a file (field, file name, content) sent with the
+        form as multipart/form-data."""
         headers = {"Cookie": self.cookie} if self.cookie else {}
-        body = None
-        if form is not None:
+        body: str | bytes | None = None
+        if upload is not None:
+            body, headers["Content-Type"] = multipart(form or {}, *upload)
+        elif form is not None:
             body = urllib.parse.urlencode(form, doseq=True)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if page:
+            headers["Referer"] = self.target.origin + page
         if htmx:
             headers["HX-Request"] = "true"
         for attempt in range(2):  # a keep-alive connection the server closed: open a new one
@@ -119,16 +209,16 @@ class Client:
         self.read_page(data.decode())
         status, data, headers = self.send("POST", f"/new/{SYSTEM}", {
             "csrf_token": self.csrf, "name": "Load", "factions": [FACTION],
-            "points_limit": 2000})
+            "points_limit": 2000}, page=f"/new/{SYSTEM}")
         if status not in (302, 303):
-            raise RuntimeError(f"creating a roster answered {status}")
+            raise RuntimeError(f"creating a roster answered {status}: {words(data)}")
         self.path = urllib.parse.urlsplit(headers["location"]).path
         status, data, _ = self.send("GET", self.path)
         self.read_page(data.decode())
         for n in range(self.roster_size):
             status, data, _ = self.send("POST", f"{self.path}/add", {
                 "csrf_token": self.csrf, "version": self.version, "unit": FILL[n % len(FILL)]},
-                htmx=True)
+                htmx=True, page=self.path)
             if status != 200:
                 raise RuntimeError(f"filling the roster answered {status}")
             self.read_page(data.decode())
@@ -140,10 +230,130 @@ class Client:
             "index": self.roster_size, "unit": UNIT,
             **({"count": 16 + step % 10} if action == "entry" else {})}
         form = {"csrf_token": self.csrf, "version": self.version, **extra}
-        status, data, _ = self.send("POST", f"{self.path}/{action}", form, htmx=True)
+        status, data, _ = self.send("POST", f"{self.path}/{action}", form, htmx=True,
+                                    page=self.path)
         if status == 200:
             self.read_page(data.decode())
         return status, data
+
+
+class PrintFailed(Exception):
+    def __init__(self, status: int, text: str) -> None:
+        self.status = status
+        self.text = text
+        super().__init__(f"HTTP {status}")
+
+
+class Printer(Client):
+    """A player printing: imports a roster of PRINT_CARDS distinct cards once (the home page's
+    "Open a roster file"), then asks for its PDF, other options each time."""
+
+    def __init__(self, target: Target, number: int, cards: int = PRINT_CARDS) -> None:
+        super().__init__(target)
+        self.number = number
+        self.cards = cards
+
+    def start(self) -> None:
+        status, data, _ = self.send("GET", "/")
+        self.read_page(data.decode())
+        status, data, headers = self.send(
+            "POST", "/import", {"csrf_token": self.csrf}, page="/",
+            upload=("file", "printer.yaml",
+                    big_roster(f"Load printer {self.number}", self.cards)))
+        if status not in (302, 303):
+            raise RuntimeError(f"importing a roster answered {status}: {words(data)}")
+        self.path = urllib.parse.urlsplit(headers["location"]).path
+
+    def print_once(self, query: str, prints: Prints, stop: threading.Event) -> float | None:
+        """Seconds from first asking to the PDF; None if the edits ended while the print was
+        still in line. PrintFailed for any answer but the PDF, a place in line or a full
+        queue."""
+        url = f"{self.path}/print?{query}"
+        began = time.perf_counter()
+        while True:
+            status, data, headers = self.send("GET", url)
+            with prints.lock:
+                prints.asks += 1
+            if status == 200 and headers.get("content-type", "").startswith("application/pdf"):
+                took = time.perf_counter() - began
+                with prints.lock:
+                    prints.times.append(took)
+                    prints.sizes.append(len(data))
+                return took
+            if status not in (202, 503):
+                raise PrintFailed(status, words(data))
+            html = data.decode(errors="replace")
+            place = PLACE.search(html)
+            with prints.lock:
+                if status == 503:  # the busy page: no place in line
+                    prints.busy += 1
+                else:  # no number: "being laid out now"
+                    prints.places[int(place[1]) if place else 0] += 1
+            # as a browser does: ask again when the answer says (its meta refresh says so
+            # too, for the browser without JavaScript)
+            if stop.wait(again_in(headers, html)):
+                return None
+
+
+def again_in(headers: dict[str, str], html: str) -> float:
+    """Seconds until a print in line (or turned away) may be asked again."""
+    retry = headers.get("retry-after", "")
+    if retry.isdigit():
+        return float(retry)
+    refresh = REFRESH.search(html)
+    return float(refresh[1]) if refresh else 1.0
+
+
+def multipart(form: dict[str, object], name: str, filename: str,
+              content: bytes) -> tuple[bytes, str]:
+    """A form with one file, as a browser sends it: the body and its Content-Type."""
+    boundary = f"----listbuilder-load-{secrets.token_hex(8)}"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
+             f"{value}\r\n".encode() for key, value in form.items()]
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+                 f'filename="{filename}"\r\nContent-Type: application/yaml\r\n\r\n'.encode()
+                 + content + b"\r\n")
+    return b"".join(parts) + f"--{boundary}--\r\n".encode(), (
+        f"multipart/form-data; boundary={boundary}")
+
+
+def big_roster(name: str, cards: int = PRINT_CARDS) -> bytes:
+    """A roster file of `cards` entries that each print a card of their own: Ork Boyz of
+    every size with every set of upgrades (no points limit to speak of: legal or not, it
+    prints)."""
+    sets = [ups for k in range(len(BOYZ_UPGRADES) + 1)
+            for ups in itertools.combinations(BOYZ_UPGRADES, k)]
+    entries = [(size, ups) for size in range(10, 31) for ups in sets][:cards]
+    lines = ["format: 1", f"system: {SYSTEM}", f"name: {name}", "points_limit: 100000",
+             f"factions: [{FACTION}]", "entries:"]
+    for size, ups in entries:
+        lines += [f"  - unit: {UNIT}", f"    count: {size}"]
+        if ups:
+            lines.append(f"    upgrades: [{', '.join(ups)}]")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def print_queries() -> list[str]:
+    """Every print of a roster's cards (with or without its sheet) the print menu can ask
+    for, as query strings: each is a print of its own (its own cache key). The options'
+    own check drops the clashes (bleed with cut marks, gutter fold with double-sided...)."""
+    from listbuilder.printing import PrintError, PrintOptions
+
+    yes = {True: "yes", False: "no"}
+    out = []
+    for what, paper, card, duplex, gutter, cut, bleed, ink, merge in itertools.product(
+            ("all", "cards"), ("a4", "letter"), ("poker", "mini", "tarot"),
+            ("none", "long", "short"), (False, True), (False, True), (False, True),
+            (False, True), (True, False)):
+        sent = {"what": what, "paper": paper, "card": card, "duplex": duplex,
+                "gutter_fold": yes[gutter], "cut_marks": yes[cut], "bleed": yes[bleed],
+                "ink_saver": yes[ink], "merge": yes[merge]}
+        try:
+            PrintOptions.from_strings(sent)
+        except PrintError:
+            continue
+        out.append(urllib.parse.urlencode(sent))
+    return out
 
 
 def action_of(step: int) -> str:
@@ -156,14 +366,18 @@ def words(html: bytes) -> str:
     return text.strip()[:160]
 
 
-def drive(port: int, clients: int, edits: int, roster_size: int = 0,
-          started: Callable[[], None] = lambda: None) -> tuple[Results, float]:
-    """Run the players; `started` is called once all have made their rosters, when the edits
-    measured begin."""
-    results = Results()
+def drive(target: Target, clients: int, edits: int, roster_size: int = 0, printers: int = 0,
+          print_cards: int = PRINT_CARDS,
+          started: Callable[[], None] = lambda: None) -> tuple[Results, Prints, float]:
+    """Run the players, and the printers beside them until the edits are done; `started` is
+    called once all have made their rosters, when the edits measured begin."""
+    results, prints = Results(), Prints()
     tickets = itertools.count()
-    players = [Client(port, roster_size) for _ in range(clients)]
-    ready = threading.Barrier(clients + 1)
+    players = [Client(target, roster_size) for _ in range(clients)]
+    printing = [Printer(target, n, print_cards) for n in range(printers)]
+    queries = print_queries() if printers else []
+    ready = threading.Barrier(clients + printers + 1)
+    done = threading.Event()  # the edits are all made: the printers stop
 
     def play(player: Client) -> None:
         try:
@@ -196,15 +410,46 @@ def drive(port: int, clients: int, edits: int, roster_size: int = 0,
                 player.read_page(page.decode())
             step += 1
 
+    def print_loop(printer: Printer) -> None:
+        try:
+            printer.start()
+        except Exception as error:
+            prints.errors.append(f"start: {error!r}")
+        ready.wait()
+        if not printer.path:
+            return
+        # printers start at different places in the list, so that the costly prints (bleed:
+        # a page a card) do not all come at once
+        for n in itertools.count(printer.number * len(queries) // max(1, printers)):
+            if done.is_set():
+                return
+            try:
+                if printer.print_once(queries[n % len(queries)], prints, done) is None:
+                    with prints.lock:
+                        prints.left += 1
+            except PrintFailed as failed:
+                with prints.lock:
+                    prints.errors.append(f"HTTP {failed.status} on a print")
+                    prints.samples.setdefault(failed.status, failed.text)
+            except Exception as error:
+                with prints.lock:
+                    prints.errors.append(repr(error))
+                printer.connection.close()
+
     threads = [threading.Thread(target=play, args=(p,)) for p in players]
-    for t in threads:
+    printing_threads = [threading.Thread(target=print_loop, args=(p,)) for p in printing]
+    for t in threads + printing_threads:
         t.start()
     ready.wait()
     started()
     began = time.perf_counter()
     for t in threads:
         t.join()
-    return results, time.perf_counter() - began
+    wall = time.perf_counter() - began
+    done.set()
+    for t in printing_threads:
+        t.join()
+    return results, prints, wall
 
 
 def machine_speed() -> float:
@@ -270,8 +515,8 @@ def settle(pid: int) -> None:
         used = now
 
 
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)  # the whole group: workers and layout processes
+def stop_server(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    os.killpg(proc.pid, sig)  # the whole group: workers and layout processes
     try:
         proc.wait(timeout=40)
     except subprocess.TimeoutExpired:
@@ -279,10 +524,79 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
+def start_front(env: dict[str, str], app_port: int,
+                folder: Path) -> tuple[subprocess.Popen[bytes], Target]:
+    """nginx terminating TLS in front of the server on `app_port`, with the site file
+    `listbuilder proxy-config` prints and a certificate made now; and how to reach it."""
+    from listbuilder.front import find_nginx, main_config  # only --tls needs it
+
+    nginx = find_nginx()
+    if nginx is None:
+        raise SystemExit("--tls needs nginx: apt-get install nginx (make test installs it)")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    port = free_port()
+    site = subprocess.run(
+        [*CLI, "proxy-config", "--listen", f"127.0.0.1:{port}",
+         "--upstream", f"127.0.0.1:{app_port}", "--server-name", "127.0.0.1",
+         "--certificate", str(cert), "--certificate-key", str(key),
+         "--redirect-from", "", "--access-log", str(folder / "access.log"),
+         "--error-log", str(folder / "error.log")],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    prefix = folder / "nginx"
+    prefix.mkdir()
+    (prefix / "site.conf").write_text(site, encoding="utf-8")
+    (prefix / "nginx.conf").write_text(main_config(prefix, prefix / "site.conf"),
+                                       encoding="utf-8")
+    proc = start_server([nginx, "-p", str(prefix), "-c", str(prefix / "nginx.conf"),
+                         "-e", "stderr"], env, port, folder / "nginx.log")
+    # the clients trust this certificate alone, and check it is 127.0.0.1's
+    context = ssl.create_default_context(cafile=str(cert))
+    context.set_alpn_protocols(["http/1.1"])  # http.client speaks HTTP/1.1; nginx offers h2
+    return proc, Target(port, context)
+
+
+@dataclass
+class Spell:
+    """One spell of edits against a running server, printers beside them or not."""
+
+    label: str
+    results: Results
+    prints: Prints
+    wall: float
+    cpu: float  # server CPU seconds while the edits were measured
+    front_cpu: float  # nginx's
+    client_cpu: float
+    printers: int
+
+
+def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
+          front: subprocess.Popen[bytes] | None, args: argparse.Namespace,
+          printers: int) -> Spell:
+    before: dict[str, float] = {}
+
+    def cpus() -> dict[str, float]:
+        return {"server": server_cpu(proc.pid), "client": time.process_time(),
+                "front": server_cpu(front.pid) if front is not None else 0.0}
+
+    def started() -> None:  # making and filling the rosters is not what is measured
+        before.update(cpus())
+
+    results, prints, wall = drive(target, args.clients, args.edits, args.roster_size,
+                                  printers, args.print_cards, started)
+    after = cpus()
+    return Spell(label, results, prints, wall, after["server"] - before["server"],
+                 after["front"] - before["front"], after["client"] - before["client"],
+                 printers)
+
+
+def measure(label: str, command: list[str], args: argparse.Namespace,
+            tls: bool = False) -> None:
     folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
-           "LISTBUILDER_DATA": str(folder / "no-data")}
+           "LISTBUILDER_DATA": str(folder / "no-data"), **NO_LIMITS}
     env.pop("DATABASE_URL", None)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
@@ -292,43 +606,110 @@ def measure(label: str, command: list[str], args: argparse.Namespace) -> None:
     port = free_port()
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port)], env, port, folder / "server.log")
-    before: dict[str, float] = {}
-
-    def started() -> None:  # making and filling the rosters is not what is measured
-        before.update(server=server_cpu(proc.pid), client=time.process_time())
-
+    front = None
+    spells: list[Spell] = []
     try:
-        results, wall = drive(port, args.clients, args.edits, args.roster_size, started)
-        cpu = server_cpu(proc.pid) - before["server"]
-        client_cpu = time.process_time() - before["client"]
+        target = Target(port)
+        if tls:
+            front, target = start_front(env, port, folder)
+        spells.append(spell("edits alone", target, proc, front, args, 0))
+        if args.printers:
+            settle(proc.pid)  # the first spell's work done: the second starts from idle
+            printers = f"{args.printers} printer{'' if args.printers == 1 else 's'}"
+            spells.append(spell(f"edits with {printers} beside them", target, proc, front,
+                                args, args.printers))
     finally:
+        if front is not None:
+            stop_server(front, signal.SIGQUIT)  # nginx's graceful stop
         stop_server(proc)
-    report(label, results, wall, args.clients)
+    print(f"\n{label}" + (f"\n  over HTTPS: nginx (TLS) at {target.origin}, in front of the "
+                          f"server at 127.0.0.1:{port}" if tls else ""))
+    for one in spells:
+        report(one, args.clients, len(spells) > 1)
     print(f"  machine speed: a fixed Python loop took {machine_speed():.0f} ms after the run "
           f"({speed:.0f} ms before; lower is faster)")
-    edits = max(1, len(results.latencies))
-    print(f"  CPU per edit: server {cpu / edits * 1000:.1f} ms (so at most "
-          f"{(os.cpu_count() or 1) * edits / cpu:.0f} edits/s on {os.cpu_count()} idle cores), "
-          f"these clients {client_cpu / edits * 1000:.1f} ms")
+    if len(spells) > 1:
+        compare(spells[0], spells[1])
+    if tls:
+        logged = access_log(folder / "access.log")
+        print(f"  nginx access log: {sum(logged.values())} requests; statuses "
+              + ", ".join(f"{status} x {n}" for status, n in sorted(logged.items())))
+    crashes = (folder / "server.log").read_text(errors="replace").count("Traceback")
+    if crashes:
+        print(f"  the server's log ({folder / 'server.log'}) holds {crashes} tracebacks")
 
 
-def report(label: str, results: Results, wall: float, clients: int) -> None:
+def p95(latencies: list[float]) -> float:
+    return statistics.quantiles(latencies, n=100)[94] if len(latencies) >= 2 else float("nan")
+
+
+def compare(alone: Spell, beside: Spell) -> None:
+    before, after = p95(alone.results.latencies), p95(beside.results.latencies)
+    print(f"  edits' p95: {before * 1000:.0f} ms alone, {after * 1000:.0f} ms with printers "
+          f"beside them: {after / before:.2f} times (the aim: at most 2)")
+
+
+def access_log(path: Path) -> Counter[str]:
+    """The statuses nginx logged (its `listbuilder` format: the status after the request)."""
+    statuses: Counter[str] = Counter()
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            found = re.search(r'" (\d{3}) ', line)
+            statuses[found[1] if found else "?"] += 1
+    return statuses
+
+
+def report(one: Spell, clients: int, named: bool) -> None:
+    results = one.results
     done = len(results.latencies)
-    print(f"\n{label}\n  {clients} clients, {done} edits answered 200 in {wall:.1f} s: "
-          f"{done / wall:.0f} edits/s")
+    print(f"  {one.label + ': ' if named else ''}{clients} clients, {done} edits answered 200 "
+          f"in {one.wall:.1f} s: {done / one.wall:.0f} edits/s")
     if done >= 2:
         cuts = statistics.quantiles(results.latencies, n=100)
-        print(f"  latency p50 {cuts[49] * 1000:.0f} ms, p95 {cuts[94] * 1000:.0f} ms, "
+        print(f"    latency p50 {cuts[49] * 1000:.0f} ms, p95 {cuts[94] * 1000:.0f} ms, "
               f"p99 {cuts[98] * 1000:.0f} ms, max {max(results.latencies) * 1000:.0f} ms")
-        print(f"  bytes per answer: median {statistics.median(results.sizes):,.0f}, "
+        print(f"    bytes per answer: median {statistics.median(results.sizes):,.0f}, "
               f"max {max(results.sizes):,}")
-    kinds: dict[str, int] = {}
-    for error in results.errors:
-        kinds[error] = kinds.get(error, 0) + 1
-    print(f"  errors: {len(results.errors)}"
-          + "".join(f"\n    {n} x {kind[:200]}" for kind, n in sorted(kinds.items()))
-          + "".join(f"\n    an answer {status}: {text}"
-                    for status, text in sorted(results.samples.items())))
+    print(errors_seen(results.errors, results.samples))
+    edits = max(1, done)
+    cores = os.cpu_count() or 1
+    front = f", nginx {one.front_cpu / edits * 1000:.1f} ms" if one.front_cpu else ""
+    if one.printers:
+        nginx = f"; nginx {one.front_cpu:.1f} s" if one.front_cpu else ""
+        print(f"    CPU in the spell: server {one.cpu:.1f} s, prints' layouts and edits "
+              f"together{nginx}; these clients {one.client_cpu:.1f} s")
+        report_prints(one.prints, one.wall)
+    else:
+        print(f"    CPU per edit: server {one.cpu / edits * 1000:.1f} ms (so at most "
+              f"{cores * edits / max(one.cpu, 1e-9):.0f} edits/s on {cores} idle cores){front}, "
+              f"these clients {one.client_cpu / edits * 1000:.1f} ms")
+
+
+def report_prints(prints: Prints, wall: float) -> None:
+    made = len(prints.times)
+    print(f"    printers: {made} print{'' if made == 1 else 's'} made in {wall:.1f} s, "
+          f"{prints.asks} asks (first asks and asking again), {prints.left} still in line "
+          f"at the end, {prints.busy} turned away (503)")
+    if made:
+        # inclusive: a handful of prints, whose p95 must not be guessed beyond the slowest
+        cuts = (statistics.quantiles(prints.times, n=100, method="inclusive") if made >= 2
+                else prints.times * 99)
+        print(f"      first ask to PDF: p50 {cuts[49]:.1f} s, p95 {cuts[94]:.1f} s, "
+              f"max {max(prints.times):.1f} s; PDF median {statistics.median(prints.sizes):,.0f}"
+              f" bytes")
+    if prints.places:
+        print("      places in line the waiting pages gave: " + ", ".join(
+            f"{'being laid out' if place == 0 else place} x {n}"
+            for place, n in sorted(prints.places.items())))
+    print("  " + errors_seen(prints.errors, prints.samples).replace("\n", "\n  "))
+
+
+def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
+    kinds = Counter(errors)
+    return (f"    errors: {len(errors)}"
+            + "".join(f"\n      {n} x {kind[:200]}" for kind, n in sorted(kinds.items()))
+            + "".join(f"\n      an answer {status}: {text}"
+                      for status, text in sorted(samples.items())))
 
 
 def main() -> None:
@@ -342,6 +723,17 @@ def main() -> None:
     parser.add_argument("--database-url", help="a PostgreSQL URL, say (default: SQLite file)")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip Werkzeug's development server")
+    parser.add_argument("--tls", action="store_true",
+                        help="nginx terminating TLS in front of gunicorn (the site file of "
+                             "`listbuilder proxy-config`); the clients speak HTTPS")
+    parser.add_argument("--printers", type=int, default=0,
+                        help="clients printing a 100-card roster beside the edits, each "
+                             "print laid out anew: a spell without them, then one with "
+                             "(default: 0, none)")
+    parser.add_argument("--print-cards", type=int, default=PRINT_CARDS,
+                        choices=range(1, PRINT_CARDS + 1), metavar=f"1..{PRINT_CARDS}",
+                        help=f"distinct cards in a printer's roster (default: {PRINT_CARDS}, "
+                             f"the most a print from the browser may have)")
     args = parser.parse_args()
     serve = [*CLI, "serve"]
     if args.workers:
@@ -351,11 +743,12 @@ def main() -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} before the run; clients and server "
           f"share the machine; database: {args.database_url or 'SQLite file'}; "
-          f"{args.roster_size} units in each roster before the edits")
-    measure("gunicorn (listbuilder serve, as make run starts it)", serve, args)
+          f"{args.roster_size} units in each roster before the edits", flush=True)
+    measure("gunicorn (listbuilder serve, as make run starts it)"
+            + (", behind nginx over HTTPS" if args.tls else ""), serve, args, args.tls)
     if not args.no_reference:
-        measure("Werkzeug development server (the reference: make run before gunicorn)",
-                WERKZEUG, args)
+        measure("Werkzeug development server (the reference: make run before gunicorn)"
+                + (", plain HTTP" if args.tls else ""), WERKZEUG, args)
 
 
 if __name__ == "__main__":
