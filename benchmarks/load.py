@@ -14,10 +14,10 @@ CODE = """
 import time
 t0 = time.perf_counter()
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 t1 = time.perf_counter()
 lib = Library()
-counts = [len(lib.catalog(s).units) for s in SYSTEMS]
+counts = [len(lib.catalog(s).units) for s in all_systems()]
 t2 = time.perf_counter()
 print(f"{(t1 - t0) * 1000:.1f} {(t2 - t1) * 1000:.1f} {sum(counts)}")
 """

@@ -131,7 +131,7 @@ def longest(card: str = "poker") -> None:
     every Bodyguard it may join, at full strength) and name the ones with the smallest text."""
     from listbuilder.engine.library import Library
     from listbuilder.engine.model import Roster, RosterEntry
-    from listbuilder.engine.registry import SYSTEMS
+    from listbuilder.engine.registry import all_systems
     from listbuilder.printing.layout import lay_out
     from listbuilder.printing.options import PrintOptions
     from listbuilder.printing.render import _context, _stock, unit_faces
@@ -139,7 +139,7 @@ def longest(card: str = "poker") -> None:
     library = Library()
     options = PrintOptions(card=card)  # type: ignore[arg-type]
     found = []
-    for system in SYSTEMS:
+    for system in all_systems():
         catalog = library.catalog(system)
         rosters = []
         for unit in catalog.units:

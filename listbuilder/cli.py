@@ -16,7 +16,7 @@ from listbuilder import db_commands
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Origin
-from listbuilder.engine.registry import SYSTEMS, get_system, system_ids
+from listbuilder.engine.registry import all_systems, get_system, system_ids
 from listbuilder.engine.roster_file import (
     data_changes,
     dump_roster,
@@ -55,7 +55,7 @@ def main(ctx: click.Context) -> None:
 @main.command()
 def systems() -> None:
     """List each system's id and name."""
-    for system in SYSTEMS:
+    for system in all_systems():
         click.echo(f"{system.id:<14}{system.name}")
 
 

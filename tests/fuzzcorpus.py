@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 
 # Values that have broken parsers and forms somewhere: huge and odd numbers, other scripts'
 # digits, YAML's special words, markup, control characters, long and empty text.
@@ -57,7 +57,7 @@ class Names:
 
 def catalog_names(library: Library) -> list[Names]:
     out = []
-    for system in SYSTEMS:
+    for system in all_systems():
         catalog = library.catalog(system)
         out.append(Names(system.id, tuple(f.name for f in catalog.factions),
                          tuple((u.name, tuple(g.name for g in u.upgrades))

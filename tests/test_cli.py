@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from listbuilder.cli import main
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,8 +22,8 @@ def test_systems_prints_id_and_name_one_a_line() -> None:
     code, out, _ = run("systems")
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == len(SYSTEMS) == 5
-    for line, system in zip(lines, SYSTEMS, strict=True):
+    assert len(lines) == len(all_systems()) == 5
+    for line, system in zip(lines, all_systems(), strict=True):
         assert line.split()[0] == system.id and line.endswith(system.name)
 
 

@@ -21,15 +21,15 @@ from listbuilder.engine.errors import DataError, DataLoadError, Loc
 from listbuilder.engine.model import Catalog, Origin
 from listbuilder.engine.system import RuleSystem, SourceFile
 from listbuilder.engine.yaml_limits import DATA, Limits, SafeLoader, check_limits
+from listbuilder.locations import instance_folder
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-BUILTIN_DATA = PROJECT_ROOT / "data"
 M = TypeVar("M", bound=BaseModel)
 
+
 def custom_data_dir() -> Path:
-    """The player's own data folder: `LISTBUILDER_DATA`, else `instance/data/`."""
+    """The player's own data folder: `LISTBUILDER_DATA`, else `data/` in the instance folder."""
     configured = os.environ.get("LISTBUILDER_DATA")
-    return Path(configured) if configured else PROJECT_ROOT / "instance" / "data"
+    return Path(configured) if configured else instance_folder() / "data"
 
 
 @dataclass(frozen=True)
@@ -146,15 +146,16 @@ def _yaml_files(folder: Path) -> Iterator[Path]:
 
 
 def _display(path: Path) -> str:
+    """A player's file as they would type it: relative to the folder they run from, if inside."""
     try:
-        return str(path.resolve().relative_to(PROJECT_ROOT))
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 
 
-def _read(system: RuleSystem, path: Path, custom: bool) -> tuple[SourceFile, str, bytes]:
+def _read(system: RuleSystem, path: Path, custom: bool, file: str) -> tuple[SourceFile, str,
+                                                                             bytes]:
     raw = path.read_bytes()
-    file = _display(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -187,8 +188,13 @@ def load_catalog(
     builtin_dir: Path | None = None,
     custom_dir: Path | None = None,
 ) -> Loaded:
-    """Load one system's catalog: built-in data (must be valid), then each custom file that is."""
-    folder = (builtin_dir or BUILTIN_DATA) / system.id
+    """Load one system's catalog: built-in data (must be valid), then each custom file that is.
+    The built-in data is the system package's own `data/`, or `builtin_dir/<id>/` if given."""
+    folder = builtin_dir / system.id if builtin_dir else system.data_folder()
+
+    def builtin_name(path: Path) -> str:
+        relative = path.relative_to(folder).as_posix()
+        return _display(path) if builtin_dir else system.data_label(relative)
     custom_folder = (custom_dir if custom_dir is not None else custom_data_dir()) / system.id
     errors: list[DataError] = []
     files: list[SourceFile] = []
@@ -196,7 +202,7 @@ def load_catalog(
     parts: list[tuple[str, bytes]] = []
     for path in _yaml_files(folder):
         try:
-            source, text, raw = _read(system, path, custom=False)
+            source, text, raw = _read(system, path, False, builtin_name(path))
         except DataLoadError as exc:
             errors.extend(exc.errors)
             continue
@@ -204,7 +210,8 @@ def load_catalog(
         texts[source.origin.file] = text
         parts.append((path.relative_to(folder).as_posix(), raw))
     if not files and not errors:
-        errors.append(DataError(_display(folder), (), "no data files found for this system"))
+        where = _display(folder) if builtin_dir else system.data_label("")
+        errors.append(DataError(where, (), "no data files found for this system"))
     if errors:
         raise DataLoadError(errors)
     try:
@@ -215,7 +222,7 @@ def load_catalog(
     problems: list[DataError] = []
     for path in _yaml_files(custom_folder):
         try:
-            source, text, raw = _read(system, path, custom=True)
+            source, text, raw = _read(system, path, True, _display(path))
             trial_texts = {**texts, source.origin.file: text}
             trial_parts = [*parts, ("custom/" + path.relative_to(custom_folder).as_posix(), raw)]
             try:

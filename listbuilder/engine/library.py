@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from listbuilder.engine.catalog import Loaded, load_catalog
 from listbuilder.engine.model import Catalog
-from listbuilder.engine.registry import SYSTEMS, get_system, system_ids
+from listbuilder.engine.registry import all_systems, get_system, system_ids
 from listbuilder.engine.system import RuleSystem
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class Library:
 
     @property
     def systems(self) -> tuple[RuleSystem, ...]:
-        return SYSTEMS
+        return all_systems()
 
     def loaded(self, system: RuleSystem | str) -> Loaded:
         system = get_system(system) if isinstance(system, str) else system

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel
@@ -26,6 +27,7 @@ from listbuilder.engine.cards import (
 )
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.locations import package_folder, package_of
 
 if TYPE_CHECKING:
     from listbuilder.engine.resolve import Option, Result, Side, Situation
@@ -151,6 +153,9 @@ class RuleSystem:
 
     id: ClassVar[str]
     name: ClassVar[str]
+    # Where the system is listed (home page, `listbuilder systems`), lowest first; ties by id.
+    # Systems are found through entry points, whose order means nothing.
+    order: ClassVar[int] = 1000
     blurb: ClassVar[str]  # one line for the home page and `listbuilder systems`
     data_schema: ClassVar[type[BaseModel]]  # the schema every YAML file of the system obeys
     default_points_limit: ClassVar[int | None] = None  # None: the system has no points limit
@@ -166,6 +171,23 @@ class RuleSystem:
     # A violation decided by a reading only sometimes sets `reading` where it is made.
     readings: ClassVar[Mapping[str, str]] = {}
     empty_text: ClassVar[str] = "no units yet"  # what an empty roster lacks, for its status
+
+    # -- files -------------------------------------------------------------------------------
+    # A system is one package carrying its code, its YAML under data/ and its templates under
+    # templates/ (found as "<id>/<name>" by the page and print templates).
+    @classmethod
+    def package(cls) -> str:
+        return package_of(cls)
+
+    def data_folder(self) -> Path:
+        return package_folder(self.package(), "data")
+
+    def templates_folder(self) -> Path:
+        return package_folder(self.package(), "templates")
+
+    def data_label(self, relative: str) -> str:
+        """How a built-in data file is named in messages: its place in the package tree."""
+        return f"{self.package().replace('.', '/')}/data/{relative}"
 
     # -- catalog -------------------------------------------------------------------------
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:

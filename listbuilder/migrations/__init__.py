@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -22,10 +21,10 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 
 from listbuilder import ratelimit  # noqa: F401  (its table joins Base.metadata, as models do)
-from listbuilder.engine.catalog import PROJECT_ROOT
+from listbuilder.locations import instance_folder, package_folder
 from listbuilder.storage import sqlite_url
 
-HERE = Path(__file__).parent
+HERE = package_folder("listbuilder.migrations")
 UPGRADE_COMMAND = "listbuilder db upgrade"
 BASELINE = "0001"  # the rosters table as the first release's create_all made it
 # A database made by create_all without migrations, matched to the revision it equals: the
@@ -41,11 +40,6 @@ LEGACY_MARKS: tuple[tuple[str, set[tuple[str, str | None]]], ...] = (
 
 class SchemaNotCurrent(RuntimeError):
     """The database is not at the revision this code needs: the message says what to do."""
-
-
-def instance_folder() -> Path:
-    """The instance folder the app would use: LISTBUILDER_INSTANCE, else instance/."""
-    return Path(os.environ.get("LISTBUILDER_INSTANCE") or PROJECT_ROOT / "instance")
 
 
 def configured_url() -> str:

@@ -11,8 +11,9 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-STATIC = PROJECT_ROOT / "static"
+from listbuilder.locations import shared
+
+STATIC = shared("static")
 TYPES = {".css": "text/css", ".svg": "image/svg+xml", ".ttf": "font/ttf", ".otf": "font/otf",
          ".woff": "font/woff", ".woff2": "font/woff2", ".png": "image/png"}
 

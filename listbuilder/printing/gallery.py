@@ -12,20 +12,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS, get_system
-from listbuilder.printing.fetcher import PROJECT_ROOT
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.preview import first_page_png
 from listbuilder.printing.render import print_chits, print_deck, print_roster
 
 CARDS = PrintOptions(what="cards")
+# A tool for the checkout (it redraws docs/gallery from examples/), run from its top folder.
+CHECKOUT = Path.cwd()
 
 
 def prints(library: Library) -> dict[str, Callable[[], bytes]]:
     """Each picture's file name and how to make its PDF."""
     out: dict[str, Callable[[], bytes]] = {}
-    for system in SYSTEMS:
-        path = PROJECT_ROOT / "examples" / system.id / "legal.yaml"
+    for system in all_systems():
+        path = CHECKOUT / "examples" / system.id / "legal.yaml"
 
         def cards(path: Path = path) -> bytes:
             loaded = library.read_roster(path.read_text(), str(path))
@@ -42,7 +43,7 @@ def prints(library: Library) -> dict[str, Callable[[], bytes]]:
 
 
 def _roster_at(library: Library, system_id: str, card: str) -> bytes:
-    path = PROJECT_ROOT / "examples" / system_id / "legal.yaml"
+    path = CHECKOUT / "examples" / system_id / "legal.yaml"
     loaded = library.read_roster(path.read_text(), str(path))
     return print_roster(loaded.catalog, loaded.system, loaded.roster,
                         PrintOptions(what="cards", card=card)).pdf  # type: ignore[arg-type]
@@ -50,7 +51,7 @@ def _roster_at(library: Library, system_id: str, card: str) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "docs" / "gallery")
+    parser.add_argument("--out", type=Path, default=CHECKOUT / "docs" / "gallery")
     parser.add_argument("--width", type=int, default=420, help="pixels across each picture")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from listbuilder.engine.model import Catalog
 from listbuilder.engine.system import RuleSystem
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 @dataclass(frozen=True)
@@ -24,4 +21,4 @@ def printables(catalog: Catalog, system: RuleSystem) -> Printables:
     return Printables(
         deck=deck.title if deck else None, deck_cards=deck.total if deck else 0,
         chit_factions=tuple(f.name for f in catalog.factions if system.chits(catalog, f.name)),
-        rules=(TEMPLATES / system.id / "rules.html").is_file())
+        rules=(system.templates_folder() / "rules.html").is_file())

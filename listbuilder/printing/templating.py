@@ -4,14 +4,12 @@ strict about missing names, loaded from the project's `templates/` folder."""
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, Environment, StrictUndefined, select_autoescape
 
-from listbuilder.printing.fetcher import PROJECT_ROOT
+from listbuilder.templates_loader import template_loader
 
-TEMPLATES = PROJECT_ROOT / "templates"
 
 def play_icon(card: Any) -> str:
     """The icon above a deck card's effect, by the kind of effect: display only."""
@@ -34,8 +32,10 @@ def mm(value: float) -> str:
 
 
 @lru_cache(maxsize=1)
-def environment(root: Path = TEMPLATES) -> Environment:
-    env = Environment(loader=FileSystemLoader(str(root)),
+def environment(loader: BaseLoader | None = None) -> Environment:
+    """Print templates: the pages' loader in an environment of their own, which has no Flask
+    request or app behind it (prints are made by the CLI and in layout processes too)."""
+    env = Environment(loader=loader or template_loader(),
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["play_icon"] = play_icon

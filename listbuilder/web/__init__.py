@@ -18,9 +18,11 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from listbuilder import migrations
-from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.engine.library import Library
+from listbuilder.locations import instance_folder
+from listbuilder.locations import shared as shared_folder
 from listbuilder.storage import RosterStore, sqlite_url
+from listbuilder.templates_loader import template_loader
 from listbuilder.web.config import Config
 
 csrf = CSRFProtect()
@@ -28,10 +30,10 @@ csrf = CSRFProtect()
 
 def create_app(test_config: Mapping[str, Any] | type | None = None,
                instance_path: str | Path | None = None) -> Flask:
-    instance = instance_path or os.environ.get("LISTBUILDER_INSTANCE") or PROJECT_ROOT / "instance"
-    app = Flask(__name__, instance_path=str(instance),
-                template_folder=str(PROJECT_ROOT / "templates"),
-                static_folder=str(PROJECT_ROOT / "static"))
+    instance = instance_path or instance_folder()
+    app = Flask(__name__, instance_path=str(Path(instance).resolve()),
+                static_folder=str(shared_folder("static")))
+    app.jinja_loader = template_loader()  # type: ignore[assignment]  # a cached_property
     app.config.from_object(Config)
     if isinstance(test_config, type):
         app.config.from_object(test_config)

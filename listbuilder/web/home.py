@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from listbuilder.engine.model import Roster
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.storage import StaleRoster, Stored
 from listbuilder.web import services
@@ -72,7 +72,7 @@ def _home(import_form: ImportForm | None = None, problems: list[str] | None = No
     mine = [_listed(token, stored)
             for token, stored in services.store().by_edit_tokens(services.remembered())]
     custom_problems = []
-    for system in SYSTEMS:
+    for system in all_systems():
         custom_problems += [f"{system.name}: {p}" for p in lib.loaded(system).problems]
     return render_template("web/home.html", mine=mine, import_form=import_form or ImportForm(),
                            forget_form=TokenForm(), problems=problems or [],

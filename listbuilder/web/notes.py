@@ -15,10 +15,9 @@ from pathlib import Path
 
 from flask import Blueprint, render_template
 
-from listbuilder.engine.catalog import PROJECT_ROOT
-from listbuilder.engine.system import NOTES_PATH
+from listbuilder.locations import RULES_NOTES, shared
 
-NOTES = PROJECT_ROOT / NOTES_PATH
+NOTES = shared(RULES_NOTES)  # docs/rules-notes.md, shipped in the package
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _INLINE = re.compile(r"`([^`]+)`|\[([^\]]+)\]\([^)]*\)")
 

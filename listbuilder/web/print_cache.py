@@ -21,34 +21,51 @@ from pathlib import Path
 
 from flask import current_app
 
-from listbuilder.engine.catalog import PROJECT_ROOT
+from listbuilder.engine.registry import all_systems
+from listbuilder.locations import shared
 from listbuilder.printing import PrintError
 
-# What decides a PDF besides its content: the code and files the layout reads.
-LAYOUT_FILES = ("listbuilder/printing", "listbuilder/engine/cards.py",
-                "listbuilder/engine/profile.py", "templates/print", "static/css", "static/fonts")
-LAYOUT_GLOBS = ("listbuilder/systems/*/cards.py", "templates/*/rules.html",
-                "templates/*/unit_card.html", "templates/*/play_card.html",
-                "templates/*/chit.html")
+# What decides a PDF besides its content: the code and files the layout reads (in the package,
+# then in each system's package).
+LAYOUT_FILES = ("printing", "engine/cards.py", "engine/profile.py", "templates/print",
+                "static/css", "static/fonts")
+SYSTEM_FILES = ("cards.py", "templates/rules.html", "templates/unit_card.html",
+                "templates/play_card.html", "templates/chit.html")
+
+
+def layout_files() -> list[tuple[str, Path]]:
+    """(name, path) of every file the layout reads."""
+    found: list[tuple[str, Path]] = []
+
+    def add(label: str, path: Path) -> None:
+        if path.is_dir():
+            found.extend((f"{label}/{p.relative_to(path).as_posix()}", p)
+                         for p in path.rglob("*") if p.is_file())
+        elif path.is_file():
+            found.append((label, path))
+
+    for name in LAYOUT_FILES:
+        add(name, shared(name))
+    for system in all_systems():
+        folder = system.templates_folder().parent
+        for name in SYSTEM_FILES:
+            add(f"{system.id}/{name}", folder / name)
+    return [(n, p) for n, p in found if "__pycache__" not in p.parts]
+
+
+def revision_of(files: list[tuple[str, Path]]) -> str:
+    """A hash of the files' names and contents."""
+    digest = hashlib.sha256()
+    for name, path in sorted(files):
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 @cache
-def layout_revision(root: Path = PROJECT_ROOT) -> str:
+def layout_revision() -> str:
     """A hash of every file the layout reads, computed once per process."""
-    files: set[Path] = set()
-    for name in LAYOUT_FILES:
-        path = root / name
-        files.update(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else (
-            files.add(path) if path.is_file() else None)
-    for pattern in LAYOUT_GLOBS:
-        files.update(p for p in root.glob(pattern) if p.is_file())
-    digest = hashlib.sha256()
-    for path in sorted(files):
-        if "__pycache__" in path.parts:
-            continue
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    return revision_of(layout_files())
 
 
 def print_key(kind: str, revision: str, options: dict[str, object],

@@ -11,7 +11,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 
 
 def page_url(**changes: Any) -> str:
@@ -78,4 +78,4 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def globals_() -> dict[str, Any]:
-        return {"systems": SYSTEMS, "system_names": {s.id: s.name for s in SYSTEMS}}
+        return {"systems": all_systems(), "system_names": {s.id: s.name for s in all_systems()}}

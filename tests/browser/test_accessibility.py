@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from browsertools import until
 from test_builder_browser import change, start, submit_start
 
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 
 Page = Any
 CASES = {  # system: (new-roster steps, units to add)
@@ -35,7 +35,7 @@ def serious(page: Page, where: str) -> list[str]:
 def build(page: Page, server: str, system_id: str) -> str:
     """A roster of the system with a unit or two, built at desktop width."""
     page.set_viewport_size({"width": 1280, "height": 900})
-    system = next(s for s in SYSTEMS if s.id == system_id)
+    system = next(s for s in all_systems() if s.id == system_id)
     steps, units = CASES[system_id]
     start(page, server, system.name, f"Axe {system.name}")
     for label, value in steps.items():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder.engine.catalog import BUILTIN_DATA, DataLoadError, load_catalog
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.catalog import DataLoadError, load_catalog
+from listbuilder.engine.registry import all_systems, get_system
 
 WARSTUFF = get_system("warstuff")
 
@@ -16,7 +16,7 @@ WARSTUFF = get_system("warstuff")
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     """A private copy of the WarStuff data to break."""
-    shutil.copytree(BUILTIN_DATA / "warstuff", tmp_path / "data" / "warstuff")
+    shutil.copytree(get_system("warstuff").data_folder(), tmp_path / "data" / "warstuff")
     return tmp_path / "data"
 
 
@@ -34,7 +34,7 @@ def replace_in(path: Path, old: str, new: str) -> int:
     return text[: text.index(old)].count("\n") + 1
 
 
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.id)
 def test_every_builtin_system_loads(system, empty: Path) -> None:
     loaded = load_catalog(system, custom_dir=empty)
     assert loaded.catalog.units and not loaded.problems
@@ -115,7 +115,7 @@ def test_broken_custom_file_is_reported_and_builtin_still_loads(tmp_path: Path) 
     assert len(problems) == 2
     assert problems[0].endswith("bad.yaml:5: units[0].quality: must be 1 to 5, got 8")
     assert problems[1].endswith("clash.yaml:2: units[0].name: 'Troll (Animals & Monsters)' is "
-                                "defined twice (also in data/warstuff/genres/"
+                                "defined twice (also in listbuilder/systems/warstuff/data/genres/"
                                 "02-animals-monsters.yaml): keep one")
 
 

@@ -17,8 +17,8 @@ def test_engine_and_systems_import_without_web_or_pdf_libraries() -> None:
         "        importlib.import_module(m.name)\n"
         "from listbuilder.engine.library import Library\n"
         "lib = Library()\n"
-        "from listbuilder.engine.registry import SYSTEMS\n"
-        "for s in SYSTEMS: lib.catalog(s)\n"
+        "from listbuilder.engine.registry import all_systems\n"
+        "for s in all_systems(): lib.catalog(s)\n"
         f"bad = [m for m in {FORBIDDEN!r} if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )

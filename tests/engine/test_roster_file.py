@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from listbuilder.engine.catalog import BUILTIN_DATA, parse_yaml
+from listbuilder.engine.catalog import parse_yaml
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system, system_ids
 from listbuilder.engine.roster_file import (
@@ -101,7 +101,7 @@ def test_not_a_mapping(library: Library) -> None:
 
 
 def test_opened_after_data_changed_says_what_changed(tmp_path: Path) -> None:
-    shutil.copytree(BUILTIN_DATA / "warstuff", tmp_path / "data" / "warstuff")
+    shutil.copytree(get_system("warstuff").data_folder(), tmp_path / "data" / "warstuff")
     empty = tmp_path / "empty"
     empty.mkdir()
     old = Library(custom_dir=empty)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.render import (
     print_chits,
@@ -54,7 +54,7 @@ def _label(options: PrintOptions) -> str:
     return "-".join(parts)
 
 
-ROSTERS = [path for system in SYSTEMS
+ROSTERS = [path for system in all_systems()
            for path in sorted((ROOT / "examples" / system.id).glob("*.yaml"))]
 ROSTER_CARDS = [(path, _options(i * len(SIZES) + k, card=size, what="cards"))
                 for i, path in enumerate(ROSTERS) for k, size in enumerate(SIZES)]
@@ -66,7 +66,7 @@ DECKS = [(system_id, _options(n, card=SIZES[n % len(SIZES)]))
 FACTIONS = ("Eldar", "Imperial", "Orks", "Tyranids")
 CHITS = [(faction, _options(i + k)) for i, faction in enumerate(FACTIONS) for k in (0, 3)]
 RULES = [(system.id, PrintOptions(paper=paper, ink_saver=ink))
-         for system in SYSTEMS for paper, ink in (("a4", False), ("letter", True))]
+         for system in all_systems() for paper, ink in (("a4", False), ("letter", True))]
 
 
 def _fit(pdf: bytes, options: PrintOptions) -> None:

@@ -111,10 +111,10 @@ def test_importing_printing_loads_no_pdf_library_and_says_what_each_system_print
 
     code = ("import sys\n"
             "from listbuilder.engine.library import Library\n"
-            "from listbuilder.engine.registry import SYSTEMS\n"
+            "from listbuilder.engine.registry import all_systems\n"
             "from listbuilder.printing import printables\n"
             "lib = Library()\n"
-            "for s in SYSTEMS:\n"
+            "for s in all_systems():\n"
             "    p = printables(lib.catalog(s), s)\n"
             "    print(s.id, p.deck, p.deck_cards, ','.join(p.chit_factions), p.rules)\n"
             "print('weasyprint' in sys.modules, 'pikepdf' in sys.modules)\n")

@@ -10,7 +10,7 @@ import pytest
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.library import Library
 from listbuilder.engine.profile import Profile
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 
 
 def stats(profile: Profile) -> dict[str, str]:
@@ -22,7 +22,7 @@ def roster(read, text: str):
     return loaded.system, loaded.catalog, loaded.roster
 
 
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.id)
 def test_every_unit_has_a_profile_with_a_cost_and_its_rules_texts(library: Library,
                                                                    system) -> None:
     catalog = library.catalog(system)

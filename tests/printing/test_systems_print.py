@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import RULES_PT, print_roster, print_rules
 
@@ -35,7 +35,7 @@ def sheet_text(pdf: bytes) -> str:
         return doc.pages[0].extract_text() or ""
 
 
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.id)
 def test_the_example_roster_prints_its_sheet_and_cards(library: Library, system) -> None:
     path = ROOT / "examples" / system.id / "legal.yaml"
     loaded = library.read_roster(path.read_text(), str(path))
@@ -101,7 +101,7 @@ def test_an_illegal_roster_prints_with_its_problems_on_the_sheet(library: Librar
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.id)
+@pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.id)
 def test_the_rules_sheet_fits_one_page(library: Library, system, paper: str) -> None:
     catalog = library.catalog(system)
     printed = print_rules(catalog, system, PrintOptions(paper=paper))
@@ -122,7 +122,7 @@ def test_the_rules_sheet_fits_one_page(library: Library, system, paper: str) -> 
 
 def test_rules_sheets_take_their_numbers_from_the_catalog(library: Library) -> None:
     def text(system_id: str) -> str:
-        system = next(s for s in SYSTEMS if s.id == system_id)
+        system = next(s for s in all_systems() if s.id == system_id)
         return column_text(print_rules(library.catalog(system), system).pdf)
 
     hw = library.catalog("hammerwars")

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from listbuilder.cli import main
 from listbuilder.engine.chart import chart_svg, chart_text
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.resolve import (
     Option,
     ResolveError,
@@ -309,4 +309,4 @@ def test_command_reads_names_from_a_roster(tmp_path: Path) -> None:
 
 
 def test_all_registered_systems_resolve() -> None:
-    assert {s.id for s in SYSTEMS if s.has_quick_resolve()} == set(PAIRS)
+    assert {s.id for s in all_systems() if s.has_quick_resolve()} == set(PAIRS)

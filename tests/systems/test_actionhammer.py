@@ -16,11 +16,12 @@ from listbuilder.engine.catalog import load_catalog
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import RosterFileError
 from listbuilder.engine.system import Violation
 from listbuilder.systems.actionhammer import ActionHammer, ActionHammerCatalog, Datasheet
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "actionhammer"
+DATA = get_system("actionhammer").data_folder()
 SYSTEM = ActionHammer()
 
 COBALT = {
@@ -662,7 +663,7 @@ def test_a_custom_file_may_not_redefine_the_core_numbers(tmp_path: Path) -> None
     assert loaded.catalog.army.leaders_per == 1000
     assert len(loaded.problems) == 1
     assert ("house.yaml:1: army: the army section is already given in "
-            "data/actionhammer/system.yaml") in str(loaded.problems[0])
+            "listbuilder/systems/actionhammer/data/system.yaml") in str(loaded.problems[0])
 
 
 def test_violations_name_the_reading_that_decided_them(violations) -> None:

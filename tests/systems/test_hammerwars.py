@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from listbuilder.engine.catalog import BUILTIN_DATA, load_catalog
+from listbuilder.engine.catalog import load_catalog
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
@@ -370,7 +370,7 @@ def test_cost_is_additive_and_monotone(library: Library, data: st.DataObject) ->
 
 def copy_data(tmp_path: Path) -> Path:
     target = tmp_path / "builtin"
-    shutil.copytree(BUILTIN_DATA / "hammerwars", target / "hammerwars")
+    shutil.copytree(get_system("hammerwars").data_folder(), target / "hammerwars")
     return target
 
 
@@ -451,7 +451,7 @@ def test_broken_custom_file_is_reported_and_left_out(tmp_path: Path) -> None:
     assert [str(p) for p in loaded.problems] == [
         f"{bad}:3: factions[0].goals[1]: unknown goal 'Glory'",
         f"{twice}:1: combat: the combat section is already given in "
-        f"data/hammerwars/system.yaml: keep one",
+        f"listbuilder/systems/hammerwars/data/system.yaml: keep one",
     ]
     c = loaded.catalog
     assert isinstance(c, HammerWarsCatalog)
@@ -467,7 +467,7 @@ def test_duplicate_names_are_reported(tmp_path: Path) -> None:
     loaded = load_catalog(SYSTEM, custom_dir=tmp_path / "custom")
     assert [str(p) for p in loaded.problems] == [
         f"{dup}:2: goals[0].name: 'Greed' is defined twice (also in "
-        f"data/hammerwars/goals.yaml): keep one"]
+        f"listbuilder/systems/hammerwars/data/goals.yaml): keep one"]
 
 
 def test_pool_and_repeat_violations_name_our_reading(violations) -> None:

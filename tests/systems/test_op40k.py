@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from listbuilder.engine.catalog import BUILTIN_DATA, load_catalog
+from listbuilder.engine.catalog import load_catalog
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
@@ -21,7 +21,7 @@ from listbuilder.systems.op40k import OnePage40k
 from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Op40kUpgrade
 
 SYSTEM = OnePage40k()
-DATA = BUILTIN_DATA / "op40k"
+DATA = get_system("op40k").data_folder()
 
 UNITS = {
     "Orks": ["Ork Boyz", "Gretchin", "Nobz", "Lootas", "Warbikers", "Trukk", "Battlewagon"],
@@ -444,8 +444,8 @@ def test_custom_file_may_not_redefine_the_system_tables(tmp_path: Path) -> None:
     loaded = load_catalog(SYSTEM, custom_dir=tmp_path / "custom")
     assert isinstance(loaded.catalog, Op40kCatalog) and loaded.catalog.points_limit == 500
     assert len(loaded.problems) == 1
-    assert "army: the army section is already given in data/op40k/army.yaml" in str(
-        loaded.problems[0])
+    assert ("army: the army section is already given in listbuilder/systems/op40k/data/army.yaml"
+            in str(loaded.problems[0]))
 
 
 def test_sizes_the_rules_never_print_name_our_reading(violations) -> None:

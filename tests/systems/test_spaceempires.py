@@ -18,6 +18,7 @@ from listbuilder.engine.catalog import load_catalog
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import LoadedRoster
 from listbuilder.engine.system import Violation
 from listbuilder.systems.spaceempires import (
@@ -31,7 +32,7 @@ from listbuilder.systems.spaceempires import (
 
 Violations = Callable[[str], list[Violation]]
 Read = Callable[[str], LoadedRoster]
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = get_system("spaceempires").data_folder()
 SYSTEM = SpaceEmpires()
 
 UNITS_PER_LIST = {"Orks": 53, "Imperial": 59, "Eldar": 38, "Tyranids": 31}
@@ -108,7 +109,7 @@ def test_four_unit_lists_with_every_unit_and_chit(library: Library) -> None:
         assert sum(1 for u in pile if u.speed == "Fast") == FAST_UNITS[faction]
         assert {u.name for u in pile if u.is_leader} == LEADERS[faction]
     assert {u.speed for u in c.units} == {"Fast", "Medium"}
-    assert all(u.origin.file.startswith("data/spaceempires/") for u in c.units)
+    assert all(u.origin.file.startswith("listbuilder/systems/spaceempires/data/") for u in c.units)
     assert not any(u.origin.sample or u.origin.custom for u in c.units)
 
 
@@ -328,7 +329,7 @@ def test_draw_takes_8_space_and_12_ground_chits_within_the_pile(
 def test_draw_from_a_small_pile_takes_what_there_is(tmp_path: Path) -> None:
     builtin = tmp_path / "data"
     (builtin / "spaceempires").mkdir(parents=True)
-    shutil.copy(DATA / "spaceempires" / "system.yaml", builtin / "spaceempires" / "system.yaml")
+    shutil.copy(DATA / "system.yaml", builtin / "spaceempires" / "system.yaml")
     (builtin / "spaceempires" / "tiny.yaml").write_text(
         "sample: true\nfactions:\n  - {name: Tiny, text: A test empire.}\nunits:\n"
         "  - {name: Skiff, faction: Tiny, pile: 3, types: [S], force: 1}\n"
@@ -557,7 +558,7 @@ def test_readings_decide_leader_cost_upkeep_and_piles(violations: Violations,
 
 def copy_data(tmp_path: Path) -> Path:
     builtin = tmp_path / "data"
-    shutil.copytree(DATA / "spaceempires", builtin / "spaceempires")
+    shutil.copytree(DATA, builtin / "spaceempires")
     return builtin
 
 
@@ -613,13 +614,13 @@ def test_custom_units_are_marked_and_broken_custom_files_are_reported(tmp_path: 
 def test_custom_file_may_not_reset_the_constants(tmp_path: Path) -> None:
     custom = tmp_path / "custom" / "spaceempires"
     custom.mkdir(parents=True)
-    text = (DATA / "spaceempires" / "system.yaml").read_text()
+    text = (DATA / "system.yaml").read_text()
     constants = text[text.index("constants:"):text.index("rules:")]
     (custom / "house.yaml").write_text(constants)
     loaded = load_catalog(SYSTEM, custom_dir=tmp_path / "custom")
     assert [str(p) for p in loaded.problems] == [
         f"{custom / 'house.yaml'}:1: constants: the constants section is already given in "
-        f"data/spaceempires/system.yaml: keep one"]
+        f"listbuilder/systems/spaceempires/data/system.yaml: keep one"]
     assert cat_from(loaded.catalog).constants.setup_space_units == 8
 
 

@@ -29,13 +29,12 @@ from sqlalchemy.exc import DBAPIError
 from test_serve import alive
 
 from listbuilder import backup, liveness, migrations
-from listbuilder.engine.catalog import PROJECT_ROOT
 from listbuilder.engine.library import Library
 from listbuilder.storage import RosterStore, hash_token, make_engine, sqlite_url
 from listbuilder.web.rosters import open_stored
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
-EXAMPLE = (PROJECT_ROOT / "examples" / "warstuff" / "legal.yaml").read_text()
+EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "warstuff" / "legal.yaml").read_text()
 HEAD = migrations.head()
 
 

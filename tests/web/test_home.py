@@ -10,7 +10,7 @@ import yaml
 from flask.testing import EnvironBuilder, FlaskClient
 from webtools import Player, csrf_of
 
-from listbuilder.engine.registry import SYSTEMS
+from listbuilder.engine.registry import all_systems
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def upload(client: FlaskClient, data: bytes, name: str = "mine.yaml",
 
 def test_home_lists_the_five_systems_with_their_lines(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
-    for system in SYSTEMS:
+    for system in all_systems():
         assert system.name in page and system.blurb.replace("'", "&#39;") in page
         assert f"/new/{system.id}" in page
 

@@ -90,9 +90,12 @@ def test_system_prints_come_from_the_cache_too(app: Flask, client: FlaskClient) 
 
 
 def test_the_layout_revision_follows_the_layout_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "templates" / "print").mkdir(parents=True)
-    card = tmp_path / "templates" / "print" / "card.html"
+    names = {name for name, _ in print_cache.layout_files()}
+    # the shared layout files and each system's own, read from the packages
+    assert {"templates/print/unit_card.html", "static/css/print.css", "printing/layout.py",
+            "warstuff/cards.py", "warstuff/templates/rules.html"} <= names
+    card = tmp_path / "card.html"
     card.write_text("<p>one</p>")
-    before = print_cache.layout_revision.__wrapped__(tmp_path)
+    before = print_cache.revision_of([("templates/print/card.html", card)])
     card.write_text("<p>two</p>")
-    assert print_cache.layout_revision.__wrapped__(tmp_path) != before
+    assert print_cache.revision_of([("templates/print/card.html", card)]) != before

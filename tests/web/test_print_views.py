@@ -25,7 +25,7 @@ from pypdf.generic import ContentStream
 from webtools import Player
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.printing import PrintError, PrintOptions, printables
 from listbuilder.printing.geometry import CARDS, PAPERS, grid, pt
 from listbuilder.web.print_views import LABELS, download_name
@@ -327,7 +327,7 @@ def test_file_names_are_plain_ascii(app: Flask, client: FlaskClient) -> None:
 def test_every_system_has_a_print_page_linked_from_home(client: FlaskClient,
                                                         library: Library) -> None:
     home = client.get("/").get_data(as_text=True)
-    for system in SYSTEMS:
+    for system in all_systems():
         assert f'href="/systems/{system.id}/print"' in home
         response = client.get(f"/systems/{system.id}/print")
         assert response.status_code == 200
@@ -347,7 +347,7 @@ def test_every_system_has_a_print_page_linked_from_home(client: FlaskClient,
     assert client.get("/systems/chess/print").status_code == 404
 
 
-@pytest.mark.parametrize("system_id", [s.id for s in SYSTEMS])
+@pytest.mark.parametrize("system_id", [s.id for s in all_systems()])
 def test_every_rules_sheet_prints_on_one_page_of_either_paper(client: FlaskClient,
                                                               system_id: str) -> None:
     system = get_system(system_id)

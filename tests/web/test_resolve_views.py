@@ -17,7 +17,7 @@ from markupsafe import escape
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster
-from listbuilder.engine.registry import SYSTEMS, get_system
+from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.resolve import (
     find_side,
     quick_resolve,
@@ -101,7 +101,7 @@ def shown_of(page: str) -> str:
 
 # -- the panel on the roster page ----------------------------------------------------------------
 
-@pytest.mark.parametrize("system_id", [s.id for s in SYSTEMS])
+@pytest.mark.parametrize("system_id", [s.id for s in all_systems()])
 def test_roster_page_offers_every_unit_as_attacker(app: Flask, client: FlaskClient,
                                                    library: Library, system_id: str) -> None:
     token, _ = save(app, example(system_id))
@@ -149,7 +149,7 @@ def test_a_roster_without_units_says_what_to_do(app: Flask, client: FlaskClient)
 
 # -- answers -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("system_id", [s.id for s in SYSTEMS])
+@pytest.mark.parametrize("system_id", [s.id for s in all_systems()])
 def test_every_system_resolves_a_unit_of_its_roster(app: Flask, client: FlaskClient,
                                                     library: Library, system_id: str) -> None:
     token, _ = save(app, example(system_id))

@@ -34,6 +34,7 @@ __all__ = ["ActionHammer", "ActionHammerCatalog", "Datasheet", "Stance", "Weapon
 
 class ActionHammer(RuleSystem):
     id = "actionhammer"
+    order = 40
     name = "ActionHammer"
     blurb = ("Action-figure battles at 1/18 scale: datasheets priced per model, Leaders with "
              "Bodyguards, and stances that trade accuracy for safety.")

@@ -34,6 +34,7 @@ __all__ = ["HammerWars", "HammerWarsCatalog", "HwUnit"]
 
 class HammerWars(RuleSystem):
     id = "hammerwars"
+    order = 10
     name = "Hammer Wars"
     blurb = ("A fixed pool of 17 single-model units bought onto the table round by round, "
              "fighting for one of two faction goals.")

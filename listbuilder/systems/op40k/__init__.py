@@ -25,6 +25,7 @@ __all__ = ["OnePage40k"]
 
 class OnePage40k(RuleSystem):
     id = "op40k"
+    order = 20
     name = "One Page 40k (1st edition)"
     blurb = "Units of N models with one Quality; alternate activations over 4 rounds."
     data_schema = Op40kData

@@ -34,6 +34,7 @@ from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
 
 class SpaceEmpires(RuleSystem):
     id = "spaceempires"
+    order = 50
     name = "War Hammer Space Empires (Warp Empires)"
     blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
              "recruit each turn within your planets' revenue, limits and upkeep.")

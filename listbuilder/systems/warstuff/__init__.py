@@ -91,6 +91,7 @@ def unit_cost(quality: int, rules: Iterable[SpecialRule | None], per_quality: in
 
 class WarStuff(RuleSystem):
     id = "warstuff"
+    order = 30
     name = "WarStuff"
     blurb = ("Skirmish with any miniatures: design each model from a Quality and special rules, "
              "priced by one formula.")

@@ -1,0 +1,62 @@
+"""The contract every rule system passes, built in or installed from another package.
+
+A system's own tests call `check_system` with a legal roster of their game; Listbuilder's
+tests call it for each of the five (tests/test_contract.py), and the test game of
+tests/plugin_game, installed on its own beside a built wheel, passes it too
+(tests/test_wheel.py). It checks what the rest of Listbuilder relies on: the system is found
+through its entry point, its data loads from its package, the roster reads, validates and
+costs consistently, every entry gives a card, and the cards, sheet and rules print as PDFs.
+A failure is an AssertionError saying what to fix.
+"""
+
+from __future__ import annotations
+
+import re
+
+from listbuilder.engine.library import Library
+from listbuilder.engine.registry import all_systems
+from listbuilder.engine.system import RuleSystem
+
+
+def check_system(system: RuleSystem, legal_roster: str, library: Library | None = None) -> None:
+    """Assert that `system` keeps the contract, with `legal_roster` (a roster file's text)."""
+    library = library or Library()
+    assert re.fullmatch(r"[a-z][a-z0-9_]*", system.id), (
+        f"{system.id!r}: a system's id is lowercase letters, digits and _ (it names URLs, "
+        f"folders and entry points)")
+    assert system.name.strip() and system.blurb.strip(), f"{system.id}: set name and blurb"
+    assert system.id in {s.id for s in all_systems()}, (
+        f"{system.id}: not found through the entry-point group listbuilder.systems: declare it "
+        f"in your package's pyproject.toml and install the package")
+    assert system.data_folder().is_dir(), f"{system.id}: no data/ folder in {system.package()}"
+
+    catalog = library.catalog(system)
+    assert catalog.system == system.id and catalog.units, f"{system.id}: its catalog is empty"
+    names = {f.name for f in catalog.factions}
+    for unit in catalog.units:
+        assert unit.faction is None or unit.faction in names, (
+            f"{system.id}: {unit.name} names the unknown faction {unit.faction!r}")
+        system.profile(catalog, unit)  # every unit can be shown
+
+    loaded = library.read_roster(legal_roster, f"<{system.id} contract roster>")
+    roster = loaded.roster
+    assert loaded.system.id == system.id, "the contract roster is of another system"
+    found = system.validate(catalog, roster)
+    assert system.status(catalog, roster, found).state == "legal", (
+        f"{system.id}: the contract roster should be legal, got {[str(v) for v in found]}")
+    costs = [system.entry_cost(catalog, roster, entry) for entry in roster.entries]
+    assert all(cost >= 0 for cost in costs), f"{system.id}: a negative cost: {costs}"
+    assert system.roster_points(catalog, roster) == sum(costs), (
+        f"{system.id}: roster_points is not the sum of entry_cost")
+    for entry in roster.entries:  # (a system may still print joined entries on one card)
+        assert system.entry_card(catalog, roster, entry) is not None, (
+            f"{system.id}: {entry.unit} gives no card")
+
+    from listbuilder import printing
+
+    for what in ("cards", "sheet"):
+        pdf = printing.render_roster(catalog, system, roster, printing.PrintOptions(what=what))
+        assert pdf.startswith(b"%PDF-"), f"{system.id}: the {what} print is not a PDF"
+    if printing.printables(catalog, system).rules:
+        assert printing.render_rules(catalog, system, printing.PrintOptions()).startswith(
+            b"%PDF-"), f"{system.id}: the rules sheet is not a PDF"
