@@ -37,3 +37,13 @@ def test_the_contract_names_what_is_wrong(library: Library) -> None:
 def test_the_registry_names_no_system() -> None:
     source = (ROOT / "listbuilder" / "engine" / "registry.py").read_text()
     assert "listbuilder.systems." not in source and "import listbuilder.systems" not in source
+
+
+def test_the_built_in_systems_share_one_layout() -> None:
+    # the same module names for the same jobs (docs/adding-a-system.md); limits.py holds a
+    # system's own roster checks where they need a module of their own
+    layout = {"__init__.py", "schema.py", "model.py", "build.py", "cards.py", "resolve.py"}
+    for system in all_systems():
+        folder = system.data_folder().parent
+        assert layout <= {p.name for p in folder.iterdir()}, system.id
+        assert {"data", "templates"} <= {p.name for p in folder.iterdir() if p.is_dir()}

@@ -96,11 +96,6 @@ class Locator:
         return line
 
 
-def locate(text: str, loc: Loc) -> int | None:
-    """1-based line of the node at `loc` (or of its nearest existing parent)."""
-    return Locator(text)(loc)
-
-
 def describe_pydantic_error(err: Any) -> str:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid"))

@@ -7,7 +7,7 @@ docs/roster.schema.json is generated from it (`listbuilder schema`).
 
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -317,15 +317,6 @@ def data_changes(roster: Roster, system: RuleSystem, catalog: Catalog) -> list[s
         out.append(f"The data changed since this roster was saved (revision "
                    f"{roster.data_revision} -> {catalog.revision}); none of its units changed.")
     return out
-
-
-def with_recorded_costs(roster: Roster, system: RuleSystem, catalog: Catalog) -> Roster:
-    """The roster as it would be saved now: today's costs and revision recorded."""
-    entries = tuple(
-        replace(e, pts=system.entry_cost(catalog, roster, e)
-                if system.unit_of(catalog, roster, e) is not None else None)
-        for e in roster.entries)
-    return replace(roster, entries=entries, data_revision=catalog.revision)
 
 
 def roster_json_schema(system_ids: Sequence[str]) -> dict[str, Any]:

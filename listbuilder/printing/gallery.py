@@ -6,10 +6,11 @@ Run: .venv/bin/python -m listbuilder.printing.gallery [--out docs/gallery] [--wi
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+import click
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems, get_system
@@ -49,18 +50,19 @@ def _roster_at(library: Library, system_id: str, card: str) -> bytes:
                         PrintOptions(what="cards", card=card)).pdf  # type: ignore[arg-type]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=CHECKOUT / "docs" / "gallery")
-    parser.add_argument("--width", type=int, default=420, help="pixels across each picture")
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+@click.command(help="Redraw the PNG gallery of docs/printing.md from real prints of the examples.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=CHECKOUT / "docs" / "gallery", show_default=True)
+@click.option("--width", type=click.IntRange(16), default=420, show_default=True,
+              help="pixels across each picture")
+def main(out: Path, width: int) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as empty:  # the built-in data only, never the player's
         library = Library(custom_dir=Path(empty))
         for name, make in prints(library).items():
-            target = args.out / f"{name}.png"
-            target.write_bytes(first_page_png(make(), args.width))
-            print(f"wrote {target}")
+            target = out / f"{name}.png"
+            target.write_bytes(first_page_png(make(), width))
+            click.echo(f"wrote {target}")
 
 
 if __name__ == "__main__":

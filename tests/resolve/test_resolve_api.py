@@ -33,7 +33,7 @@ from listbuilder.engine.resolve import (
     situation_options,
 )
 from listbuilder.engine.system import RuleSystem
-from listbuilder.systems.warstuff import WarStuffUnit
+from listbuilder.systems.warstuff.model import WarStuffUnit
 
 SVG = "{http://www.w3.org/2000/svg}"
 # A typical pair for each system, as a player would name them on the command line.

@@ -13,7 +13,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.resolve import ResolveError, Result, Side, resolve_names
 from listbuilder.engine.system import RuleSystem
-from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.resolve import Result, Side, find_side, quick_resolve, resolve_names
 from listbuilder.engine.system import RuleSystem
-from listbuilder.systems.spaceempires import Chit, SpaceEmpiresCatalog
+from listbuilder.systems.spaceempires.model import Chit, SpaceEmpiresCatalog
 from listbuilder.systems.spaceempires.resolve import card_bonus, force_cards
 
 Pair = tuple[RuleSystem, SpaceEmpiresCatalog]

@@ -14,7 +14,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.resolve import ResolveError, Result, Side, quick_resolve, resolve_names
 from listbuilder.engine.system import RuleSystem
-from listbuilder.systems.warstuff import WarStuffCatalog, WarStuffUnit
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
 from listbuilder.systems.warstuff.resolve import to_hit
 
 Pair = tuple[RuleSystem, WarStuffCatalog]

@@ -18,7 +18,7 @@ from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import RosterFileError
 from listbuilder.engine.system import Violation
 from listbuilder.systems.op40k import OnePage40k
-from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Op40kUpgrade
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Op40kUpgrade
 
 SYSTEM = OnePage40k()
 DATA = get_system("op40k").data_folder()

@@ -21,13 +21,13 @@ from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import LoadedRoster
 from listbuilder.engine.system import Violation
-from listbuilder.systems.spaceempires import (
+from listbuilder.systems.spaceempires import SpaceEmpires
+from listbuilder.systems.spaceempires.limits import starting_forces
+from listbuilder.systems.spaceempires.model import (
     ActionCard,
     Chit,
-    SpaceEmpires,
     SpaceEmpiresCatalog,
     half_up,
-    starting_forces,
 )
 
 Violations = Callable[[str], list[Violation]]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from listbuilder.engine.library import Library
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
-from listbuilder.systems.warstuff import WarStuffCatalog, WarStuffUnit, unit_cost
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit, unit_cost
 
 GENRE_SIZES = {
     "Fantasy": 20, "Animals & Monsters": 9, "Science Fiction": 13, "Ancient": 7, "Medieval": 5,

@@ -18,8 +18,7 @@ from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violat
 from listbuilder.systems.hammerwars import cards
 from listbuilder.systems.hammerwars.build import build_catalog
 from listbuilder.systems.hammerwars.builder import goal_options
-from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
-from listbuilder.systems.hammerwars.rules import (
+from listbuilder.systems.hammerwars.limits import (
     Listed,
     check_goal,
     check_pool,
@@ -27,6 +26,7 @@ from listbuilder.systems.hammerwars.rules import (
     pool_cost,
     pool_fill,
 )
+from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 from listbuilder.systems.hammerwars.schema import HammerWarsFile
 
 __all__ = ["HammerWars", "HammerWarsCatalog", "HwUnit"]
@@ -55,7 +55,7 @@ class HammerWars(RuleSystem):
     }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
-        return build_catalog(files, revision, self.id)
+        return build_catalog(self.id, files, revision)
 
     def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)

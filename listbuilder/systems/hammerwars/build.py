@@ -86,7 +86,7 @@ def _names(items: list[Item[T]], key: str = "name") -> set[str]:
     return {str(getattr(item, key)).casefold() for _, _, item in items}
 
 
-def build_catalog(files: Sequence[SourceFile], revision: str, system: str) -> HammerWarsCatalog:
+def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> HammerWarsCatalog:
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, HammerWarsFile)]
     problems = Problems()
     pool: list[Item[PoolSlotModel]] = unique(problems, items(docs, "pool"), "pool", "category")

@@ -16,8 +16,8 @@ from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
 from listbuilder.systems.op40k import cards
-from listbuilder.systems.op40k.build import build_op40k_catalog
-from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog
+from listbuilder.systems.op40k.build import build_catalog
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
 from listbuilder.systems.op40k.schema import Op40kData
 
 __all__ = ["OnePage40k"]
@@ -41,7 +41,7 @@ class OnePage40k(RuleSystem):
     }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
-        return build_op40k_catalog(self.id, files, revision)
+        return build_catalog(self.id, files, revision)
 
     def datasheet(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Datasheet | None:
         unit = self.unit_of(catalog, roster, entry)

@@ -10,7 +10,7 @@ from listbuilder.engine.errors import Problems, closest
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
 from listbuilder.engine.system import SourceFile, plural
-from listbuilder.systems.op40k.models import (
+from listbuilder.systems.op40k.model import (
     Action,
     DamageResult,
     Datasheet,
@@ -140,7 +140,7 @@ def _datasheet(origin: Origin, unit: UnitModel, known: _Known) -> Datasheet:
     return Datasheet.from_schema(unit, equipment, upgrades, origin)
 
 
-def build_op40k_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
+def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
     """Check every file against the others and report all problems before building anything."""
     docs = [(f.origin, cast(Op40kData, f.data)) for f in files]
     problems = Problems()

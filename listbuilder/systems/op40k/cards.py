@@ -8,7 +8,7 @@ from dataclasses import replace
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
-from listbuilder.systems.op40k.models import (
+from listbuilder.systems.op40k.model import (
     Action,
     Datasheet,
     Facing,

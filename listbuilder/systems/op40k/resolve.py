@@ -27,7 +27,7 @@ from listbuilder.engine.resolve import (
     dice_text,
     percent,
 )
-from listbuilder.systems.op40k.models import Datasheet, Op40kCatalog, Weapon
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Weapon
 
 SHOOTING, ASSAULT = "shooting", "assault"
 MAX_MODELS = 60

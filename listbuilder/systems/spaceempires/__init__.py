@@ -6,30 +6,150 @@ empire at one Recruit Phase: its choices give the planets held, the saved treasu
 of the starting draw (`starting_forces`); its entries are the chits recruited this turn, so an
 entry's `count` is a number of chits and its cost is Force per chit (Leaders half, rounded up).
 
-`schema` checks the YAML, `catalog` builds the frozen tables, `empire` holds the starting draw
-and the roster limits, `system` the RuleSystem hooks.
+`schema` checks the YAML, `model` holds the frozen tables and `build` makes them, `limits`
+the starting draw and the roster limits; this module the RuleSystem hooks.
 """
 
-from listbuilder.systems.spaceempires.catalog import (
-    ActionCard,
-    Chit,
-    Constants,
-    PlanetKind,
-    SpaceEmpiresCatalog,
-    half_up,
-)
-from listbuilder.systems.spaceempires.empire import Empire, StartingForces, starting_forces
-from listbuilder.systems.spaceempires.system import SpaceEmpires
+from __future__ import annotations
 
-__all__ = [
-    "ActionCard",
-    "Chit",
-    "Constants",
-    "Empire",
-    "PlanetKind",
-    "SpaceEmpires",
-    "SpaceEmpiresCatalog",
-    "StartingForces",
-    "half_up",
-    "starting_forces",
-]
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
+
+from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.engine.system import (
+    ChoiceSpec,
+    RuleSystem,
+    Section,
+    SourceFile,
+    Totals,
+    Violation,
+)
+from listbuilder.systems.spaceempires import cards
+from listbuilder.systems.spaceempires.build import build_catalog
+from listbuilder.systems.spaceempires.limits import (
+    Empire,
+    Recruit,
+    brief_lines,
+    check_empire,
+    draw_section,
+    headline,
+    space_empires_catalog,
+    summary_lines,
+)
+from listbuilder.systems.spaceempires.model import Chit, SpaceEmpiresCatalog
+from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
+
+
+class SpaceEmpires(RuleSystem):
+    id = "spaceempires"
+    order = 50
+    name = "War Hammer Space Empires (Warp Empires)"
+    blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
+             "recruit each turn within your planets' revenue, limits and upkeep.")
+    data_schema = SpaceEmpiresFile
+    resolve_module = "listbuilder.systems.spaceempires.resolve"
+    default_points_limit = None
+    min_factions = 1
+    max_factions = 1
+    count_label = "chits"
+    cost_unit = "revenue"  # a chit's price; totals say what is spent of what there is
+    empty_text = "no faction, seed or recruits yet"
+    readings: ClassVar[Mapping[str, str]] = {
+        "roster.count-bounds": "more-chits-than-the-pile-holds",
+        "roster.wrong-faction": "recruiting-a-unit-of-another-faction",
+        "spaceempires.chit-pile": "more-chits-than-the-pile-holds",
+        "spaceempires.upkeep": "what-does-upkeep-count",
+        "spaceempires.space-recruit-limit": "where-may-space-units-be-recruited",
+    }
+    choices: ClassVar[dict[str, ChoiceSpec]] = {
+        "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
+        "poor_planets": ChoiceSpec(int, "Poor planets you control (default 0)"),
+        "rich_planets": ChoiceSpec(int, "Rich planets you control (default 0)"),
+        "homeworlds": ChoiceSpec(int, "Homeworlds you control (default 1)"),
+        "treasury": ChoiceSpec(int, "revenue saved from earlier turns (default 0)"),
+    }
+
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
+        return build_catalog(self.id, files, revision)
+
+    # "3 revenue" alone reads as income: say the figure is paid, as the totals' "spent" does
+    def price_text(self, cost: int) -> str:
+        return f"{cost} revenue to recruit"
+
+    def spent_text(self, cost: int) -> str:
+        return f"{cost} revenue spent"
+
+    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
+        return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
+
+    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+        unit = self.unit_of(catalog, roster, entry)
+        return unit.cost * entry.count if isinstance(unit, Chit) else 0
+
+    def recruits(self, catalog: Catalog, roster: Roster) -> list[Recruit]:
+        """The entries that name a unit of the pile, with their index; unknown ones are left to
+        the base class to report."""
+        out = []
+        for i, entry in enumerate(roster.entries):
+            unit = self.unit_of(catalog, roster, entry)
+            if isinstance(unit, Chit):
+                out.append((i, entry, unit))
+        return out
+
+    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+        cat = space_empires_catalog(catalog)
+        return check_empire(cat, Empire.of(cat, roster), roster, self.recruits(cat, roster))
+
+    def totals(self, catalog: Catalog, roster: Roster) -> Totals:
+        cat = space_empires_catalog(catalog)
+        found = super().totals(catalog, roster)
+        return replace(found, headline=headline(Empire.of(cat, roster),
+                                                self.recruits(cat, roster)))
+
+    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        cat = space_empires_catalog(catalog)
+        return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+
+    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        cat = space_empires_catalog(catalog)
+        return brief_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+
+    def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
+        cat = space_empires_catalog(catalog)
+        return (draw_section(cat, Empire.of(cat, roster)),)
+
+    def is_empty(self, catalog: Catalog, roster: Roster) -> bool:
+        # an empire holds its starting draw before it recruits anything
+        cat = space_empires_catalog(catalog)
+        return not roster.entries and Empire.of(cat, roster).draw(cat) is None
+
+    # -- builder hooks ---------------------------------------------------------------------
+    def stacks_entries(self) -> bool:
+        return True  # an entry counts chits of one kind recruited this turn
+
+    def random_choices(self) -> tuple[str, ...]:
+        return ("seed",)
+
+    # -- printing hooks --------------------------------------------------------------------
+    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
+            return cards.profile(catalog, unit)
+        return super().profile(catalog, unit)
+
+    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+        unit = self.unit_of(catalog, roster, entry)
+        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
+            return cards.entry_card(catalog, unit, entry)
+        return super().entry_card(catalog, roster, entry)
+
+    def card_set(self, catalog: Catalog) -> CardSet | None:
+        return cards.card_set(space_empires_catalog(catalog))
+
+    def chits(self, catalog: Catalog, faction: str) -> tuple[ChitFace, ...]:
+        return cards.chits(space_empires_catalog(catalog), faction)
+
+    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+        return cards.sheet_choices(roster)

@@ -9,8 +9,8 @@ from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat
 from listbuilder.engine.system import plural
-from listbuilder.systems.spaceempires.catalog import ActionCard, Chit, SpaceEmpiresCatalog
-from listbuilder.systems.spaceempires.empire import CHOICE_DEFAULTS
+from listbuilder.systems.spaceempires.limits import CHOICE_DEFAULTS
+from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
 
 
 def speed_letter(catalog: SpaceEmpiresCatalog, chit: Chit) -> str:

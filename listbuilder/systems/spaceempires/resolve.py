@@ -34,7 +34,7 @@ from listbuilder.engine.resolve import (
     catalog_of,
     percent,
 )
-from listbuilder.systems.spaceempires.catalog import ActionCard, Chit, SpaceEmpiresCatalog
+from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
 
 SPACE, GROUND = "space", "ground"
 AS_SET, RANDOM = "as set", "random hands"

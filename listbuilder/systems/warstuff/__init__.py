@@ -1,28 +1,23 @@
 """WarStuff: build-your-own one-model units, priced by a single formula.
 
-The cost formula lives in `unit_cost`: Quality x 10 plus the special rules' costs, never below
-5 pts. It prices every unit, the seed's quickplay units included (their printed figure is kept
+The cost formula is `unit_cost` in model.py: Quality x 10 plus the special rules' costs, never
+below 5 pts. It prices every unit, the seed's quickplay units included (their printed figure is kept
 as `printed_pts`; six of them differ, see docs/rules-notes.md). Players may design units in the
 roster (`designs`); an entry's `count` is the number of copies, each a one-model unit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
-from listbuilder.engine.errors import Problems
-from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import (
     Catalog,
-    Faction,
     Origin,
     Roster,
     RosterEntry,
-    SpecialRule,
     Unit,
     UnitDesign,
 )
@@ -36,7 +31,9 @@ from listbuilder.engine.system import (
     where_entry,
 )
 from listbuilder.systems.warstuff import cards
-from listbuilder.systems.warstuff.schema import QualityModel, UnitModel, WarStuffFile
+from listbuilder.systems.warstuff.build import build_catalog
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
+from listbuilder.systems.warstuff.schema import WarStuffFile
 
 # Rules that cannot sensibly stand together on one unit, and why (shown in the message).
 CONFLICTS: tuple[tuple[str, str, str], ...] = (
@@ -52,39 +49,6 @@ HOLLOW: tuple[tuple[str, str, str], ...] = (
                            "and Fearless never fails one"),
 )
 
-
-
-# -- catalog models ---------------------------------------------------------------------------
-
-@dataclass(frozen=True, kw_only=True)
-class WarStuffUnit(Unit):
-    quality: int
-    pts: int  # by the formula
-    printed_pts: int | None = None
-    designed: bool = False  # designed inside a roster rather than taken from the catalog
-
-    @property
-    def genre(self) -> str | None:
-        return self.faction
-
-
-@dataclass(frozen=True, kw_only=True)
-class WarStuffCatalog(Catalog):
-    points_per_quality: int = 10
-    minimum_cost: int = 5
-    quality_range: tuple[int, int] = (1, 5)
-    warband_limits: tuple[int, ...] = (150, 300)
-    advised_max_unit_cost: int = 75
-
-    def price(self, quality: int, rules: Iterable[str]) -> int:
-        return unit_cost(quality, (self.rule(r) for r in rules), self.points_per_quality,
-                         self.minimum_cost)
-
-
-def unit_cost(quality: int, rules: Iterable[SpecialRule | None], per_quality: int = 10,
-              minimum: int = 5) -> int:
-    """WarStuff's formula: Quality x 10 + the rules' costs, at least 5 pts. Unknown rules add 0."""
-    return max(minimum, quality * per_quality + sum((r.cost or 0) for r in rules if r))
 
 
 # -- the system -------------------------------------------------------------------------------
@@ -113,46 +77,7 @@ class WarStuff(RuleSystem):
     }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
-        problems = Problems()
-        docs = [(f.origin, f.data) for f in files if isinstance(f.data, WarStuffFile)]
-        rules = unique(problems, items(docs, "rules"), "rules")
-        genres = unique(problems, items(docs, "genres"), "genres")
-        settings_found = single(problems, docs, "unit_quality")
-        settings: QualityModel | None = settings_found[1] if settings_found else None
-        rule_map = {r.name.casefold(): SpecialRule(name=r.name, text=r.text, cost=r.cost, origin=o)
-                    for o, _, r in rules}
-        genre_names = {g.name.casefold() for _, _, g in genres}
-        units: list[WarStuffUnit] = []
-        for origin, i, u in unique(problems, items(docs, "units"), "units",
-                                   key=lambda u: f"{u.name} ({u.genre})"):
-            if u.genre.casefold() not in genre_names:
-                problems.add(origin, ("units", i, "genre"),
-                             f"unknown genre {u.genre!r}: add it under genres or fix the name")
-            for j, r in enumerate(u.rules):
-                if r.casefold() not in rule_map:
-                    problems.add(origin, ("units", i, "rules", j), f"unknown special rule {r!r}")
-            units.append(self._unit(u, origin, rule_map, settings))
-        problems.raise_if_any()
-        assert settings is not None  # raise_if_any has reported its absence
-        limits = next((d.warband_limits for _, d in docs if d.warband_limits), [150, 300])
-        advised = next((d.advised_max_unit_cost for _, d in docs if d.advised_max_unit_cost), 75)
-        return WarStuffCatalog(
-            system=self.id, revision=revision,
-            factions=tuple(Faction(name=g.name, text=g.text, origin=o) for o, _, g in genres),
-            rules=tuple(rule_map.values()), units=tuple(units),
-            points_per_quality=settings.points_per_quality, minimum_cost=settings.minimum_cost,
-            quality_range=(settings.min, settings.max), warband_limits=tuple(limits),
-            advised_max_unit_cost=advised,
-        )
-
-    @staticmethod
-    def _unit(u: UnitModel, origin: Origin, rules: dict[str, SpecialRule],
-              settings: QualityModel | None) -> WarStuffUnit:
-        per, minimum = (settings.points_per_quality, settings.minimum_cost) if settings else (10, 5)
-        pts = unit_cost(u.quality, (rules.get(r.casefold()) for r in u.rules), per, minimum)
-        return WarStuffUnit(name=u.name, faction=u.genre, category=u.genre, quality=u.quality,
-                            special_rules=tuple(u.rules), pts=pts, printed_pts=u.printed_pts,
-                            origin=origin)
+        return build_catalog(self.id, files, revision)
 
     # -- roster ------------------------------------------------------------------------------
     def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:

@@ -11,7 +11,7 @@ from listbuilder.engine.model import Catalog, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 
 if TYPE_CHECKING:  # the package imports this module, so the classes come from it lazily
-    from listbuilder.systems.warstuff import WarStuffUnit
+    from listbuilder.systems.warstuff.model import WarStuffUnit
 
 
 def profile(catalog: Catalog, unit: WarStuffUnit) -> Profile:

@@ -27,7 +27,7 @@ from listbuilder.engine.resolve import (
     catalog_of,
     percent,
 )
-from listbuilder.systems.warstuff import WarStuffCatalog, WarStuffUnit
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
 
 MELEE, SHOOTING, ENTANGLE = "melee", "shooting", "Entangle"
 SHOOTERS = ("Shooter (Short)", "Shooter (Medium)", "Shooter (Long)")

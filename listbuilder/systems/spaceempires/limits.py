@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from listbuilder.engine.model import Catalog, Roster, RosterEntry
 from listbuilder.engine.system import Section, Violation, plural, where_entry
-from listbuilder.systems.spaceempires.catalog import (
+from listbuilder.systems.spaceempires.model import (
     PLANET_CHOICES,
     Chit,
     PlanetKind,
