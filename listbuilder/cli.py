@@ -394,11 +394,11 @@ def _system_print(library: Library, system_id: str,
               help="A card for every entry, even identical ones (default: one card, a count).")
 @_card_options
 @click.pass_obj
-def print_(library: Library, roster: Path, output: Path | None, **flags: Any) -> None:
+def print_(library: Library, /, roster: Path, output: Path | None, **flags: Any) -> None:
     """Print ROSTER.yaml's unit cards and roster sheet as PDF."""
+    from listbuilder.printing import print_roster
     from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
     from listbuilder.printing.options import PrintError
-    from listbuilder.printing.render import print_roster
 
     try:
         options = options_from_flags(flags)
@@ -420,10 +420,10 @@ def print_(library: Library, roster: Path, output: Path | None, **flags: Any) ->
 @click.argument("system_id", metavar="SYSTEM")
 @_card_options
 @click.pass_obj
-def deck(library: Library, system_id: str, output: Path | None, **flags: Any) -> None:
+def deck(library: Library, /, system_id: str, output: Path | None, **flags: Any) -> None:
     """Print SYSTEM's own card set: Space Empires' action deck, Hammer Wars' unit cards."""
+    from listbuilder.printing import print_deck
     from listbuilder.printing.commands import default_output, write_pdf
-    from listbuilder.printing.render import print_deck
 
     system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_deck(cat, system, options, progress),
@@ -435,11 +435,11 @@ def deck(library: Library, system_id: str, output: Path | None, **flags: Any) ->
 @click.option("--faction", required=True, help="Whose chit pile to print.")
 @_card_options
 @click.pass_obj
-def chits(library: Library, system_id: str, faction: str, output: Path | None,
+def chits(library: Library, /, system_id: str, faction: str, output: Path | None,
           **flags: Any) -> None:
     """Print the chits of a faction's pile, each as many times as the pile holds it."""
+    from listbuilder.printing import print_chits
     from listbuilder.printing.commands import default_output, write_pdf
-    from listbuilder.printing.render import print_chits
 
     system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_chits(cat, system, faction, options, progress),
@@ -457,9 +457,9 @@ def chits(library: Library, system_id: str, faction: str, output: Path | None,
 def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
           output: Path | None) -> None:
     """Print SYSTEM's one-page rules reference."""
+    from listbuilder.printing import print_rules
     from listbuilder.printing.commands import default_output, write_pdf
     from listbuilder.printing.options import PrintOptions
-    from listbuilder.printing.render import print_rules
 
     try:
         system, cat = _system_catalog(library, system_id)

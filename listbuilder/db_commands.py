@@ -119,10 +119,10 @@ def backup_command(file: Path) -> None:
 def restore_command(file: Path) -> None:
     """Replace the database with the backup in FILE (made by `listbuilder db backup`). Stop
     the server first; the database replaced is kept aside, and the command says where."""
-    from listbuilder import backup, liveness, migrations
+    from listbuilder import backup, liveness, locations, migrations
 
     try:
-        lines = backup.restore(migrations.configured_url(), file, migrations.instance_folder())
+        lines = backup.restore(migrations.configured_url(), file, locations.instance_folder())
     except (backup.BackupError, liveness.ServerRunning, OSError) as refused:
         click.echo(f"restore: {refused}", err=True)
         sys.exit(1)

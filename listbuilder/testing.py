@@ -55,8 +55,8 @@ def check_system(system: RuleSystem, legal_roster: str, library: Library | None 
     from listbuilder import printing
 
     for what in ("cards", "sheet"):
-        pdf = printing.render_roster(catalog, system, roster, printing.PrintOptions(what=what))
+        pdf = printing.print_roster(catalog, system, roster, printing.PrintOptions(what=what)).pdf
         assert pdf.startswith(b"%PDF-"), f"{system.id}: the {what} print is not a PDF"
     if printing.printables(catalog, system).rules:
-        assert printing.render_rules(catalog, system, printing.PrintOptions()).startswith(
+        assert printing.print_rules(catalog, system, printing.PrintOptions()).pdf.startswith(
             b"%PDF-"), f"{system.id}: the rules sheet is not a PDF"

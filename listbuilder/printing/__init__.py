@@ -1,11 +1,12 @@
 """Printing: unit cards, action decks, chits, roster sheets and rules sheets as PDF.
 
-One call per print, for the CLI and for web views alike:
+One call per print, for the CLI and for the web's print queue alike:
 
-    from listbuilder.printing import PrintOptions, render_roster
-    pdf = render_roster(catalog, system, roster, PrintOptions.from_strings(request.args))
+    from listbuilder.printing import PrintOptions, print_roster
+    pdf = print_roster(catalog, system, roster, PrintOptions.from_strings(request.args)).pdf
 
-`render_roster`, `render_deck`, `render_chits` and `render_rules` return PDF bytes and raise
+`print_roster`, `print_deck`, `print_chits` and `print_rules` return a `Printed` (the PDF's
+bytes in `.pdf`, with what the layout found: pages, cards, the smallest text) and raise
 `PrintError` (a ValueError whose `problems` say what to change) when a print can't be made.
 `printables(catalog, system)` says what a system offers (a deck, chit piles, a rules sheet).
 WeasyPrint lays out each distinct card once; pikepdf places the copies (see docs/printing.md).
@@ -21,18 +22,19 @@ from listbuilder.printing.options import PrintError, PrintOptions
 
 if TYPE_CHECKING:
     from listbuilder.printing.render import (
-        render_chits,
-        render_deck,
-        render_roster,
-        render_rules,
+        Printed,
+        print_chits,
+        print_deck,
+        print_roster,
+        print_rules,
     )
 
-__all__ = ["PrintError", "PrintOptions", "Printables", "printables", "render_chits",
-           "render_deck", "render_roster", "render_rules"]
+__all__ = ["PrintError", "PrintOptions", "Printables", "Printed", "print_chits", "print_deck",
+           "print_roster", "print_rules", "printables"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("render_chits", "render_deck", "render_roster", "render_rules"):
+    if name in ("Printed", "print_chits", "print_deck", "print_roster", "print_rules"):
         from listbuilder.printing import render
 
         return getattr(render, name)

@@ -14,9 +14,9 @@ import click
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems, get_system
+from listbuilder.printing import print_chits, print_deck, print_roster
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.preview import first_page_png
-from listbuilder.printing.render import print_chits, print_deck, print_roster
 
 CARDS = PrintOptions(what="cards")
 # A tool for the checkout (it redraws docs/gallery from examples/), run from its top folder.

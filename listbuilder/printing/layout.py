@@ -124,9 +124,9 @@ class _StylePool:
     @contextmanager
     def borrow(self) -> Iterator[Styles]:
         with self._lock:
-            styles = self._free.pop() if self._free else None
+            styles = self._free.pop() if self._free else Styles()
         try:
-            yield styles or (styles := Styles())
+            yield styles
         finally:
             with self._lock:
                 self._free.append(styles)

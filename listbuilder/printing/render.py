@@ -167,16 +167,11 @@ def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
 
 # -- the public entry points ------------------------------------------------------------------
 
-def render_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
-                  options: PrintOptions | None = None,
-                  progress: Progress | None = None) -> bytes:
-    """The roster's unit cards, its roster sheet, or both (`options.what`), as one PDF."""
-    return print_roster(catalog, system, roster, options, progress).pdf
-
 
 def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
                  options: PrintOptions | None = None,
                  progress: Progress | None = None) -> Printed:
+    """The roster's unit cards, its roster sheet, or both (`options.what`), as one PDF."""
     options = options or PrintOptions()
     parts: list[Printed] = []
     cards_part: Printed | None = None
@@ -196,14 +191,9 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
                    longest=cards_part.longest if cards_part else ("", 0.0, 0))
 
 
-def render_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | None = None,
-                progress: Progress | None = None) -> bytes:
-    """The system's own card set: Space Empires' action deck, Hammer Wars' 11 unit cards."""
-    return print_deck(catalog, system, options, progress).pdf
-
-
 def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | None = None,
                progress: Progress | None = None) -> Printed:
+    """The system's own card set: Space Empires' action deck, Hammer Wars' 11 unit cards."""
     options = options or PrintOptions()
     deck = system.card_set(catalog)
     if deck is None:
@@ -215,15 +205,10 @@ def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | Non
     return print_play_cards(system, deck, options, progress)
 
 
-def render_chits(catalog: Catalog, system: RuleSystem, faction: str,
-                 options: PrintOptions | None = None, progress: Progress | None = None) -> bytes:
-    """The counters of a faction's chit pile, each as many times as the pile holds it."""
-    return print_chits(catalog, system, faction, options, progress).pdf
-
-
 def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
                 options: PrintOptions | None = None,
                 progress: Progress | None = None) -> Printed:
+    """The counters of a faction's chit pile, each as many times as the pile holds it."""
     options = options or PrintOptions()
     known = catalog.faction(faction)
     chits: tuple[ChitFace, ...] = system.chits(catalog, known.name) if known else ()
@@ -259,12 +244,6 @@ def print_sheet(catalog: Catalog, system: RuleSystem, roster: Roster,
     return Printed(pdf, pages=pages, refused=tuple(refused))
 
 
-def render_rules(catalog: Catalog, system: RuleSystem,
-                 options: PrintOptions | None = None) -> bytes:
-    """The system's one-page rules reference."""
-    return print_rules(catalog, system, options).pdf
-
-
 def print_rules(catalog: Catalog, system: RuleSystem,
                 options: PrintOptions | None = None) -> Printed:
     """The rules sheet: the text shrinks a step at a time until it fits one page."""
@@ -276,7 +255,7 @@ def print_rules(catalog: Catalog, system: RuleSystem,
             [f"{system.id}/rules.html"], context, sizes=RULES_PT, one_page=True)
     except TemplateNotFound:
         raise PrintError(f"{system.name} has no rules sheet yet "
-                         f"(templates/{system.id}/rules.html)") from None
+                         f"(templates/rules.html in {system.package()})") from None
     return Printed(pdf, pages=pages, refused=tuple(refused),
                    longest=(f"{system.name} rules", size, pages))
 

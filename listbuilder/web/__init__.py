@@ -33,7 +33,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     instance = instance_path or instance_folder()
     app = Flask(__name__, instance_path=str(Path(instance).resolve()),
                 static_folder=str(shared_folder("static")))
-    app.jinja_loader = template_loader()  # type: ignore[assignment]  # a cached_property
+    app.jinja_loader = template_loader()  # a cached_property: set before the first template
     app.config.from_object(Config)
     if isinstance(test_config, type):
         app.config.from_object(test_config)

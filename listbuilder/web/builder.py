@@ -50,7 +50,7 @@ from listbuilder.web.uploads import UploadProblem, read_upload
 
 bp = Blueprint("builder", __name__, url_prefix="/r/<token>")
 
-Page = tuple[str, int] | Response | WerkzeugResponse
+Page = str | tuple[str, int] | Response | WerkzeugResponse
 Change = Callable[[Opened, Any], Roster]
 
 SEED_RANGE = 1_000_000
@@ -257,7 +257,7 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
         return _changed_parts(token, opened, Opened(stored, roster, opened.system,
                                                     opened.catalog), said=f"Saved: {what}.")
     anchor = request.form.get("anchor", "")[:40]
-    unfold = {"open": anchor} if anchor.startswith("entry-") else {}
+    unfold: dict[str, Any] = {"open": anchor} if anchor.startswith("entry-") else {}
     return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,
                             **kept_args(), **unfold))
 
@@ -330,7 +330,8 @@ def entry(token: str) -> Page:
     form = forms.EntryForm()
 
     def change(o: Opened, f: forms.EntryForm) -> Roster:
-        return edits.update_entry(o.roster, f.index.data, f.unit.data or "", f.count.data,
+        return edits.update_entry(o.roster, given(f.index.data), f.unit.data or "",
+                                  given(f.count.data),
                                   f.upgrades.data or ())
 
     return apply(token, form, change, f"changing {form.unit.data or 'an entry'}")
@@ -341,7 +342,7 @@ def remove(token: str) -> Page:
     form = forms.RemoveForm()
 
     def change(o: Opened, f: forms.RemoveForm) -> Roster:
-        return edits.remove_entry(o.roster, f.index.data, f.unit.data or "")
+        return edits.remove_entry(o.roster, given(f.index.data), f.unit.data or "")
 
     return apply(token, form, change, f"removing {form.unit.data or 'an entry'}")
 
@@ -351,7 +352,8 @@ def move(token: str) -> Page:
     form = forms.MoveForm()
 
     def change(o: Opened, f: forms.MoveForm) -> Roster:
-        return edits.move_entry(o.roster, f.index.data, f.unit.data or "", f.step.data)
+        return edits.move_entry(o.roster, given(f.index.data), f.unit.data or "",
+                                given(f.step.data))
 
     return apply(token, form, change, f"moving {form.unit.data or 'an entry'}")
 
@@ -363,19 +365,26 @@ def join(token: str) -> Page:
     def change(o: Opened, f: forms.JoinForm) -> Roster:
         target, _, target_unit = (f.target.data or "").partition(":")
         if not target:
-            return edits.join_entry(o.roster, f.index.data, f.unit.data or "", None, None)
+            return edits.join_entry(o.roster, given(f.index.data), f.unit.data or "", None, None)
         if not (target.isascii() and target.isdigit() and len(target) <= 6):
             raise edits.EditError("Pick the unit to join from the list.")
-        return edits.join_entry(o.roster, f.index.data, f.unit.data or "", int(target),
+        return edits.join_entry(o.roster, given(f.index.data), f.unit.data or "", int(target),
                                 target_unit)
 
     return apply(token, form, change, f"attaching {form.unit.data or 'a unit'}")
 
 
+def given(value: int | None) -> int:
+    """A number its form requires (InputRequired): present once the form validated."""
+    if value is None:
+        raise edits.EditError("A number is missing from the form: reload the page and try again.")
+    return value
+
+
 # -- designs (systems that allow them) --------------------------------------------------------
 
 def _design(f: forms.DesignForm) -> UnitDesign:
-    return UnitDesign(name=(f.name.data or "").strip(), quality=f.quality.data,
+    return UnitDesign(name=(f.name.data or "").strip(), quality=given(f.quality.data),
                       rules=tuple(dict.fromkeys(f.rules.data or ())))
 
 

@@ -47,6 +47,7 @@ class EntryView:
     joined_by: list[str] = field(default_factory=list)
     joins_name: str | None = None  # the Bodyguard's unit, when this entry joined one
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
+    cost_text: str = ""  # the cost in the system's words ("35 pts", "3 revenue spent")
 
     @property
     def has_error(self) -> bool:
@@ -129,8 +130,9 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
     for i, entry in enumerate(roster.entries):
         unit = system.unit_of(catalog, roster, entry)
         lo, hi = system.count_bounds(unit) if unit is not None else (1, None)
-        view = EntryView(index=i, entry=entry, unit=unit,
-                         cost=system.entry_cost(catalog, roster, entry) if unit else 0,
+        cost = system.entry_cost(catalog, roster, entry) if unit else 0
+        view = EntryView(index=i, entry=entry, unit=unit, cost=cost,
+                         cost_text=system.spent_text(cost),
                          lo=lo, hi=hi, upgrades=unit.upgrades if unit else (),
                          price_note=price_note(system, catalog, replace(roster, entries=(entry,))))
         if unit is not None and system.can_join(unit):
@@ -229,6 +231,7 @@ class UnitRow:
     fits: bool = True  # within the points left under the limit (always, without a limit)
     place: str = ""  # category, faction, "custom": what places the unit
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
+    price_text: str = ""  # the cost in the system's words ("35 pts", "3 revenue")
 
     @property
     def dom_id(self) -> str:
@@ -315,7 +318,8 @@ def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str =
         rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit),
                             stats=key_stats(system, catalog, unit),
                             fits=points_left is None or cost <= points_left,
-                            place=_place(unit), price_note=price_note(system, catalog, probe)))
+                            place=_place(unit), price_note=price_note(system, catalog, probe),
+                            price_text=system.price_text(cost)))
     return rows
 
 

@@ -96,13 +96,13 @@ class PrintJob:
         catalog = library.catalog(system)
         options = PrintOptions(**self.options)
         if self.kind == "roster":
-            return printing.render_roster(catalog, system, parse_stored(self.text), options)
+            return printing.print_roster(catalog, system, parse_stored(self.text), options).pdf
         if self.kind == "rules":
-            return printing.render_rules(catalog, system, options)
+            return printing.print_rules(catalog, system, options).pdf
         if self.kind == "deck":
-            return printing.render_deck(catalog, system, options)
+            return printing.print_deck(catalog, system, options).pdf
         if self.kind == "chits":
-            return printing.render_chits(catalog, system, self.faction, options)
+            return printing.print_chits(catalog, system, self.faction, options).pdf
         raise ValueError(f"unknown kind of print {self.kind!r}")
 
 

@@ -16,17 +16,18 @@ from listbuilder.engine.registry import all_systems
 
 def page_url(**changes: Any) -> str:
     """This page's address with some query arguments changed (None removes one)."""
-    args = {k: v for k, v in request.args.items() if k not in changes}
+    args: dict[str, Any] = {k: v for k, v in request.args.items() if k not in changes}
     args.update({k: v for k, v in changes.items() if v not in (None, "")})
     # a page shown in answer to a change (a POST) is the roster page of that edit link
     endpoint = request.endpoint if request.method == "GET" else "builder.edit"
-    return url_for(endpoint or "home.index", **(request.view_args or {}), **args)
+    view_args: dict[str, Any] = dict(request.view_args or {})
+    return url_for(endpoint or "home.index", **view_args, **args)
 
 
 KEPT = ("q", "category", "max_cost")  # the unit browser's filters, kept across changes
 
 
-def kept_args() -> dict[str, str]:
+def kept_args() -> dict[str, Any]:
     return {k: v[:80] for k in KEPT if (v := request.args.get(k))}
 
 

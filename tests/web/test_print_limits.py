@@ -39,13 +39,13 @@ def save(app: Flask, text: str) -> str:
 def layouts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Counts the roster layouts really made (the real renderer still runs)."""
     made: list[str] = []
-    real = render.render_roster
+    real = render.print_roster
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         made.append(args[2].name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(render, "render_roster", counting)
+    monkeypatch.setattr(render, "print_roster", counting)
     return made
 
 

@@ -234,7 +234,7 @@ def test_an_error_of_ours_is_a_500_and_asking_again_tries_again(
     url = f"/r/{token}/print?{SHEET}"
     in_line(client.get(url))
     with monkeypatch.context() as patched:
-        patched.setattr(render, "render_roster", lambda *a, **k: 1 / 0)
+        patched.setattr(render, "print_roster", lambda *a, **k: 1 / 0)
         run_jobs(app)
     failed = client.get(url)
     assert failed.status_code == 500 and "failed on our side" in words(failed)
