@@ -171,6 +171,8 @@ class RuleSystem:
     # A violation decided by a reading only sometimes sets `reading` where it is made.
     readings: ClassVar[Mapping[str, str]] = {}
     empty_text: ClassVar[str] = "no units yet"  # what an empty roster lacks, for its status
+    # What the system calls a faction, singular and plural, for labels ("Genre" in WarStuff)
+    faction_words: ClassVar[tuple[str, str]] = ("Faction", "Factions")
 
     # -- files -------------------------------------------------------------------------------
     # A system is one package carrying its code, its YAML under data/ and its templates under
@@ -493,6 +495,3 @@ class RuleSystem:
         """The unit as a design the player can copy into the unit creator and change."""
         return None
 
-    def faction_label(self) -> tuple[str, str]:
-        """What the system calls a faction, singular and plural, for labels."""
-        return ("Faction", "Factions")

@@ -70,6 +70,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "rows": rows, "categories": categories(catalog, roster), "filters": filters,
         "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
         "preview_unit": preview_unit, "notices": notices or [],
+        # a previewed unit the player may copy into the unit creator (systems with designs)
+        "preview_copyable": bool(preview_unit and system.design_of(preview_unit)),
         "open_entry": open_entry(), "marking": False, "only_parts": False,
     }
     if token is None:

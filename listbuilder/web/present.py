@@ -97,6 +97,7 @@ class RosterView:
     order: list[EntryView] = field(default_factory=list)  # as shown: Leaders after their guard
     status: Status = field(default_factory=lambda: Status("legal", 0, 0))  # the engine's word
     sections: tuple[Section, ...] = ()  # shown beside the totals (a starting draw)
+    design_qualities: tuple[int, ...] = ()  # a designed unit's Quality choices (WarStuff)
 
     @property
     def errors(self) -> int:
@@ -162,7 +163,8 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
                       changes=data_changes(roster, system, catalog),
                       text=roster_text(system, catalog, roster), order=shown_order(entries),
                       status=system.status(catalog, roster, found),
-                      sections=system.sections(catalog, roster))
+                      sections=system.sections(catalog, roster),
+                      design_qualities=system.design_qualities(catalog))
 
 
 def price_note(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:

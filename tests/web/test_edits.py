@@ -64,7 +64,7 @@ def test_hooks_have_neutral_defaults_and_system_overrides(library: Library) -> N
     assert ws.design_of(knight) == UnitDesign(name="Knight", quality=knight.quality,
                                               rules=knight.special_rules)
     assert hw.design_of(library.catalog(hw).units[0]) is None
-    assert ws.faction_label() == ("Genre", "Genres") and hw.faction_label()[0] == "Faction"
+    assert ws.faction_words == ("Genre", "Genres") and hw.faction_words[0] == "Faction"
 
 
 def test_violations_land_next_to_their_entry(library: Library) -> None:

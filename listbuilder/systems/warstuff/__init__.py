@@ -66,6 +66,7 @@ class WarStuff(RuleSystem):
     max_factions = None
     allows_designs = True
     count_label = "copies"
+    faction_words = ("Genre", "Genres")
     readings: ClassVar[Mapping[str, str]] = {
         "warstuff.conflicting-rules": "which-special-rules-contradict-each-other",
         "warstuff.repeated-rule": "which-special-rules-contradict-each-other",
@@ -152,9 +153,6 @@ class WarStuff(RuleSystem):
         if not isinstance(unit, WarStuffUnit):
             return None
         return UnitDesign(name=unit.name, quality=unit.quality, rules=unit.special_rules)
-
-    def faction_label(self) -> tuple[str, str]:
-        return ("Genre", "Genres")
 
     # -- printing hooks --------------------------------------------------------------------
     def profile(self, catalog: Catalog, unit: Unit) -> Profile:
