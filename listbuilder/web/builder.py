@@ -7,11 +7,8 @@ in place for htmx, by redirect otherwise. A stale version is refused and nothing
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from flask import (
@@ -25,8 +22,7 @@ from flask import (
     url_for,
 )
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.model import Roster, UnitDesign
@@ -36,6 +32,7 @@ from listbuilder.web import edits, forms, parts, services
 from listbuilder.web.page import Notice, design_cost_view, roster_context
 from listbuilder.web.present import find_by_key
 from listbuilder.web.recent import Recent
+from listbuilder.web.roster_parts import ROSTER_PARTS
 from listbuilder.web.rosters import (
     Opened,
     RosterShapeError,
@@ -44,6 +41,7 @@ from listbuilder.web.rosters import (
     disposition,
     file_name,
     open_stored,
+    parse_stored,
 )
 from listbuilder.web.templating import kept_args
 from listbuilder.web.uploads import UploadProblem, read_upload
@@ -70,127 +68,43 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
     return render_template("web/roster.html", **ctx), status
 
 
-_TITLE = re.compile(r"<title>.*?</title>", re.S)
 PAGES_KEPT = 64  # a worker's players, each with a tab or two open
 
 
-@dataclass(frozen=True)
-class Marked:
-    """A roster page rendered with its parts marked (parts.py), and what its keepable parts
-    read (`_reads`): what the next change is compared with."""
-
-    page: str
-    reads: dict[str, object]
-
-    @cached_property
-    def compared(self) -> parts.Page:
-        return parts.Page(self.page)
-
-
-def _marked(token: str, opened: Opened, notices: list[Notice] | None = None,
-            before: Marked | None = None, only_parts: bool = False) -> Marked:
-    """The roster page with its parts marked; with `only_parts`, only the title and the parts,
-    what an answer to a change can send (the rest of the page is the same for every version
-    of the roster: `_STATIC`). Parts that read the same as on the page `before` are taken
-    from it instead of being rendered again."""
-    ctx = roster_context(opened, token, notices)
-    reads = _reads(ctx)
-    kept = _kept(before, reads, opened.stored.version) if before is not None else {}
-    page = render_template("web/roster.html", **{**ctx, "marking": True, "kept": kept,
-                                                  "only_parts": only_parts})
-    return Marked(page, reads)
-
-
-# The page's containers whose own markup (all but their parts) no change alters, so an answer
-# renders only their parts: pinned by test_no_change_alters_the_page_outside_its_parts.
-_STATIC = ("main",)
-
-
-# Parts a change can leave as they were, by what their rendering reads of the page's context
-# (besides what the page key fixes: catalog, address, edit link). When that is the same after
-# the change, the part is taken from the page before, with this answer's CSRF token and
-# version, instead of being rendered again. Pinned, however many changes in a row keep them,
-# by test_parts_kept_from_the_page_before_read_as_rendered_now.
-_KEPT: dict[str, Callable[[dict[str, Any]], object]] = {
-    "settings-part": lambda c: (c["view"].roster.name, c["view"].roster.points_limit,
-                                c["view"].roster.factions),
-    # the Print menu reads only the roster's links and its game's print offer
-    "print-slot": lambda c: c["view"].system.id,
-}
-
-
-def keep_part(part_id: str, reads: Callable[[dict[str, Any]], object]) -> None:
-    """Let a part another module draws in a slot of the roster page be kept from the page
-    before a change when `reads` of the page's context gives the same after it."""
-    _KEPT[part_id] = reads
-
-
-def _reads(ctx: dict[str, Any]) -> dict[str, object]:
-    reads = {part_id: read(ctx) for part_id, read in _KEPT.items()}
-    # each unit to add is drawn from its row alone (_units.html)
-    reads.update((row.dom_id, row) for row in ctx["rows"])
-    # an entry from its view, whether it is unfolded or last (no Move down), and the units
-    # it may join (_entry.html)
-    entries = ctx["view"].entries
-    reads.update((f"entry-{e.index}", (
-        e, ctx["open_entry"] == e.index, e.index == len(entries) - 1,
-        tuple(entries[j].entry.unit for j, _ in e.join_targets))) for e in entries)
-    return reads
-
-
-def _kept(before: Marked, reads: dict[str, object], version: int) -> dict[str, Markup]:
-    same = [part_id for part_id, read in reads.items()
-            if part_id in before.reads and before.reads[part_id] == read]
-    if not same:
-        return {}
-    # Safe to mark: the page before is one this process rendered with autoescaping (never text
-    # from the request), and reissue only puts in our CSRF token and the version number.
-    # Pinned by test_a_kept_part_stays_escaped.
-    page = parts.reissue(before.page, generate_csrf(), version)
-    return {part_id: Markup(html) for part_id, html in parts.fragments(page, same).items()}
-
-
-def _pages() -> Recent[Hashable, Marked]:
-    """The marked pages last rendered (`_page_key`): the page a player has when they make a
-    change, so it need not be rendered again to compare. Per process; one not found (another
-    worker drew it, or it went out) is rendered."""
-    found: Recent[Hashable, Marked] = current_app.extensions.setdefault(
+def _pages() -> Recent[Hashable, parts.Reads]:
+    """What the parts of the roster pages last drawn read (`_page_key`): the page a player
+    has when they make a change, so its context need not be worked out again to compare.
+    Per process; a page not found (another worker drew it, or it went out) is worked out."""
+    found: Recent[Hashable, parts.Reads] = current_app.extensions.setdefault(
         "listbuilder.pages", Recent(PAGES_KEPT))
     return found
 
 
 def _page_key(opened: Opened) -> tuple[object, ...]:
-    """What a roster page's rendering depends on besides the roster: the address's arguments
-    and the catalog (custom data can be reloaded)."""
+    """What a roster page's parts depend on besides the roster: the address's arguments and
+    the catalog (custom data can be reloaded)."""
     return (opened.stored.id, opened.stored.version, id(opened.catalog),
             tuple(sorted(request.args.items(multi=True))))
 
 
 def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
                    notices: list[Notice] | None = None, said: str = "") -> Response:
-    """The answer to a change made with htmx: only the parts of the page that differ from the
-    page the change was made on (out-of-band swaps), the notices, and the part of the form
-    used (so a refused value is put back). The page before is the one last rendered for that
-    version, when this process still has it; the script sets every form to the version the
-    answer brings."""
-    old = _pages().get(_page_key(before)) or _marked(token, before, only_parts=True)
-    new = _marked(token, after, notices, old, only_parts=True)
+    """The answer to a change made with htmx: the page's title and the parts whose reads
+    differ from the page the change was made on (roster_parts.py), the notices, and the part
+    of the form used (so a refused value is put back)."""
+    old = _pages().get(_page_key(before))
+    if old is None:
+        old = parts.reads_of(ROSTER_PARTS, roster_context(before, token))
+    ctx = roster_context(after, token, notices)
+    ctx["said"] = said  # for screen readers: saved (the page itself shows what changed)
     anchor = request.form.get("anchor", "")[:40]
-    always = ("notices", "saved-version", anchor)
-    try:
-        swaps = parts.changes(old.compared, new.compared, always, static=_STATIC)
-    except parts.Reshaped:  # the page's parts themselves changed: compare it whole
-        old = _marked(token, before)
-        new = _marked(token, after, notices, old)
-        swaps = parts.changes(old.compared, new.compared, always)
+    always = ("notices", "saved-version", anchor) + (("said",) if said else ())
+    swaps, reads = parts.changes(ROSTER_PARTS, old, ctx, always)
     if not notices:
-        _pages().put(_page_key(after), new)
-    if said:  # for screen readers: the change was saved (the page itself shows what changed)
-        swaps.append(f'<p id="said" class="sr-only" aria-live="polite" hx-swap-oob="true">'
-                     f'{escape(said)}</p>')
-    title = _TITLE.search(new.page)
-    body = (title[0] if title else "") + "\n".join(swaps)
-    return Response(body, status, headers={"HX-Reswap": "none"})
+        _pages().put(_page_key(after), reads)
+    title = Markup("<title>{}</title>").format(
+        Markup(render_template("web/_title.html", **ctx)))
+    return Response(title + Markup("\n").join(swaps), status, headers={"HX-Reswap": "none"})
 
 
 @bp.get("")
@@ -200,9 +114,10 @@ def edit(token: str) -> Page:
         return render_template("web/deleted.html", stored=gone, token=token), 404
     opened = _open(token)
     services.remember(token)
-    marked = _marked(token, opened)
-    _pages().put(_page_key(opened), marked)  # what the next change is compared with
-    return parts.strip_marks(marked.page)
+    ctx = roster_context(opened, token)
+    # what the next change is compared with
+    _pages().put(_page_key(opened), parts.reads_of(ROSTER_PARTS, ctx))
+    return render_template("web/roster.html", **ctx)
 
 
 def _form_problems(form: FlaskForm) -> list[str]:
@@ -254,8 +169,9 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
     except StaleRoster:
         return _conflict(token, _open(token), what, base_version)
     if services.is_htmx():
-        return _changed_parts(token, opened, Opened(stored, roster, opened.system,
-                                                    opened.catalog), said=f"Saved: {what}.")
+        # the roster as saved (its costs recorded), as the next page load reads it
+        saved = Opened(stored, parse_stored(text), opened.system, opened.catalog)
+        return _changed_parts(token, opened, saved, said=f"Saved: {what}.")
     anchor = request.form.get("anchor", "")[:40]
     unfold: dict[str, Any] = {"open": anchor} if anchor.startswith("entry-") else {}
     return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,
@@ -279,6 +195,7 @@ def settings(token: str) -> Page:
     form.factions.choices = [f.name for f in opened.catalog.factions]
 
     def change(o: Opened, f: forms.SettingsForm) -> Roster:
+        # a game without a limit shows no field; a limit sent anyway is checked, not kept
         limit = f.points_limit.data if o.system.uses_points() else None
         return edits.set_settings(o.roster, f.name.data or "", limit, f.factions.data or ())
 

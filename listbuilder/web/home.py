@@ -89,7 +89,9 @@ def _new_form(system: RuleSystem) -> NewRosterForm:
     form = NewRosterForm()
     catalog = services.library().catalog(system)
     form.factions.choices = [f.name for f in catalog.factions]
-    if not form.is_submitted():
+    if not system.uses_points():  # the form shows, checks and reads no limit
+        del form.points_limit
+    elif not form.is_submitted():
         form.points_limit.data = system.default_points_limit
     return form
 
@@ -102,7 +104,7 @@ def new(system_id: str) -> tuple[str, int] | Response:
         catalog = services.library().catalog(system)
         seeds = {key: secrets.randbelow(SEED_RANGE) for key in system.random_choices()}
         roster = Roster(system=system.id, name=(form.name.data or "").strip(),
-                        points_limit=form.points_limit.data if system.uses_points() else None,
+                        points_limit=form.points_limit.data if "points_limit" in form else None,
                         factions=tuple(form.factions.data or ()), choices=seeds)
         _stored, token = services.store().create(system.id, roster.name,
                                                 canonical(roster, system, catalog))

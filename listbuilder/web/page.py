@@ -66,13 +66,14 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
                      points_left=limit - view.totals.points if limit else None)
     preview_unit = find_by_key(catalog, request.args.get("preview", "")[:200])
     ctx: dict[str, Any] = {
-        "view": view, "stored": stored, "token": token, "editable": token is not None,
+        "view": view, "system": system, "stored": stored, "token": token,
+        "editable": token is not None, "said": "",
         "rows": rows, "categories": categories(catalog, roster), "filters": filters,
         "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
         "preview_unit": preview_unit, "notices": notices or [],
         # a previewed unit the player may copy into the unit creator (systems with designs)
         "preview_copyable": bool(preview_unit and system.design_of(preview_unit)),
-        "open_entry": open_entry(), "marking": False, "only_parts": False,
+        "open_entry": open_entry(),
     }
     if token is None:
         return ctx
@@ -86,6 +87,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
             "name": roster.name, "points_limit": roster.points_limit,
             "factions": list(roster.factions), **version})
         form.factions.choices = [f.name for f in catalog.factions]
+        if not system.uses_points():  # nor shows a limit
+            del form.points_limit
         return form
 
     @cache

@@ -15,7 +15,6 @@ from flask import Blueprint, Response, abort, g, render_template, request, url_f
 
 from listbuilder.storage import Stored
 from listbuilder.web import services
-from listbuilder.web.builder import keep_part
 from listbuilder.web.present import RosterView
 from listbuilder.web.resolve_present import Args, Other, Panel, Pick, arg, build_panel, share_token
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
@@ -109,10 +108,3 @@ def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Pic
         asked[tuple(others)] = services.store().by_edit_tokens(others)
     return [Pick(url_for("shared.view", share=s.share_token, _external=True), s.name)
             for _, s in asked[tuple(others)] if s.system == system_id and s.share_token != share]
-
-
-# The panel on a roster page (templates/resolve/panel.html) reads only these: a change that
-# leaves them as they were keeps the panel from the page before.
-keep_part("resolve-slot", lambda c: (
-    resolve_panel(c["view"]), my_rosters(c["view"].system.id, c["stored"].share_token,
-                                         c["token"])))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, request, url_for
 from flask_wtf.csrf import generate_csrf
 from jinja2 import pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from listbuilder.engine.registry import all_systems
 
@@ -48,21 +47,13 @@ def hidden_base(context: Context) -> Markup:
 
 
 @pass_context
-def part(context: Context, part_id: str, caller: Callable[[], str]) -> Markup:
-    """A part of the roster page that an answer to a change can send alone
-    (listbuilder/web/parts.py), used as `{% call part(id) %}<element id=id>...{% endcall %}`.
-    Marked only when the page is rendered to compare (`marking`); then a part in `kept` (what
-    the change could not alter, taken from the page before) is not drawn again."""
-    # Nothing is marked safe here: `caller()` is the block as the template drew it (Markup,
-    # autoescaped), a kept part is Markup already (builder._kept says why it may be), and
-    # `escape` leaves Markup as it is and escapes anything else; the id goes into the markers
-    # escaped, so it cannot close the comment.
-    if not context.get("marking"):
-        return escape(caller())
-    kept = context.get("kept") or {}
-    if part_id in kept:
-        return escape(kept[part_id])
-    return Markup("<!--p:{}-->{}<!--/p:{}-->").format(part_id, caller(), part_id)
+def part_id(context: Context, part_id: str) -> Markup:
+    """The id attribute of a part's root element (listbuilder/web/parts.py), which also marks
+    it to swap itself in when an answer draws that part alone (`swap_part`). Only the root:
+    htmx would swap a marked element inside it a second time."""
+    if context.get("swap_part") == part_id:
+        return Markup('id="{}" hx-swap-oob="true"').format(part_id)
+    return Markup('id="{}"').format(part_id)
 
 
 def init_app(app: Flask) -> None:
@@ -72,7 +63,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["page_url"] = page_url
     app.jinja_env.globals["action_url"] = action_url
     app.jinja_env.globals["hidden_base"] = hidden_base
-    app.jinja_env.globals["part"] = part
+    app.jinja_env.globals["part_id"] = part_id
     macros = app.jinja_env.get_template("macros.html").module  # see its first lines
     for name in MACROS:
         app.jinja_env.globals[name] = getattr(macros, name)

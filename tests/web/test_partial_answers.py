@@ -5,73 +5,85 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import lxml.html
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from webtools import Player, csrf_of
 
 from listbuilder.web import parts
 
 # -- the comparison on its own ----------------------------------------------------------------
 
-
-def page(*items: str, head: str = "<h2>Units</h2>") -> str:
-    inner = "".join(f"<!--p:e{i}--><li id=\"e{i}\">{t}</li><!--/p:e{i}-->"
-                    for i, t in enumerate(items))
-    return (f"<!--p:main--><main id=\"main\">{head}<!--p:list--><ol id=\"list\">{inner}</ol>"
-            f"<!--/p:list--></main><!--/p:main-->")
-
-
-def test_only_the_changed_item_is_sent() -> None:
-    out = parts.changes(page("a", "b", "c"), page("a", "B", "c"))
-    assert out == ['<li hx-swap-oob="true" id="e1">B</li>']
+ITEM = '<li {{ part_id(id) }}>{{ text }}</li>'
+LIST = ('<ol {{ part_id("list") }}>{% for id, text in items %}{% include "item.html" %}'
+        '{% endfor %}</ol>')
+HEAD = '<h2 {{ part_id("head") }}>{{ items|length }} items</h2>'
+PARTS = (parts.Part("head", "head.html", lambda c: len(c["items"])),
+         parts.Items("list", "list.html", "item.html", lambda c: [
+             parts.Item(id, {"id": id, "text": text}, text) for id, text in c["items"]]))
 
 
-def test_items_added_at_the_end_are_appended_and_dropped_ones_deleted() -> None:
-    assert parts.changes(page("a"), page("a", "b")) == [
+@pytest.fixture()
+def small() -> Iterator[Flask]:
+    """An app with a heading part and a list part of items, drawn from three templates."""
+    from jinja2 import DictLoader
+
+    from listbuilder.web.templating import part_id
+
+    small = Flask("small")
+    small.jinja_loader = DictLoader({"item.html": ITEM, "list.html": LIST, "head.html": HEAD})
+    small.jinja_env.globals["part_id"] = part_id
+    with small.test_request_context("/"):
+        yield small
+
+
+def swaps(before: list[tuple[str, str]], after: list[tuple[str, str]],
+          always: tuple[str, ...] = ()) -> list[str]:
+    old = parts.reads_of(PARTS, {"items": before})
+    out, reads = parts.changes(PARTS, old, {"items": after}, always)
+    assert reads == parts.reads_of(PARTS, {"items": after})
+    return [str(m) for m in out]
+
+
+ABC = [("e0", "a"), ("e1", "b"), ("e2", "c")]
+
+
+def test_only_the_changed_item_is_sent(small: Flask) -> None:
+    assert swaps(ABC, [("e0", "a"), ("e1", "B"), ("e2", "c")]) == [
+        '<li id="e1" hx-swap-oob="true">B</li>']
+    assert swaps(ABC, ABC) == []
+
+
+def test_items_added_at_the_end_are_appended_and_dropped_ones_deleted(small: Flask) -> None:
+    assert swaps(ABC[:1], ABC[:2]) == [
+        '<h2 id="head" hx-swap-oob="true">2 items</h2>',
         '<div hx-swap-oob="beforeend:#list"><li id="e1">b</li></div>']
-    assert parts.changes(page("a", "b"), page("a")) == [
-        '<li id="e1" hx-swap-oob="delete"></li>']
+    assert swaps(ABC, ABC[:1]) == [
+        '<h2 id="head" hx-swap-oob="true">1 items</h2>',
+        '<div id="e1" hx-swap-oob="delete"></div>', '<div id="e2" hx-swap-oob="delete"></div>']
 
 
-def test_a_change_outside_the_marked_parts_sends_the_part_around_it() -> None:
-    out = parts.changes(page("a"), page("a", head="<h2>Units (1)</h2>"))
-    assert len(out) == 1 and out[0].startswith('<main hx-swap-oob="true" id="main">')
-    assert "<!--" not in out[0]  # markers are not sent
+def test_items_moved_or_inserted_send_the_list_whole(small: Flask) -> None:
+    whole = '<ol id="list" hx-swap-oob="true"><li id="e1">b</li><li id="e0">a</li></ol>'
+    assert swaps(ABC[:2], ABC[1::-1]) == [whole]
+    assert swaps(ABC[1:2], ABC[:2])[1].startswith('<ol id="list" hx-swap-oob="true">')
 
 
-def test_parts_asked_for_are_sent_unchanged_unless_already_sent() -> None:
-    assert parts.changes(page("a"), page("a"), always=("e0", "nothing")) == [
-        '<li hx-swap-oob="true" id="e0">a</li>']
-    assert parts.changes(page("a"), page("A"), always=("e0",)) == [
-        '<li hx-swap-oob="true" id="e0">A</li>']
+def test_parts_asked_for_are_sent_even_when_they_read_the_same(small: Flask) -> None:
+    assert swaps(ABC, ABC, always=("e0", "head", "nothing")) == [
+        '<h2 id="head" hx-swap-oob="true">3 items</h2>', '<li id="e0" hx-swap-oob="true">a</li>']
 
 
-def test_a_static_container_compares_only_its_parts() -> None:
-    """The page after may be drawn with only its parts (`only_parts`): a static container's own
-    markup is not compared, its parts are; if its parts are not the same ones in the same
-    order, the whole pages must be compared instead (Reshaped)."""
-    import pytest
-
-    whole = page("a", "b", head="<h2>Units</h2><nav>tabs</nav>")
-    bare = page("a", "B", head="")
-    assert parts.changes(whole, bare, static=("main",)) == [
-        '<li hx-swap-oob="true" id="e1">B</li>']
-    assert parts.changes(whole, page("a", "b", head=""), static=("main",)) == []
-    reshaped = '<!--p:main--><main id="main"><p>no list</p></main><!--/p:main-->'
-    with pytest.raises(parts.Reshaped):
-        parts.changes(whole, reshaped, static=("main",))
-
-
-def test_crossed_markers_are_an_error_not_a_wrong_answer() -> None:
-    import pytest
-
-    with pytest.raises(ValueError):
-        parts.parse("<!--p:a--><!--p:b--><!--/p:a--><!--/p:b-->")
+def test_only_the_root_of_a_part_drawn_alone_swaps_itself(small: Flask) -> None:
+    """htmx swaps every marked element of an answer, nested ones too: a list sent whole must
+    not mark its items."""
+    drawn = swaps(ABC[:2], ABC[1::-1])[0]
+    assert drawn.count("hx-swap-oob") == 1
 
 
 # -- through the app --------------------------------------------------------------------------
@@ -151,13 +163,13 @@ def test_every_kind_of_change_answers_in_parts_that_rebuild_the_page(player: Pla
     status, body = answer(player, "settings", name="Cobalt <b>x</b>",
                           factions=["Cobalt Brigade"], points_limit=1000)
     assert "&lt;b&gt;x&lt;/b&gt;" in body and "<b>x</b>" not in body
-    assert 'aria-live="polite" hx-swap-oob="true">Saved: the roster&#39;s name' in body
+    assert re.search(r'id="said" hx-swap-oob="true"[^>]*>Saved: the roster&#39;s name', body)
     assert all(sent < whole / 2 for sent, whole in SIZES), SIZES
 
 
-# Changes of each game's own kinds, each answer compared with a fresh page (`answer`): the
-# answers render only the page's parts (builder._STATIC), which is right only if nothing
-# outside them changes with the roster.
+# Changes of each game's own kinds, each answer compared with a fresh page (`answer`): right
+# only if every part declares all it reads (roster_parts.py) and nothing outside the parts
+# changes with the roster.
 EVERY_GAME: dict[str, tuple[tuple[str, str, tuple[str, ...], int | None],
                             list[tuple[str, dict[str, object]]]]] = {
     "hammerwars": (("hammerwars", "Temple Guard", ("Lizardmen",), None), [
@@ -190,39 +202,13 @@ def test_no_change_alters_the_page_outside_its_parts(player: Player) -> None:
             assert status == 200, (start[0], action)
 
 
-def test_a_change_that_reshapes_a_static_part_is_answered_from_whole_pages(
-        player: Player, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Were a static container's parts to change (here the entry list is declared static, and
-    an add gives it one entry more), the answer falls back to comparing whole pages, and is
-    still the page a fresh load gives."""
-    from listbuilder.web import builder
-
-    monkeypatch.setattr(builder, "_STATIC", ("main", "entry-list"))
-    reshaped: list[str] = []
-    changes = parts.changes
-
-    def spy(*args: Any, **kwargs: Any) -> list[str]:
-        try:
-            return changes(*args, **kwargs)
-        except parts.Reshaped as exc:
-            reshaped.append(str(exc))
-            raise
-
-    monkeypatch.setattr(parts, "changes", spy)
-    player.start("op40k", "Waaagh", ("Orks",), 500)
-    for unit in ("Ork Boyz", "Nobz"):
-        status, body = answer(player, "add", unit=unit)
-        assert status == 200 and "entry-list" in body
-    assert reshaped == ["entry-list", "entry-list"]
-
-
 def test_a_refused_change_answers_with_the_notice_and_the_form_put_back(
         player: Player) -> None:
     player.start("op40k", "Waaagh", ("Orks",), 500)
     player.post("add", unit="Ork Boyz")
     status, body = answer(player, "entry", index=0, unit="Ork Boyz", count=0, anchor="entry-0")
     assert status == 422
-    ids = re.findall(r'hx-swap-oob="true" [^>]*?id="([^"]+)"', body)
+    ids = re.findall(r'id="([^"]+)" hx-swap-oob="true"', body)
     assert sorted(ids) == ["entry-0", "notices", "saved-version"]
     assert "Not changed" in body and 'value="15"' in body  # the saved count is put back
 
@@ -278,71 +264,52 @@ def _debug_diff(a: str, b: str) -> str:
                                           b.replace("><", ">\n<").splitlines(), lineterm="", n=1))
 
 
-def test_parts_kept_from_the_page_before_read_as_rendered_now(
+def test_a_part_is_drawn_only_when_what_it_reads_changed(
         player: Player, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """A part a change could not alter (the settings form when a unit is added, the Print menu
-    always, each unit to add whose row reads the same) is taken from the page before instead
-    of rendered again; the page kept to compare the next change with is still the page a
-    fresh render gives, with one CSRF token and the new version in every form, however many
-    changes in a row keep it."""
+    always, each unit to add whose row reads the same) is not drawn at all; and what the app
+    keeps to compare the next change with is what a fresh page's parts read, however many
+    changes in a row it was worked out from."""
     from listbuilder.web import builder
+    from listbuilder.web.page import roster_context
+    from listbuilder.web.roster_parts import ROSTER_PARTS
 
-    taken: list[set[str]] = []
-    keep = builder._kept
+    drawn: list[str] = []
+    draw = parts.draw
 
-    def spy(*args: Any) -> dict[str, Markup]:
-        found = keep(*args)
-        taken.append(set(found))
-        return found
+    def spy(template: str, ctx: Any, swapped: str, **more: Any) -> Markup:
+        drawn.append(swapped)
+        return draw(template, ctx, swapped, **more)
 
-    monkeypatch.setattr(builder, "_kept", spy)
+    monkeypatch.setattr(parts, "draw", spy)
     player.start("op40k", "Waaagh", ("Orks",), 500)
     doc = lxml.html.fromstring(player.html)
     steps = [("add", {"unit": "Ork Boyz"}), ("add", {"unit": "Nobz"}),
              ("settings", {"name": "Big Waaagh", "factions": ["Orks"], "points_limit": 750}),
              ("entry", {"index": 0, "unit": "Ork Boyz", "count": 30, "anchor": "entry-0"}),
              ("remove", {"index": 1, "unit": "Nobz"})]
+    each: list[set[str]] = []
     for action, data in steps:
+        drawn.clear()
         doc = change_in_place(player, doc, action, data)
-        # rendered as in the change's own request (its anchor unfolds the entry changed)
+        each.append(set(drawn))
+        # worked out as in the change's own request (its anchor unfolds the entry changed)
         with app.test_request_context(f"/r/{player.token}/{action}", method="POST", data=data):
             opened = builder._open(player.token)
-            marked = builder._pages().get(builder._page_key(opened))
-            fresh = builder._marked(player.token, opened, only_parts=True).page
-        assert marked is not None
-        kept = marked.page
-        assert len(set(re.findall(r'name="csrf_token"[^>]*value="([^"]+)"', kept))) == 1
-        versions = set(re.findall(r'name="version"[^>]*value="(\d+)"', kept))
-        assert versions == {str(opened.stored.version)}, (action, versions)
-        assert parts._same(kept) == parts._same(fresh), _debug_diff(kept, fresh)
+            kept = builder._pages().get(builder._page_key(opened))
+            fresh = parts.reads_of(ROSTER_PARTS, {
+                **roster_context(opened, player.token), "said": kept and kept["said"]})
+        assert kept == fresh, action
     assert "Big Waaagh" in player.html and 'value="750"' in player.html
-    # kept: the Print menu each time, the settings but when they changed, the Trukk's row
-    # (never added), the Nobz's row but when Nobz were added or removed
-    assert all("print-slot" in t and "u-trukk" in t for t in taken), taken
-    assert ["settings-part" in t for t in taken] == [True, True, False, True, True]
-    assert ["u-nobz" in t for t in taken] == [True, False, True, True, False]
-    # the quick-resolve panel lists the roster's units: kept when they stay the same
-    assert ["resolve-slot" in t for t in taken] == [False, False, True, False, False]
-
-
-def test_a_kept_part_stays_escaped(player: Player, app: Flask) -> None:
-    """The kept parts are marked safe (builder._kept): they are cut from a page this process
-    rendered with escaping on, and only our CSRF token and version number are put in, so a
-    roster's own text stays escaped however many changes keep them."""
-    from listbuilder.web import builder
-
-    name = '<script>alert(1)</script>"><i class=hostile>'
-    player.start("warstuff", name, ("Fantasy",), 300)
-    doc = lxml.html.fromstring(player.html)
-    for _ in range(3):
-        doc = change_in_place(player, doc, "add", {"unit": "Human Warrior"})
-    with app.test_request_context(f"/r/{player.token}/add", method="POST"):
-        marked = builder._pages().get(builder._page_key(builder._open(player.token)))
-    assert marked is not None
-    kept = marked.page
-    settings = parts.fragment(kept, "settings-part")
-    assert settings is not None and str(escape(name)) in settings
-    assert "<script>alert(1)" not in kept and "<i class=hostile>" not in kept
+    assert not any("print-slot" in d or "u-trukk" in d for d in each), each
+    assert ["settings-part" in d for d in each] == [False, False, True, False, False]
+    assert ["u-nobz" in d for d in each] == [False, True, False, False, True]
+    # the quick-resolve panel lists the roster's units: drawn when they change
+    assert ["resolve-slot" in d for d in each] == [True, True, False, True, True]
+    # always: the notices, what a screen reader hears, and the version (in the heading when
+    # that is drawn)
+    assert all({"said", "notices"} <= d and d & {"saved-version", "roster-title"}
+               for d in each), each
 
 
 def _random_change(rng: random.Random, doc: lxml.html.HtmlElement
@@ -404,20 +371,18 @@ def test_random_changes_in_a_row_rebuild_the_page(
 
 
 def test_the_part_and_form_helpers_mark_nothing_from_outside_safe(app: Flask) -> None:
-    """part() and hidden_base() return Markup, so whatever they put in must be escaped: a
-    block given as plain text, an id and a version that are not ours."""
+    """part_id() and hidden_base() return Markup, so whatever they put in must be escaped: an
+    id and a version that are not ours."""
     from jinja2.runtime import new_context
 
-    from listbuilder.web.templating import hidden_base, part
+    from listbuilder.web.templating import hidden_base, part_id
 
     env = app.jinja_env
-    hostile = '<script>x</script>"-->'
+    hostile = '<script>x</script>" onclick="x'
     with app.test_request_context("/"):
-        for marking in (False, True):
-            context = new_context(env, "t", {}, {"marking": marking, "kept": {},
-                                                 "version": hostile})
-            drawn = str(part(context, hostile, caller=lambda: hostile))
-            assert "<script>" not in drawn
-            assert drawn.count("-->") == (2 if marking else 0)  # only our markers close
+        for swapped in ("", hostile):
+            context = new_context(env, "t", {}, {"swap_part": swapped, "version": hostile})
+            drawn = str(part_id(context, hostile))
+            assert "<script>" not in drawn and drawn.count('"') == (4 if swapped else 2)
             fields = str(hidden_base(context))
             assert "<script>" not in fields and fields.count("<input") == 2

@@ -1,0 +1,68 @@
+"""The parts of the roster page (templates/web/roster.html) and what each reads.
+
+A part's `reads` lists what its template shows that a change to the roster can alter. What is
+the same for every version of one roster page is left out: the game, the catalog, the edit
+link, the address's filters and preview (an answer's page before is the same address's), and
+the saved version and CSRF token in the forms (the script sets every form to the version an
+answer brings; an older token stays valid). Pinned by test_partial_answers.py, which rebuilds
+the page from answers and compares it with a fresh load.
+"""
+
+from __future__ import annotations
+
+from listbuilder.engine.model import Roster
+from listbuilder.web.parts import Context, Item, Items, Part
+from listbuilder.web.resolve_views import my_rosters, resolve_panel
+
+
+def _entries(c: Context) -> list[Item]:
+    view = c["view"]
+    last = len(view.entries) - 1
+    # an entry reads its view, whether it is unfolded or last (no Move down) and the names of
+    # the units it may join (_entry.html)
+    return [Item(f"entry-{e.index}", {"e": e}, (
+        e, c["open_entry"] == e.index, e.index == last,
+        tuple(view.entries[j].entry.unit for j, _ in e.join_targets))) for e in view.order]
+
+
+def _unit_rows(c: Context) -> list[Item]:
+    return [Item(row.dom_id, {"row": row}, row) for row in c["rows"]]
+
+
+def _roster(c: Context) -> Roster:
+    roster: Roster = c["view"].roster
+    return roster
+
+
+ROSTER_PARTS: tuple[Part | Items, ...] = (
+    Part("roster-title", "web/_heading.html",
+         lambda c: (_roster(c).name, _roster(c).factions)),
+    Part("saved-version", "web/_version.html", lambda c: None, inside="roster-title"),
+    Part("strip", "web/_strip.html",
+         lambda c: (c["view"].totals, c["view"].status, c["view"].errors)),
+    Part("notices", "web/_notices.html", lambda c: c["notices"]),
+    Part("said", "web/_said.html", lambda c: c["said"]),
+    Part("data-changes", "web/_changes.html", lambda c: c["view"].changes),
+    Part("totals", "web/_totals.html", lambda c: (
+        c["view"].totals, c["view"].status, c["view"].general, c["view"].sections)),
+    # the game's own part: WarStuff's unit creator and designs; the others are fixed text
+    Part("system-panel", "web/_system_panel.html",
+         lambda c: (c["view"].designs, c["view"].design_qualities)),
+    Part("choices", "web/_choices.html", lambda c: c["view"].choices),
+    Part("entries-head", "web/_entries_head.html", lambda c: len(c["view"].entries)),
+    Items("entry-list", "web/_entry_list.html", "web/_entry.html", _entries),
+    Part("settings-part", "web/_settings.html",
+         lambda c: (_roster(c).name, _roster(c).points_limit, _roster(c).factions)),
+    Part("filters", "web/_filters.html", lambda c: c["categories"]),
+    Part("preview-part", "web/_preview.html",
+         lambda c: (c["preview"], c["preview_copyable"])),
+    Part("unit-count", "web/_unit_count.html",
+         lambda c: (len(c["rows"]), all(row.fits for row in c["rows"]))),
+    Items("unit-rows", "web/_unit_rows.html", "web/_unit_row.html", _unit_rows),
+    Part("text", "web/_text.html", lambda c: c["view"].text),
+    # the Print menu reads only the roster's links and its game's print offer
+    Part("print-slot", "web/_print_slot.html", lambda c: c["view"].system.id),
+    Part("resolve-slot", "web/_resolve_slot.html", lambda c: (
+        resolve_panel(c["view"]),
+        my_rosters(c["view"].system.id, c["stored"].share_token, c["token"]))),
+)
