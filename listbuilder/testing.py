@@ -12,13 +12,15 @@ A failure is an AssertionError saying what to fix.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems
 from listbuilder.engine.system import RuleSystem
 
 
-def check_system(system: RuleSystem, legal_roster: str, library: Library | None = None) -> None:
+def check_system(system: RuleSystem[Any, Any], legal_roster: str,
+                 library: Library | None = None) -> None:
     """Assert that `system` keeps the contract, with `legal_roster` (a roster file's text)."""
     library = library or Library()
     assert re.fullmatch(r"[a-z][a-z0-9_]*", system.id), (
@@ -36,7 +38,13 @@ def check_system(system: RuleSystem, legal_roster: str, library: Library | None 
     for unit in catalog.units:
         assert unit.faction is None or unit.faction in names, (
             f"{system.id}: {unit.name} names the unknown faction {unit.faction!r}")
-        system.profile(catalog, unit)  # every unit can be shown
+        # every unit is of the class the system's hooks are written for: they read its fields
+        system.profile(catalog, unit)  # so every unit can be shown
+        lo, hi = system.count_bounds(unit)
+        assert lo >= 1 and (hi is None or lo <= hi), (
+            f"{system.id}: {unit.name} has count bounds {lo} to {hi}")
+        assert lo <= system.default_count(unit), (
+            f"{system.id}: {unit.name} starts below its smallest count")
 
     loaded = library.read_roster(legal_roster, f"<{system.id} contract roster>")
     roster = loaded.roster

@@ -11,7 +11,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, Protocol
+
+# typing_extensions for the default (PEP 696, in typing from 3.13): a bare `Catalog` is a catalog
+# of plain Units, as the web app and the printing code hold it.
+from typing_extensions import TypeVar
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,32 +90,49 @@ class Deck:
         return sum(card.count for card in self.cards)
 
 
+UnitT_co = TypeVar("UnitT_co", bound=Unit, covariant=True, default=Unit)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def named(items: Iterable[N], name: str) -> N | None:
+    """The item called `name`, whatever its case: how a catalog finds a faction, rule or deck,
+    and how a system's catalog finds its own kind of them."""
+    return next((item for item in items if item.name.casefold() == name.casefold()), None)
+
 # lookups a catalog remembers: names come from rosters strangers send, so the number is bounded
 _FOUND_KEPT = 4096
 
 
 @dataclass(frozen=True, kw_only=True)
-class Catalog:
-    """Everything loaded for one system. Systems subclass it to add their own tables."""
+class Catalog(Generic[UnitT_co]):
+    """Everything loaded for one system. Systems subclass it to add their own tables, naming
+    their unit class (`class HammerWarsCatalog(Catalog[HwUnit])`), so its lookups give that."""
 
     system: str
     revision: str
     factions: tuple[Faction, ...] = ()
-    units: tuple[Unit, ...] = ()
+    units: tuple[UnitT_co, ...] = ()
     rules: tuple[SpecialRule, ...] = ()
     decks: tuple[Deck, ...] = ()
 
     @cached_property
-    def _units_by_name(self) -> Mapping[str, tuple[Unit, ...]]:
-        index: dict[str, list[Unit]] = {}
+    def _units_by_name(self) -> Mapping[str, tuple[UnitT_co, ...]]:
+        index: dict[str, list[UnitT_co]] = {}
         for unit in self.units:
             index.setdefault(unit.name.casefold(), []).append(unit)
         return MappingProxyType({k: tuple(v) for k, v in index.items()})
 
-    def units_named(self, name: str) -> tuple[Unit, ...]:
+    def units_named(self, name: str) -> tuple[UnitT_co, ...]:
         return self._units_by_name.get(name.casefold(), ())
 
-    def find_unit(self, name: str, factions: Iterable[str] = ()) -> Unit | None:
+    def find_unit(self, name: str, factions: Iterable[str] = ()) -> UnitT_co | None:
         """The unit called `name`, from the given factions first, else from any faction.
 
         None when the name is unknown or ambiguous. Whether the unit's faction is allowed in a
@@ -131,21 +152,21 @@ class Catalog:
         return unit
 
     @cached_property
-    def _found(self) -> dict[tuple[str, tuple[str, ...]], Unit | None]:
+    def _found(self) -> dict[tuple[str, tuple[str, ...]], UnitT_co | None]:
         """Lookups answered: a roster's costs, rules and page look each entry's unit up some
         twenty times."""
         return {}
 
     def faction(self, name: str) -> Faction | None:
-        return next((f for f in self.factions if f.name.casefold() == name.casefold()), None)
+        return named(self.factions, name)
 
     def rule(self, name: str) -> SpecialRule | None:
-        return next((r for r in self.rules if r.name.casefold() == name.casefold()), None)
+        return named(self.rules, name)
 
     def deck(self, name: str) -> Deck | None:
-        return next((d for d in self.decks if d.name.casefold() == name.casefold()), None)
+        return named(self.decks, name)
 
-    def units_of(self, faction: str) -> tuple[Unit, ...]:
+    def units_of(self, faction: str) -> tuple[UnitT_co, ...]:
         return tuple(u for u in self.units if (u.faction or "").casefold() == faction.casefold())
 
 

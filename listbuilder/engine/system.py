@@ -1,19 +1,21 @@
 """The RuleSystem base: an id, a name and hooks with neutral defaults.
 
 Each system is one subclass (in `listbuilder.systems`) overriding a few hooks, as python-chess
-variants do, so the core never names a system. Validation returns every problem at once as
-`Violation`s; exceptions are kept for malformed input.
+variants do, so the core never names a system. The subclass names its own catalog and unit
+classes (`class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit])`), so its hooks read their
+stats without a downcast. Validation returns every problem at once as `Violation`s; exceptions
+are kept for malformed input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, cast
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar
 
 from listbuilder.engine.cards import (
     CardSet,
@@ -25,12 +27,10 @@ from listbuilder.engine.cards import (
     glossary,
     merge_identical,
 )
+from listbuilder.engine.fight import Option, ResolveError, Resolver, Result, Side, Situation
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.locations import package_folder, package_of
-
-if TYPE_CHECKING:
-    from listbuilder.engine.resolve import Option, Result, Side, Situation
 
 Severity = Literal["error", "warning"]
 State = Literal["empty", "legal", "illegal"]
@@ -148,7 +148,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-class RuleSystem:
+# A system's own catalog and unit classes. Code that finds a system by its id (the registry, the
+# web app, printing, the command line) holds a bare `RuleSystem`, which defaults both to Any:
+# the catalog it passes was built by that same system (`Library.catalog`), so nothing narrows it.
+CatalogT = TypeVar("CatalogT", bound=Catalog, default=Any)
+UnitT = TypeVar("UnitT", bound=Unit, default=Any)
+
+
+class RuleSystem(Generic[CatalogT, UnitT]):
     """Base class of the five systems. Subclasses set the class attributes and the hooks."""
 
     id: ClassVar[str]
@@ -191,54 +198,53 @@ class RuleSystem:
         """How a built-in data file is named in messages: its place in the package tree."""
         return f"{self.package().replace('.', '/')}/data/{relative}"
 
-    # -- catalog -------------------------------------------------------------------------
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
+    # -- catalog -----------------------------------------------------------------------------
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> CatalogT:
         raise NotImplementedError
 
-    # -- costs ---------------------------------------------------------------------------
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+    # -- rules: lookups, costs and validation ------------------------------------------------
+    # What a roster costs and whether it is legal; everything else reads these.
+    def unit_of(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> UnitT | None:
+        factions = (entry.faction,) if entry.faction else roster.factions
+        # the one narrowing: a catalog this system built holds this system's units
+        return cast("UnitT | None", catalog.find_unit(entry.unit, factions))
+
+    def count_bounds(self, unit: UnitT) -> tuple[int, int | None]:
+        """Smallest and largest `count` an entry of this unit may have."""
+        return (1, None)
+
+    def entry_cost(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> int:
         raise NotImplementedError
 
-    def roster_points(self, catalog: Catalog, roster: Roster) -> int:
+    def roster_points(self, catalog: CatalogT, roster: Roster) -> int:
         return sum(
             self.entry_cost(catalog, roster, e)
             for e in roster.entries
             if self.unit_of(catalog, roster, e) is not None
         )
 
-    def price_text(self, cost: int) -> str:
-        """What taking a unit costs, where nothing around the figure says it is a price (the
-        builder's unit list)."""
-        return f"{cost} {self.cost_unit}"
+    def printed_prices(self, catalog: CatalogT, roster: Roster) -> tuple[PrintedPrice, ...]:
+        """The entries charged other than their printed figure; () where none are."""
+        return ()
 
-    def spent_text(self, cost: int) -> str:
-        """What a roster's entry costs, beside the entry (the builder, the plain text)."""
-        return f"{cost} {self.cost_unit}"
-
-    # -- lookups -------------------------------------------------------------------------
-    def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
-        factions = (entry.faction,) if entry.faction else roster.factions
-        return catalog.find_unit(entry.unit, factions)
-
-    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
-        """Smallest and largest `count` an entry of this unit may have."""
-        return (1, None)
-
-    # -- validation ----------------------------------------------------------------------
     def uses_points(self) -> bool:
         return self.default_points_limit is not None
 
-    def validate(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+    def validate(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
         problems = self._check_shape(catalog, roster)
         problems += self.check(catalog, roster)
         return [replace(v, reading=self.readings[v.rule])
                 if v.reading is None and v.rule in self.readings else v for v in problems]
 
-    def is_empty(self, catalog: Catalog, roster: Roster) -> bool:
+    def check(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
+        """The system's own limits. Called after the shared checks; unresolved entries exist."""
+        return []
+
+    def is_empty(self, catalog: CatalogT, roster: Roster) -> bool:
         """True when the roster holds nothing to play yet; its status says so, not "Legal"."""
         return not roster.entries
 
-    def status(self, catalog: Catalog, roster: Roster,
+    def status(self, catalog: CatalogT, roster: Roster,
                found: Sequence[Violation] | None = None) -> Status:
         """Empty, legal or not, from `found` (the roster's violations; worked out if None)."""
         if found is None:
@@ -249,36 +255,7 @@ class RuleSystem:
                         else "illegal" if errors else "legal")
         return Status(state, errors, warnings, self.empty_text)
 
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
-        """The system's own limits. Called after the shared checks; unresolved entries exist."""
-        return []
-
-    def totals(self, catalog: Catalog, roster: Roster) -> Totals:
-        limit = roster.points_limit if self.uses_points() else None
-        points = self.roster_points(catalog, roster)
-        notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, roster)))
-        return Totals(points, limit, self.summary(catalog, roster),
-                      headline=f"{points}{f'/{limit}' if limit else ''} {self.cost_unit}",
-                      notes=notes, brief=self.brief(catalog, roster))
-
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        return ()
-
-    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        """The summary in a few short lines, for the strip kept in view at the top of the
-        builder, where `summary`'s lines are too long to fit beside each other; () shows
-        them as they are."""
-        return ()
-
-    def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
-        """Blocks shown after the totals, each under its own title (a starting draw)."""
-        return ()
-
-    def printed_prices(self, catalog: Catalog, roster: Roster) -> tuple[PrintedPrice, ...]:
-        """The entries charged other than their printed figure; () where none are."""
-        return ()
-
-    def _check_shape(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+    def _check_shape(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
         out: list[Violation] = []
         n = len(roster.factions)
         if n < self.min_factions:
@@ -320,7 +297,7 @@ class RuleSystem:
         return out
 
     def _check_faction(self, roster: Roster, i: int, entry: RosterEntry,
-                       unit: Unit) -> list[Violation]:
+                       unit: UnitT) -> list[Violation]:
         chosen = {f.casefold() for f in roster.factions}
         if not chosen or unit.faction is None or unit.faction.casefold() in chosen:
             return []
@@ -331,7 +308,7 @@ class RuleSystem:
         return [Violation("roster.wrong-faction", "error", where_entry(i, entry),
                           f"{unit.name} belongs to {unit.faction}, not {army}: {fix}.")]
 
-    def _check_points(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+    def _check_points(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
         limit = roster.points_limit
         if not limit or limit <= 0:
             return [Violation("roster.no-points-limit", "error", "roster",
@@ -350,16 +327,78 @@ class RuleSystem:
         return [Violation("roster.points-limit", "error", "roster", message,
                           reading=printed[0].reading)]
 
-    # -- display ---------------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
+    # -- wording: what the player reads about a roster ---------------------------------------
+    # The builder, the plain text and the roster sheet all show these, so they say it alike.
+    def price_text(self, cost: int) -> str:
+        """What taking a unit costs, where nothing around the figure says it is a price (the
+        builder's unit list)."""
+        return f"{cost} {self.cost_unit}"
+
+    def spent_text(self, cost: int) -> str:
+        """What a roster's entry costs, beside the entry (the builder, the plain text)."""
+        return f"{cost} {self.cost_unit}"
+
+    def totals(self, catalog: CatalogT, roster: Roster) -> Totals:
+        limit = roster.points_limit if self.uses_points() else None
+        points = self.roster_points(catalog, roster)
+        notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, roster)))
+        return Totals(points, limit, self.summary(catalog, roster),
+                      headline=f"{points}{f'/{limit}' if limit else ''} {self.cost_unit}",
+                      notes=notes, brief=self.brief(catalog, roster))
+
+    def summary(self, catalog: CatalogT, roster: Roster) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def brief(self, catalog: CatalogT, roster: Roster) -> tuple[tuple[str, str], ...]:
+        """The summary in a few short lines, for the strip kept in view at the top of the
+        builder, where `summary`'s lines are too long to fit beside each other; () shows
+        them as they are."""
+        return ()
+
+    def sections(self, catalog: CatalogT, roster: Roster) -> tuple[Section, ...]:
+        """Blocks shown after the totals, each under its own title (a starting draw)."""
+        return ()
+
+    def profile(self, catalog: CatalogT, unit: UnitT) -> Profile:
         """The unit's full profile for cards and previews. Systems override with their stats."""
         rules = tuple(RuleText(r.name, r.text) for name in unit.special_rules
                       if (r := catalog.rule(name)) is not None)
         return Profile(name=unit.name, subtitle=unit.faction or unit.category, cost="",
                        rules=rules, keywords=unit.keywords)
 
+    # -- builder hooks (listbuilder.web) -----------------------------------------------------
+    def default_count(self, unit: UnitT) -> int:
+        """The count a new entry of this unit starts with in the builder."""
+        return self.count_bounds(unit)[0]
+
+    def stacks_entries(self) -> bool:
+        """True when adding a unit already listed should raise that entry's count, because
+        `count` means copies of one thing rather than the size of a separate unit."""
+        return False
+
+    def choice_options(self, catalog: CatalogT, roster: Roster,
+                       key: str) -> tuple[tuple[str, str], ...]:
+        """The values a roster choice may take, each with a short text; () when it is free."""
+        return ()
+
+    def random_choices(self) -> tuple[str, ...]:
+        """Choices that seed a random draw: the builder fills them in and offers a re-draw."""
+        return ()
+
+    def can_join(self, unit: UnitT) -> bool:
+        """May an entry of this unit join another entry (a Leader its Bodyguard)?"""
+        return False
+
+    def design_qualities(self, catalog: CatalogT) -> tuple[int, ...]:
+        """The Quality values a unit designed in the roster may have (systems with designs)."""
+        return ()
+
+    def design_of(self, unit: UnitT) -> UnitDesign | None:
+        """The unit as a design the player can copy into the unit creator and change."""
+        return None
+
     # -- printing hooks (listbuilder.printing) -----------------------------------------------
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+    def entry_card(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> UnitCard | None:
         """One entry's card: the unit's profile with the entry's size, upgrades and cost.
         None when the entry names no known unit (validation reports it)."""
         unit = self.unit_of(catalog, roster, entry)
@@ -373,18 +412,18 @@ class RuleSystem:
                         cost=f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}",
                         upgrades=taken)
 
-    def entry_cards(self, catalog: Catalog, roster: Roster) -> list[UnitCard]:
+    def entry_cards(self, catalog: CatalogT, roster: Roster) -> list[UnitCard]:
         """The roster's cards in roster order, one per entry that prints its own card."""
         return [card for entry in roster.entries
                 if (card := self.entry_card(catalog, roster, entry)) is not None]
 
-    def unit_cards(self, catalog: Catalog, roster: Roster,
+    def unit_cards(self, catalog: CatalogT, roster: Roster,
                    merge: bool = True) -> tuple[UnitCard, ...]:
         """The cards to print for a roster; identical ones share a card with a count."""
         cards = self.entry_cards(catalog, roster)
         return merge_identical(cards) if merge else tuple(cards)
 
-    def card_set(self, catalog: Catalog) -> CardSet | None:
+    def card_set(self, catalog: CatalogT) -> CardSet | None:
         """The system's own printable set (a shared deck, a set of unit cards); None if none."""
         if not catalog.decks:
             return None
@@ -392,15 +431,15 @@ class RuleSystem:
         return CardSet(f"{deck.name} deck", cards=tuple(
             PlayCard(name=c.name, text=c.text, copies=c.count) for c in deck.cards))
 
-    def chits(self, catalog: Catalog, faction: str) -> tuple[ChitFace, ...]:
+    def chits(self, catalog: CatalogT, faction: str) -> tuple[ChitFace, ...]:
         """The counters of a faction's chit pile, for systems played with chits."""
         return ()
 
-    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+    def sheet_choices(self, catalog: CatalogT, roster: Roster) -> tuple[RuleText, ...]:
         """The roster's choices as the roster sheet prints them."""
         return tuple(RuleText(f"{key}: {value}", "") for key, value in roster.choices.items())
 
-    def roster_sheet(self, catalog: Catalog, roster: Roster) -> RosterSheet:
+    def roster_sheet(self, catalog: CatalogT, roster: Roster) -> RosterSheet:
         """The roster sheet: each entry with its cost, the totals, choices and a glossary."""
         lines = []
         # a sheet names the unit joined, the player's label after it to tell two alike apart
@@ -428,70 +467,33 @@ class RuleSystem:
             lines=tuple(lines), total=totals.headline, summary=summary,
             glossary=glossary(self.entry_cards(catalog, roster)), problems=problems)
 
-
-    # -- quick-resolve hooks (listbuilder.engine.dice and each system's resolve module) -----
-    # The module holding the system's dice maths: it defines `options(catalog, attacker,
-    # defender)` and `resolve(catalog, attacker, defender, situation)`. Imported on first use,
-    # so loading data never pays for it.
-    resolve_module: ClassVar[str | None] = None
+    # -- quick-resolve hooks (listbuilder.engine.resolve) ------------------------------------
+    def resolver(self) -> Resolver[CatalogT, UnitT] | None:
+        """The system's dice maths, or None when it has none. A system returns its own
+        resolve.py module, imported inside this method so that loading data never pays for
+        it."""
+        return None
 
     def has_quick_resolve(self) -> bool:
-        """True when `resolve` answers for this system (the CLI and the web offer it)."""
-        return self.resolve_module is not None
+        """True when `resolve` answers for this system (the CLI and the web offer it). Asked
+        of the class, so that offering a resolve never imports the dice maths."""
+        return type(self).resolver is not RuleSystem.resolver
 
-    def resolve_models(self, unit: Unit) -> int:
+    def resolve_models(self, unit: UnitT) -> int:
         """Models (or chits) a side of this unit has when neither a roster nor 'N x' says."""
         return 1
 
-    def resolve_options(self, catalog: Catalog, attacker: Side,
-                        defender: Side) -> tuple[Option, ...]:
+    def resolve_options(self, catalog: CatalogT, attacker: Side[UnitT],
+                        defender: Side[UnitT]) -> tuple[Option, ...]:
         """The situation settings a resolve of this pair offers (cover, stance, facing...)."""
-        if self.resolve_module is None:
-            return ()
-        options: tuple[Option, ...] = import_module(self.resolve_module).options(
-            catalog, attacker, defender)
-        return options
+        resolver = self.resolver()
+        return resolver.options(catalog, attacker, defender) if resolver is not None else ()
 
-    def resolve(self, catalog: Catalog, attacker: Side, defender: Side,
+    def resolve(self, catalog: CatalogT, attacker: Side[UnitT], defender: Side[UnitT],
                 situation: Situation) -> Result:
         """What `attacker` does to `defender`, exactly. `situation` holds a value for every
         option `resolve_options` gave (see listbuilder.engine.resolve.quick_resolve)."""
-        if self.resolve_module is None:
-            from listbuilder.engine.resolve import ResolveError
-
+        resolver = self.resolver()
+        if resolver is None:
             raise ResolveError(f"{self.name} has no quick-resolve")
-        result: Result = import_module(self.resolve_module).resolve(
-            catalog, attacker, defender, situation)
-        return result
-
-    # -- builder hooks (listbuilder.web) ---------------------------------------------------
-    def default_count(self, unit: Unit) -> int:
-        """The count a new entry of this unit starts with in the builder."""
-        return self.count_bounds(unit)[0]
-
-    def stacks_entries(self) -> bool:
-        """True when adding a unit already listed should raise that entry's count, because
-        `count` means copies of one thing rather than the size of a separate unit."""
-        return False
-
-    def choice_options(self, catalog: Catalog, roster: Roster,
-                       key: str) -> tuple[tuple[str, str], ...]:
-        """The values a roster choice may take, each with a short text; () when it is free."""
-        return ()
-
-    def random_choices(self) -> tuple[str, ...]:
-        """Choices that seed a random draw: the builder fills them in and offers a re-draw."""
-        return ()
-
-    def can_join(self, unit: Unit) -> bool:
-        """May an entry of this unit join another entry (a Leader its Bodyguard)?"""
-        return False
-
-    def design_qualities(self, catalog: Catalog) -> tuple[int, ...]:
-        """The Quality values a unit designed in the roster may have (systems with designs)."""
-        return ()
-
-    def design_of(self, unit: Unit) -> UnitDesign | None:
-        """The unit as a design the player can copy into the unit creator and change."""
-        return None
-
+        return resolver.resolve(catalog, attacker, defender, situation)

@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.fight import Resolver
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation
 from listbuilder.systems.actionhammer import cards
@@ -32,14 +33,13 @@ from listbuilder.systems.actionhammer.schema import ActionHammerFile
 __all__ = ["ActionHammer", "ActionHammerCatalog", "Datasheet", "Stance", "Weapon"]
 
 
-class ActionHammer(RuleSystem):
+class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
     id = "actionhammer"
     order = 40
     name = "ActionHammer"
     blurb = ("Action-figure battles at 1/18 scale: datasheets priced per model, Leaders with "
              "Bodyguards, and stances that trade accuracy for safety.")
     data_schema = ActionHammerFile
-    resolve_module = "listbuilder.systems.actionhammer.resolve"
     default_points_limit = 2000
     min_factions = 1
     max_factions = None
@@ -53,27 +53,20 @@ class ActionHammer(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> ActionHammerCatalog:
         return build_catalog(self.id, files, revision)
 
-    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
-        if isinstance(unit, Datasheet):
-            return (unit.min_models, unit.max_models)
-        return (1, None)
+    # -- rules -----------------------------------------------------------------------------
+    def count_bounds(self, unit: Datasheet) -> tuple[int, int | None]:
+        return (unit.min_models, unit.max_models)
 
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+    def entry_cost(self, catalog: ActionHammerCatalog, roster: Roster, entry: RosterEntry) -> int:
         sheet = self.unit_of(catalog, roster, entry)
-        return sheet.cost(entry.count, entry.upgrades) if isinstance(sheet, Datasheet) else 0
+        return sheet.cost(entry.count, entry.upgrades) if sheet is not None else 0
 
-    def placed(self, catalog: Catalog, roster: Roster) -> list[Placed]:
+    def placed(self, catalog: ActionHammerCatalog, roster: Roster) -> list[Placed]:
         """The entries whose datasheet is known, with their index in the roster."""
-        out = []
-        for i, entry in enumerate(roster.entries):
-            sheet = self.unit_of(catalog, roster, entry)
-            if isinstance(sheet, Datasheet):
-                out.append(Placed(i, entry, sheet))
-        return out
+        return [Placed(i, entry, sheet) for i, entry in enumerate(roster.entries)
+                if (sheet := self.unit_of(catalog, roster, entry)) is not None]
 
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
-        if not isinstance(catalog, ActionHammerCatalog):
-            return []
+    def check(self, catalog: ActionHammerCatalog, roster: Roster) -> list[Violation]:
         placed = self.placed(catalog, roster)
         out: list[Violation] = []
         if roster.points_limit and roster.points_limit > 0:
@@ -82,36 +75,40 @@ class ActionHammer(RuleSystem):
         out += check_joins(placed, (e.label for e in roster.entries if e.label))
         return out
 
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+    # -- wording ---------------------------------------------------------------------------
+    def summary(self, catalog: ActionHammerCatalog,
+                roster: Roster) -> tuple[tuple[str, str], ...]:
         placed = self.placed(catalog, roster)
         leaders = str(sum(1 for p in placed if p.sheet.is_leader))
         units = str(unit_count(placed))
         limit = roster.points_limit
-        if isinstance(catalog, ActionHammerCatalog) and limit and limit > 0:
+        if limit and limit > 0:
             leaders += f"/{leader_allowance(catalog.army, limit)}"
             units += f"/{unit_allowance(catalog.army, limit)}"
         models = str(sum(p.entry.count for p in placed))
         return (("Leaders", leaders), ("Units", units), ("Models", models))
 
+    def profile(self, catalog: ActionHammerCatalog, unit: Datasheet) -> Profile:
+        return cards.profile(catalog, unit)
+
     # -- builder hooks ---------------------------------------------------------------------
-    def can_join(self, unit: Unit) -> bool:
-        return isinstance(unit, Datasheet) and unit.is_leader
+    def can_join(self, unit: Datasheet) -> bool:
+        return unit.is_leader
 
     # -- printing hooks --------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
-        if isinstance(unit, Datasheet):
-            return cards.profile(catalog, unit)
-        return super().profile(catalog, unit)
-
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+    def entry_card(self, catalog: ActionHammerCatalog, roster: Roster,
+                   entry: RosterEntry) -> UnitCard | None:
         sheet = self.unit_of(catalog, roster, entry)
-        if isinstance(sheet, Datasheet):
-            return cards.entry_card(catalog, sheet, entry)
-        return super().entry_card(catalog, roster, entry)
+        return cards.entry_card(catalog, sheet, entry) if sheet is not None else None
 
-    def entry_cards(self, catalog: Catalog, roster: Roster) -> list[UnitCard]:
+    def entry_cards(self, catalog: ActionHammerCatalog, roster: Roster) -> list[UnitCard]:
         return cards.entry_cards(catalog, self.placed(catalog, roster))
 
-    # -- quick-resolve hooks (listbuilder/systems/actionhammer/resolve.py) -------------------
-    def resolve_models(self, unit: Unit) -> int:
-        return unit.min_models if isinstance(unit, Datasheet) else 1
+    # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolve_models(self, unit: Datasheet) -> int:
+        return unit.min_models
+
+    def resolver(self) -> Resolver[ActionHammerCatalog, Datasheet]:
+        from listbuilder.systems.actionhammer import resolve
+
+        return resolve

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from listbuilder.engine.cards import UnitCard, pts
-from listbuilder.engine.model import Catalog, RosterEntry
+from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.systems.actionhammer.limits import Placed, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Weapon
@@ -31,7 +31,7 @@ def cost_text(sheet: Datasheet) -> str:
     return pts(sheet.pts) if sheet.max_models == 1 else f"{pts(sheet.pts)} per model"
 
 
-def profile(catalog: Catalog, sheet: Datasheet) -> Profile:
+def profile(catalog: ActionHammerCatalog, sheet: Datasheet) -> Profile:
     stats = [Stat("Move", f'{sheet.move}"'), Stat("Save", f"{sheet.save}+"),
              Stat("Wounds", str(sheet.wounds)), Stat("Morale", f"{sheet.morale}+"),
              Stat("Control", str(sheet.control))]
@@ -53,13 +53,11 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def reminders(catalog: Catalog, sheet: Datasheet, models: int,
+def reminders(catalog: ActionHammerCatalog, sheet: Datasheet, models: int,
               joined: Sequence[Placed] = ()) -> tuple[RuleText, ...]:
     """What a player checks in play, in this unit's numbers: the save roll a hit calls for,
     when it tests morale (half its starting models, or Wounds for one model; a Leader and its
     Bodyguard count together and test on their best Morale) and the stances' hit changes."""
-    if not isinstance(catalog, ActionHammerCatalog):
-        return ()
     out = [RuleText(f"Save {sheet.save}+",
                     f"each hit on it, a die plus the attack's AP; {sheet.save}+ saves "
                     f"(+{catalog.terrain.cover_save_bonus} against shooting in cover).")]
@@ -82,7 +80,7 @@ def reminders(catalog: Catalog, sheet: Datasheet, models: int,
     return tuple(out)
 
 
-def entry_card(catalog: Catalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
+def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
     upgrades = tuple(
         RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})", u.text)
         for name in dict.fromkeys(entry.upgrades) if (u := sheet.upgrade(name)) is not None)
@@ -96,7 +94,7 @@ def entry_card(catalog: Catalog, sheet: Datasheet, entry: RosterEntry) -> UnitCa
                     reminders=reminders(catalog, sheet, entry.count))
 
 
-def entry_cards(catalog: Catalog, placed: Sequence[Placed]) -> list[UnitCard]:
+def entry_cards(catalog: ActionHammerCatalog, placed: Sequence[Placed]) -> list[UnitCard]:
     """One card per unit on the table: a Leader that joins a Bodyguard rides on its card."""
     joins = joined_to(placed)
     riders: dict[int, list[UnitCard]] = {}

@@ -214,7 +214,7 @@ class Game:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ActionHammerCatalog(Catalog):
+class ActionHammerCatalog(Catalog[Datasheet]):
     army: Army
     dice: Dice
     distances: Distances
@@ -224,7 +224,7 @@ class ActionHammerCatalog(Catalog):
 
     @property
     def datasheets(self) -> tuple[Datasheet, ...]:
-        return tuple(u for u in self.units if isinstance(u, Datasheet))
+        return self.units
 
     def stance(self, name: str) -> Stance | None:
         return next((s for s in self.stances if s.name.casefold() == name.casefold()), None)

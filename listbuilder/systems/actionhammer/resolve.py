@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist, Prob, chance
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.resolve import (
     Chance,
     Option,
@@ -26,7 +25,6 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
-    catalog_of,
     dice_text,
     kill_summary,
     percent,
@@ -40,30 +38,26 @@ KEEN, DEADLY, BLAST, HEAVY, RAPID = "Keen", "Deadly", "Blast", "Heavy", "Rapid"
 FRENZY, STEALTHY, FEARLESS = "Frenzy", "Stealthy", "Fearless"
 BLAST_PER = 5  # Blast: +1 attack for every 5 models in the target unit
 STEALTHY_RANGE = 18
+AhSide = Side[Datasheet]  # one datasheet, or a Bodyguard with its Leader
 
 
 
-def _sheets(side: Side) -> list[Datasheet]:
-    out = []
-    for member in side.members:
-        if not isinstance(member.unit, Datasheet):
-            raise ResolveError(f"{member.unit.name} is not an ActionHammer datasheet")
-        out.append(member.unit)
+def _sheets(side: AhSide) -> list[Datasheet]:
+    out = [member.unit for member in side.members]
     if len(out) > 2 or (len(out) == 2 and not out[1].is_leader):
         raise ResolveError(f"{side.label}: a unit is one datasheet, or a Bodyguard + its Leader")
     return out
 
 
-def _weapons(side: Side) -> list[Weapon]:
-    return [w for m in side.members if isinstance(m.unit, Datasheet) for w in m.unit.weapons]
+def _weapons(side: AhSide) -> list[Weapon]:
+    return [w for m in side.members for w in m.unit.weapons]
 
 
 def _stances(cat: ActionHammerCatalog, sheet: Datasheet) -> list[str]:
     return [s.name for s in cat.stances if s.open_to(sheet) or not s.chosen]
 
 
-def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = catalog_of(catalog, ActionHammerCatalog)
+def options(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide) -> tuple[Option, ...]:
     try:
         a, d = _sheets(attacker), _sheets(defender)
     except ResolveError:
@@ -181,7 +175,7 @@ def _stance(cat: ActionHammerCatalog, name: object) -> Stance:
     return found
 
 
-def volleys(cat: ActionHammerCatalog, attacker: Side, defender_models: int,
+def volleys(cat: ActionHammerCatalog, attacker: AhSide, defender_models: int,
             situation: Situation, stealthy_target: bool = False) -> list[Volley]:
     pick = str(situation["weapon"])
     own = _stance(cat, situation["attacker_stance"])
@@ -189,7 +183,6 @@ def volleys(cat: ActionHammerCatalog, attacker: Side, defender_models: int,
     out = []
     for i, member in enumerate(attacker.members):
         sheet = member.unit
-        assert isinstance(sheet, Datasheet)
         models = int(situation["attacker_models"]) if i == 0 else member.count
         for w in sheet.weapons:
             if pick not in ((ALL_MELEE if w.melee else ALL_RANGED), w.name):
@@ -302,8 +295,8 @@ def morale_fails(cat: ActionHammerCatalog, sheets: Sequence[Datasheet]) -> Fract
     return save_fails(cat, best, 0)
 
 
-def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = catalog_of(catalog, ActionHammerCatalog)
+def resolve(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide,
+            situation: Situation) -> Result:
     _sheets(attacker)
     d = _sheets(defender)
     first = int(situation.get("defender_models", defender.count))
@@ -337,7 +330,7 @@ def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situati
 
 
 def _morale(cat: ActionHammerCatalog, sheets: Sequence[Datasheet], target: Target,
-            dealt: Dist, situation: Situation, defender: Side) -> tuple[Prob, Prob]:
+            dealt: Dist, situation: Situation, defender: AhSide) -> tuple[Prob, Prob]:
     """Chance the unit, still alive, is at half its start or less; and that it then fails."""
     zero: Prob = Fraction(0)
     if any(FEARLESS in s.special_rules for s in sheets):

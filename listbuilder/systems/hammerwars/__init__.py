@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import CardSet, UnitCard
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.fight import Resolver
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.engine.system import ChoiceSpec, RuleSystem, SourceFile, Violation
 from listbuilder.systems.hammerwars import cards
@@ -32,14 +33,13 @@ from listbuilder.systems.hammerwars.schema import HammerWarsFile
 __all__ = ["HammerWars", "HammerWarsCatalog", "HwUnit"]
 
 
-class HammerWars(RuleSystem):
+class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
     id = "hammerwars"
     order = 10
     name = "Hammer Wars"
     blurb = ("A fixed pool of 17 single-model units bought onto the table round by round, "
              "fighting for one of two faction goals.")
     data_schema = HammerWarsFile
-    resolve_module = "listbuilder.systems.hammerwars.resolve"
     default_points_limit = None
     min_factions = 1
     max_factions = 1
@@ -54,70 +54,62 @@ class HammerWars(RuleSystem):
         "hammerwars.goal-missing": "the-secret-goal",
     }
 
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> HammerWarsCatalog:
         return build_catalog(self.id, files, revision)
 
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+    # -- rules -----------------------------------------------------------------------------
+    def entry_cost(self, catalog: HammerWarsCatalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)
-        return unit.pts * entry.count if isinstance(unit, HwUnit) else 0
+        return unit.pts * entry.count if unit is not None else 0
 
-    def listed(self, catalog: Catalog, roster: Roster) -> Listed:
+    def listed(self, catalog: HammerWarsCatalog, roster: Roster) -> Listed:
         """The entries whose unit is known; the base class reports the others."""
-        out = []
-        for i, entry in enumerate(roster.entries):
-            unit = self.unit_of(catalog, roster, entry)
-            if isinstance(unit, HwUnit):
-                out.append((i, entry, unit))
-        return out
+        return [(i, entry, unit) for i, entry in enumerate(roster.entries)
+                if (unit := self.unit_of(catalog, roster, entry)) is not None]
 
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
-        if not isinstance(catalog, HammerWarsCatalog):
-            return []
+    def check(self, catalog: HammerWarsCatalog, roster: Roster) -> list[Violation]:
         listed = self.listed(catalog, roster)
         return check_goal(catalog, roster) + check_repeats(listed) + check_pool(catalog, listed)
 
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        if not isinstance(catalog, HammerWarsCatalog):
-            return ()
+    # -- wording ---------------------------------------------------------------------------
+    def summary(self, catalog: HammerWarsCatalog,
+                roster: Roster) -> tuple[tuple[str, str], ...]:
         listed = self.listed(catalog, roster)
         filled = pool_fill(catalog, listed)
         lines = [(slot.category, f"{filled[slot.category]}/{slot.models}") for slot in catalog.pool]
         pts, xp = pool_cost(listed)
         return (*lines, ("Pts to deploy all", str(pts)), ("XP to deploy all", str(xp)))
 
-    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        if not isinstance(catalog, HammerWarsCatalog):
-            return ()
+    def brief(self, catalog: HammerWarsCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         *slots, _, _ = self.summary(catalog, roster)
         pts, xp = pool_cost(self.listed(catalog, roster))
         return (*slots, ("Deploy all", f"{pts} pts · {xp} XP"))
+
+    def profile(self, catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
+        return cards.profile(catalog, unit)
 
     # -- builder hooks ---------------------------------------------------------------------
     def stacks_entries(self) -> bool:
         return True  # a pool lists each unit type once, with its number of models
 
-    def choice_options(self, catalog: Catalog, roster: Roster,
+    def choice_options(self, catalog: HammerWarsCatalog, roster: Roster,
                        key: str) -> tuple[tuple[str, str], ...]:
-        if key == "goal" and isinstance(catalog, HammerWarsCatalog):
-            return goal_options(catalog, roster)
-        return ()
+        return goal_options(catalog, roster) if key == "goal" else ()
 
     # -- printing hooks --------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
-        if isinstance(catalog, HammerWarsCatalog) and isinstance(unit, HwUnit):
-            return cards.profile(catalog, unit)
-        return super().profile(catalog, unit)
-
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+    def entry_card(self, catalog: HammerWarsCatalog, roster: Roster,
+                   entry: RosterEntry) -> UnitCard | None:
         unit = self.unit_of(catalog, roster, entry)
-        if isinstance(catalog, HammerWarsCatalog) and isinstance(unit, HwUnit):
-            return cards.entry_card(catalog, unit, entry)
-        return super().entry_card(catalog, roster, entry)
+        return cards.entry_card(catalog, unit, entry) if unit is not None else None
 
-    def card_set(self, catalog: Catalog) -> CardSet | None:
-        return cards.card_set(catalog) if isinstance(catalog, HammerWarsCatalog) else None
+    def card_set(self, catalog: HammerWarsCatalog) -> CardSet | None:
+        return cards.card_set(catalog)
 
-    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
-        if isinstance(catalog, HammerWarsCatalog):
-            return cards.sheet_choices(catalog, roster)
-        return super().sheet_choices(catalog, roster)
+    def sheet_choices(self, catalog: HammerWarsCatalog, roster: Roster) -> tuple[RuleText, ...]:
+        return cards.sheet_choices(catalog, roster)
+
+    # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolver(self) -> Resolver[HammerWarsCatalog, HwUnit]:
+        from listbuilder.systems.hammerwars import resolve
+
+        return resolve

@@ -73,7 +73,7 @@ def entry_card(catalog: HammerWarsCatalog, unit: HwUnit, entry: RosterEntry) -> 
 def card_set(catalog: HammerWarsCatalog) -> CardSet:
     return CardSet("Unit cards", units=tuple(
         UnitCard(profile=profile(catalog, u), reminders=reminders(catalog, u))
-        for u in catalog.units if isinstance(u, HwUnit)))
+        for u in catalog.units))
 
 
 def sheet_choices(catalog: HammerWarsCatalog, roster: Roster) -> tuple[RuleText, ...]:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from listbuilder.engine.model import BUILTIN, Catalog, Faction, Origin, SpecialRule, Unit
+from listbuilder.engine.model import (
+    BUILTIN,
+    Catalog,
+    Faction,
+    Origin,
+    SpecialRule,
+    Unit,
+    named,
+)
 from listbuilder.systems.hammerwars.schema import (
     ActionModel,
     AttackModel,
@@ -226,7 +234,9 @@ class Objectives:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HammerWarsCatalog(Catalog):
+class HammerWarsCatalog(Catalog[HwUnit]):
+    factions: tuple[HwFaction, ...] = ()
+    rules: tuple[HwRule, ...] = ()
     pool: tuple[PoolSlot, ...]
     goals: tuple[Goal, ...]
     deployment: Deployment
@@ -237,8 +247,10 @@ class HammerWarsCatalog(Catalog):
     objectives: Objectives
 
     def hw_faction(self, name: str) -> HwFaction | None:
-        found = self.faction(name)
-        return found if isinstance(found, HwFaction) else None
+        return named(self.factions, name)
+
+    def hw_rule(self, name: str) -> HwRule | None:
+        return named(self.rules, name)
 
     def goal(self, name: str) -> Goal | None:
         return next((g for g in self.goals if g.name.casefold() == name.casefold()), None)

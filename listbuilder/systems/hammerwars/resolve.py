@@ -12,7 +12,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.resolve import (
     Chance,
     Option,
@@ -21,7 +20,6 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
-    catalog_of,
     kill_summary,
     percent,
 )
@@ -29,7 +27,6 @@ from listbuilder.systems.hammerwars.model import (
     Attack,
     FixedAttack,
     HammerWarsCatalog,
-    HwRule,
     HwUnit,
 )
 
@@ -38,24 +35,20 @@ IGNORES_COVER = "Ignores Cover"
 MAX_NEARBY = 6
 
 
-def _units(attacker: Side, defender: Side) -> tuple[HwUnit, HwUnit]:
+def _units(attacker: Side[HwUnit], defender: Side[HwUnit]) -> tuple[HwUnit, HwUnit]:
     for side in (attacker, defender):
         # a count above 1 (a roster's models in the pool) means copies: each fights alone
         if len(side.members) != 1:
             raise ResolveError(f"{side.label}: a Hammer Wars unit is one model; name one unit")
-        if not isinstance(side.unit, HwUnit):
-            raise ResolveError(f"{side.unit.name} is not a Hammer Wars unit card")
-    a, d = attacker.unit, defender.unit
-    assert isinstance(a, HwUnit) and isinstance(d, HwUnit)
-    return a, d
+    return attacker.unit, defender.unit
 
 
 def fixed_attacks(catalog: HammerWarsCatalog, unit: HwUnit) -> dict[str, FixedAttack]:
     """The fixed attacks this unit may make: its rules', every goal's, and terrain's."""
     out: dict[str, FixedAttack] = {}
     for name in unit.special_rules:
-        rule = catalog.rule(name)
-        if isinstance(rule, HwRule) and rule.attack is not None:
+        rule = catalog.hw_rule(name)
+        if rule is not None and rule.attack is not None:
             out[rule.name] = rule.attack
     for goal in catalog.goals:
         if goal.attack is not None:
@@ -67,11 +60,9 @@ def fixed_attacks(catalog: HammerWarsCatalog, unit: HwUnit) -> dict[str, FixedAt
 
 
 
-def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    catalog = catalog_of(catalog, HammerWarsCatalog)
+def options(catalog: HammerWarsCatalog, attacker: Side[HwUnit],
+            defender: Side[HwUnit]) -> tuple[Option, ...]:
     a, d = attacker.unit, defender.unit
-    if not isinstance(a, HwUnit) or not isinstance(d, HwUnit):
-        return ()
     modes = [LINES, *fixed_attacks(catalog, a)]
     out = [Option.pick("attack", "Attack", modes, LINES,
                        "The unit's attack lines, or a fixed attack (a rule's, a goal's, "
@@ -105,8 +96,8 @@ def hit_chance(need: int, modifier: int, natural_hit: int = 6) -> Fraction:
     return Fraction(faces, 6)
 
 
-def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    catalog = catalog_of(catalog, HammerWarsCatalog)
+def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[HwUnit],
+            situation: Situation) -> Result:
     a, d = _units(attacker, defender)
     lives = int(situation["lives"])
     nearby = int(situation["nearby"])

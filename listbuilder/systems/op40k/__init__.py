@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.fight import Resolver
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
 from listbuilder.systems.op40k import cards
@@ -23,13 +24,12 @@ from listbuilder.systems.op40k.schema import Op40kData
 __all__ = ["OnePage40k"]
 
 
-class OnePage40k(RuleSystem):
+class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
     id = "op40k"
     order = 20
     name = "One Page 40k (1st edition)"
     blurb = "Units of N models with one Quality; alternate activations over 4 rounds."
     data_schema = Op40kData
-    resolve_module = "listbuilder.systems.op40k.resolve"
     default_points_limit = 500  # our choice; the rules print no points (data/op40k/army.yaml)
     min_factions = 1
     max_factions = 1
@@ -43,25 +43,20 @@ class OnePage40k(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
         return build_catalog(self.id, files, revision)
 
-    def datasheet(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Datasheet | None:
+    # -- rules -----------------------------------------------------------------------------
+    def count_bounds(self, unit: Datasheet) -> tuple[int, int | None]:
+        return unit.min_size, unit.max_size
+
+    def entry_cost(self, catalog: Op40kCatalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)
-        return unit if isinstance(unit, Datasheet) else None
-
-    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
-        if isinstance(unit, Datasheet):
-            return unit.min_size, unit.max_size
-        return 1, None
-
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.datasheet(catalog, roster, entry)
         if unit is None:
             return 0
         return unit.pts_per_model * entry.count + upgrades_cost(unit, entry)
 
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
+    def check(self, catalog: Op40kCatalog, roster: Roster) -> list[Violation]:
         out: list[Violation] = []
         for i, entry in enumerate(roster.entries):
-            unit = self.datasheet(catalog, roster, entry)
+            unit = self.unit_of(catalog, roster, entry)
             if unit is None:
                 continue  # the base class reports unknown units
             if entry.joins:
@@ -71,35 +66,38 @@ class OnePage40k(RuleSystem):
                     f"one another: remove `joins`."))
         return out
 
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+    # -- wording ---------------------------------------------------------------------------
+    def summary(self, catalog: Op40kCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         sheets = [(e, u) for e in roster.entries
-                  if (u := self.datasheet(catalog, roster, e)) is not None]
+                  if (u := self.unit_of(catalog, roster, e)) is not None]
         vehicles = sum(u.is_vehicle for _, u in sheets)
         models = sum(e.count for e, u in sheets if not u.is_vehicle)
         return (("Units", str(len(sheets) - vehicles)), ("Models", str(models)),
                 ("Vehicles", str(vehicles)))
 
+    def profile(self, catalog: Op40kCatalog, unit: Datasheet) -> Profile:
+        return cards.profile(catalog, unit)
 
     # -- builder hooks ---------------------------------------------------------------------
-    def default_count(self, unit: Unit) -> int:
-        return unit.size if isinstance(unit, Datasheet) else 1  # the size the profile prints
+    def default_count(self, unit: Datasheet) -> int:
+        return unit.size  # the size the profile prints
 
     # -- printing hooks --------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
-        if isinstance(catalog, Op40kCatalog) and isinstance(unit, Datasheet):
-            return cards.profile(catalog, unit)
-        return super().profile(catalog, unit)
+    def entry_card(self, catalog: Op40kCatalog, roster: Roster,
+                   entry: RosterEntry) -> UnitCard | None:
+        unit = self.unit_of(catalog, roster, entry)
+        if unit is None:
+            return None
+        return cards.entry_card(catalog, unit, entry, self.entry_cost(catalog, roster, entry))
 
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
-        unit = self.datasheet(catalog, roster, entry)
-        if isinstance(catalog, Op40kCatalog) and unit is not None:
-            return cards.entry_card(catalog, unit, entry, self.entry_cost(catalog, roster, entry))
-        return super().entry_card(catalog, roster, entry)
+    # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolve_models(self, unit: Datasheet) -> int:
+        return unit.size  # the size the profile prints
 
-    # -- quick-resolve hooks (listbuilder/systems/op40k/resolve.py) --------------------------
-    def resolve_models(self, unit: Unit) -> int:
-        return unit.size if isinstance(unit, Datasheet) else 1  # the size the profile prints
+    def resolver(self) -> Resolver[Op40kCatalog, Datasheet]:
+        from listbuilder.systems.op40k import resolve
 
+        return resolve
 
 
 def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:

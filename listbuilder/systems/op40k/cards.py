@@ -13,7 +13,6 @@ from listbuilder.systems.op40k.model import (
     Datasheet,
     Facing,
     Op40kCatalog,
-    Op40kUpgrade,
     Weapon,
 )
 
@@ -105,7 +104,7 @@ def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
     """The datasheet as fielded: upgrade weapons join the equipment table."""
     base = profile(catalog, unit)
     taken = [u for name in dict.fromkeys(entry.upgrades)
-             if isinstance(u := unit.upgrade(name), Op40kUpgrade)]
+             if (u := unit.upgrade(name)) is not None]
     extra = tuple(_weapon_row(u.weapon) for u in taken if u.weapon is not None)
     tables = tuple(replace(t, rows=t.rows + extra) for t in base.tables)
     upgrades = tuple(RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})",

@@ -148,6 +148,10 @@ class Datasheet(Unit):
     quality: int  # rolls of this or higher succeed
     pts_per_model: int
     equipment: tuple[Weapon, ...] = ()
+    upgrades: tuple[Op40kUpgrade, ...] = ()
+
+    def upgrade(self, name: str) -> Op40kUpgrade | None:
+        return next((u for u in self.upgrades if u.name == name), None)
 
     @classmethod
     def from_schema(cls, model: UnitModel, equipment: tuple[Weapon, ...],
@@ -166,7 +170,7 @@ class Datasheet(Unit):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Op40kCatalog(Catalog):
+class Op40kCatalog(Catalog[Datasheet]):
     die: int
     setup: Setup
     unit_actions: tuple[Action, ...]

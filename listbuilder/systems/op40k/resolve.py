@@ -14,7 +14,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist, Prob, at_least_on
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.resolve import (
     Chance,
     Option,
@@ -23,7 +22,6 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
-    catalog_of,
     dice_text,
     percent,
 )
@@ -31,35 +29,31 @@ from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Weapon
 
 SHOOTING, ASSAULT = "shooting", "assault"
 MAX_MODELS = 60
+OpSide = Side[Datasheet]  # an attacker or defender: one datasheet, never joined
 MOB = 10  # the sample rule Mob rerolls failed morale tests while this many models strong
 
 
 
-def _sheet(side: Side) -> Datasheet:
+def _sheet(side: OpSide) -> Datasheet:
     if len(side.members) != 1:
         raise ResolveError(f"{side.label}: One Page 40k units never join; name one unit")
-    if not isinstance(side.unit, Datasheet):
-        raise ResolveError(f"{side.unit.name} is not a One Page 40k datasheet")
     return side.unit
 
 
-def ranged_weapons(catalog: Op40kCatalog, side: Side) -> tuple[Weapon, ...]:
+def ranged_weapons(catalog: Op40kCatalog, side: OpSide) -> tuple[Weapon, ...]:
     """The side's guns: its equipment and the weapons its upgrades bring."""
     sheet = _sheet(side)
     out = [w for w in sheet.equipment if not w.melee]
     for name in side.members[0].upgrades:
         upgrade = sheet.upgrade(name)
-        weapon = getattr(upgrade, "weapon", None)
-        if isinstance(weapon, Weapon) and not weapon.melee:
+        weapon = upgrade.weapon if upgrade is not None else None
+        if weapon is not None and not weapon.melee:
             out.append(weapon)
     return tuple(out)
 
 
-def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = catalog_of(catalog, Op40kCatalog)
+def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Option, ...]:
     a, d = attacker.unit, defender.unit
-    if not isinstance(a, Datasheet) or not isinstance(d, Datasheet):
-        return ()
     modes = [SHOOTING] if a.is_vehicle else [SHOOTING, ASSAULT]
     actions = [x.name for x in cat.actions_for(a) if x.fire != "none"]
     default_action = actions[0]
@@ -138,8 +132,7 @@ def _halved(before: int, lost: int) -> bool:
     return left > 0 and 2 * left <= before
 
 
-def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = catalog_of(catalog, Op40kCatalog)
+def resolve(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, situation: Situation) -> Result:
     a, d = _sheet(attacker), _sheet(defender)
     mode = str(situation["attack"])
     if mode == ASSAULT:
@@ -147,7 +140,7 @@ def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situati
     return _shooting(cat, attacker, defender, a, d, situation)
 
 
-def _shooting(cat: Op40kCatalog, attacker: Side, defender: Side, a: Datasheet, d: Datasheet,
+def _shooting(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, a: Datasheet, d: Datasheet,
               situation: Situation) -> Result:
     action = next(x for x in cat.actions_for(a) if x.name == situation["action"])
     steps = []
@@ -219,7 +212,7 @@ def _block_dice(cat: Op40kCatalog, d: Datasheet, models: int, situation: Situati
     return n, ", ".join(why)
 
 
-def _vehicle_result(cat: Op40kCatalog, attacker: Side, defender: Side, d: Datasheet,
+def _vehicle_result(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, d: Datasheet,
                     unblocked: Dist, situation: Situation, steps: list[str]) -> Result:
     damaged = unblocked.at_least(1)
     facing = str(situation.get("facing", cat.facings[0].name))
@@ -237,7 +230,7 @@ def _vehicle_result(cat: Op40kCatalog, attacker: Side, defender: Side, d: Datash
                   steps=tuple(steps))
 
 
-def _assault(cat: Op40kCatalog, attacker: Side, defender: Side, a: Datasheet, d: Datasheet,
+def _assault(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, a: Datasheet, d: Datasheet,
              situation: Situation) -> Result:
     if a.is_vehicle:
         raise ResolveError(f"{a.name} is a vehicle: vehicles don't assault; set attack=shooting")

@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import ClassVar
 
 from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
+from listbuilder.engine.fight import Resolver
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.engine.system import (
     ChoiceSpec,
@@ -36,21 +37,19 @@ from listbuilder.systems.spaceempires.limits import (
     check_empire,
     draw_section,
     headline,
-    space_empires_catalog,
     summary_lines,
 )
 from listbuilder.systems.spaceempires.model import Chit, SpaceEmpiresCatalog
 from listbuilder.systems.spaceempires.schema import SpaceEmpiresFile
 
 
-class SpaceEmpires(RuleSystem):
+class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     id = "spaceempires"
     order = 50
     name = "War Hammer Space Empires (Warp Empires)"
     blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
              "recruit each turn within your planets' revenue, limits and upkeep.")
     data_schema = SpaceEmpiresFile
-    resolve_module = "listbuilder.systems.spaceempires.resolve"
     default_points_limit = None
     min_factions = 1
     max_factions = 1
@@ -75,6 +74,29 @@ class SpaceEmpires(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
         return build_catalog(self.id, files, revision)
 
+    # -- rules -----------------------------------------------------------------------------
+    def count_bounds(self, unit: Chit) -> tuple[int, int | None]:
+        return (1, unit.pile)
+
+    def entry_cost(self, catalog: SpaceEmpiresCatalog, roster: Roster, entry: RosterEntry) -> int:
+        unit = self.unit_of(catalog, roster, entry)
+        return unit.cost * entry.count if unit is not None else 0
+
+    def recruits(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> list[Recruit]:
+        """The entries that name a unit of the pile, with their index; unknown ones are left to
+        the base class to report."""
+        return [(i, entry, unit) for i, entry in enumerate(roster.entries)
+                if (unit := self.unit_of(catalog, roster, entry)) is not None]
+
+    def check(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> list[Violation]:
+        return check_empire(catalog, Empire.of(catalog, roster), roster,
+                            self.recruits(catalog, roster))
+
+    def is_empty(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> bool:
+        # an empire holds its starting draw before it recruits anything
+        return not roster.entries and Empire.of(catalog, roster).draw(catalog) is None
+
+    # -- wording ---------------------------------------------------------------------------
     # "3 revenue" alone reads as income: say the figure is paid, as the totals' "spent" does
     def price_text(self, cost: int) -> str:
         return f"{cost} revenue to recruit"
@@ -82,49 +104,23 @@ class SpaceEmpires(RuleSystem):
     def spent_text(self, cost: int) -> str:
         return f"{cost} revenue spent"
 
-    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
-        return (1, unit.pile) if isinstance(unit, Chit) else (1, None)
-
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.unit_of(catalog, roster, entry)
-        return unit.cost * entry.count if isinstance(unit, Chit) else 0
-
-    def recruits(self, catalog: Catalog, roster: Roster) -> list[Recruit]:
-        """The entries that name a unit of the pile, with their index; unknown ones are left to
-        the base class to report."""
-        out = []
-        for i, entry in enumerate(roster.entries):
-            unit = self.unit_of(catalog, roster, entry)
-            if isinstance(unit, Chit):
-                out.append((i, entry, unit))
-        return out
-
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
-        cat = space_empires_catalog(catalog)
-        return check_empire(cat, Empire.of(cat, roster), roster, self.recruits(cat, roster))
-
-    def totals(self, catalog: Catalog, roster: Roster) -> Totals:
-        cat = space_empires_catalog(catalog)
+    def totals(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> Totals:
         found = super().totals(catalog, roster)
-        return replace(found, headline=headline(Empire.of(cat, roster),
-                                                self.recruits(cat, roster)))
+        return replace(found, headline=headline(Empire.of(catalog, roster),
+                                                self.recruits(catalog, roster)))
 
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        cat = space_empires_catalog(catalog)
-        return summary_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+    def summary(self, catalog: SpaceEmpiresCatalog,
+                roster: Roster) -> tuple[tuple[str, str], ...]:
+        return summary_lines(catalog, Empire.of(catalog, roster), self.recruits(catalog, roster))
 
-    def brief(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        cat = space_empires_catalog(catalog)
-        return brief_lines(cat, Empire.of(cat, roster), self.recruits(cat, roster))
+    def brief(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+        return brief_lines(catalog, Empire.of(catalog, roster), self.recruits(catalog, roster))
 
-    def sections(self, catalog: Catalog, roster: Roster) -> tuple[Section, ...]:
-        cat = space_empires_catalog(catalog)
-        return (draw_section(cat, Empire.of(cat, roster)),)
+    def sections(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[Section, ...]:
+        return (draw_section(catalog, Empire.of(catalog, roster)),)
 
-    def is_empty(self, catalog: Catalog, roster: Roster) -> bool:
-        # an empire holds its starting draw before it recruits anything
-        cat = space_empires_catalog(catalog)
-        return not roster.entries and Empire.of(cat, roster).draw(cat) is None
+    def profile(self, catalog: SpaceEmpiresCatalog, unit: Chit) -> Profile:
+        return cards.profile(catalog, unit)
 
     # -- builder hooks ---------------------------------------------------------------------
     def stacks_entries(self) -> bool:
@@ -134,22 +130,22 @@ class SpaceEmpires(RuleSystem):
         return ("seed",)
 
     # -- printing hooks --------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
-        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
-            return cards.profile(catalog, unit)
-        return super().profile(catalog, unit)
-
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+    def entry_card(self, catalog: SpaceEmpiresCatalog, roster: Roster,
+                   entry: RosterEntry) -> UnitCard | None:
         unit = self.unit_of(catalog, roster, entry)
-        if isinstance(catalog, SpaceEmpiresCatalog) and isinstance(unit, Chit):
-            return cards.entry_card(catalog, unit, entry)
-        return super().entry_card(catalog, roster, entry)
+        return cards.entry_card(catalog, unit, entry) if unit is not None else None
 
-    def card_set(self, catalog: Catalog) -> CardSet | None:
-        return cards.card_set(space_empires_catalog(catalog))
+    def card_set(self, catalog: SpaceEmpiresCatalog) -> CardSet | None:
+        return cards.card_set(catalog)
 
-    def chits(self, catalog: Catalog, faction: str) -> tuple[ChitFace, ...]:
-        return cards.chits(space_empires_catalog(catalog), faction)
+    def chits(self, catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
+        return cards.chits(catalog, faction)
 
-    def sheet_choices(self, catalog: Catalog, roster: Roster) -> tuple[RuleText, ...]:
+    def sheet_choices(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RuleText, ...]:
         return cards.sheet_choices(roster)
+
+    # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolver(self) -> Resolver[SpaceEmpiresCatalog, Chit]:
+        from listbuilder.systems.spaceempires import resolve
+
+        return resolve

@@ -7,12 +7,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from listbuilder.engine.errors import Loc, Problems
 from listbuilder.engine.merge import items, single, unique
-from listbuilder.engine.model import Deck, Faction, Origin, SpecialRule
+from listbuilder.engine.model import Faction, Origin, SpecialRule
 from listbuilder.engine.system import SourceFile
 from listbuilder.systems.spaceempires.model import (
     PLANET_CHOICES,
     Abbreviation,
     ActionCard,
+    ActionDeck,
     Chit,
     Constants,
     Docs,
@@ -128,8 +129,9 @@ def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Sp
         units=tuple(Chit.from_schema(u, o, constants.leader_cost_divisor, type_names)
                     for o, d in docs for u in d.units),
         rules=tuple(SpecialRule(name=r.name, text=r.text, origin=o) for o, _, r in rules),
-        decks=tuple(Deck(name=d.name, cards=tuple(ActionCard.from_schema(c) for c in d.cards),
-                         origin=o) for o, _, d in decks),
+        decks=tuple(ActionDeck(name=d.name, origin=o,
+                               cards=tuple(ActionCard.from_schema(c) for c in d.cards))
+                    for o, _, d in decks),
         unit_types=tuple(UnitType(letter=t.letter, name=t.name, text=t.text, origin=o)
                          for o, _, t in types),
         speeds=tuple(Speed(name=s.name, letter=s.letter, min_move=s.min_move,

@@ -117,11 +117,11 @@ def play_card(catalog: SpaceEmpiresCatalog, card: ActionCard) -> PlayCard:
 
 
 def card_set(catalog: SpaceEmpiresCatalog) -> CardSet | None:
-    deck = catalog.deck("Action") or (catalog.decks[0] if catalog.decks else None)
+    deck = catalog.action_deck("Action") or (catalog.decks[0] if catalog.decks else None)
     if deck is None:
         return None
     return CardSet(f"{deck.name} deck", cards=tuple(
-        play_card(catalog, c) for c in deck.cards if isinstance(c, ActionCard)))
+        play_card(catalog, c) for c in deck.cards))
 
 
 def sheet_choices(roster: Roster) -> tuple[RuleText, ...]:

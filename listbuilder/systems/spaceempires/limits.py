@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from listbuilder.engine.model import Catalog, Roster, RosterEntry
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.system import Section, Violation, plural, where_entry
 from listbuilder.systems.spaceempires.model import (
     PLANET_CHOICES,
@@ -105,12 +105,6 @@ def _choice(roster: Roster, key: str) -> int:
 
 
 Recruit = tuple[int, RosterEntry, Chit]
-
-
-def space_empires_catalog(catalog: Catalog) -> SpaceEmpiresCatalog:
-    if not isinstance(catalog, SpaceEmpiresCatalog):
-        raise TypeError(f"expected the Space Empires catalog, got {type(catalog).__name__}")
-    return catalog
 
 
 def _tally(names: Sequence[str]) -> str:

@@ -10,8 +10,10 @@ from listbuilder.engine.model import (
     BUILTIN,
     Card,
     Catalog,
+    Deck,
     Origin,
     Unit,
+    named,
 )
 from listbuilder.systems.spaceempires.schema import (
     CardModel,
@@ -98,6 +100,11 @@ class ActionCard(Card):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ActionDeck(Deck):
+    cards: tuple[ActionCard, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class UnitType:
     letter: str
     name: str
@@ -169,8 +176,8 @@ class Constants:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SpaceEmpiresCatalog(Catalog):
-    units: tuple[Chit, ...] = ()
+class SpaceEmpiresCatalog(Catalog[Chit]):
+    decks: tuple[ActionDeck, ...] = ()
     unit_types: tuple[UnitType, ...] = ()
     speeds: tuple[Speed, ...] = ()
     planets: tuple[PlanetKind, ...] = ()
@@ -184,6 +191,9 @@ class SpaceEmpiresCatalog(Catalog):
 
     def speed(self, name: str) -> Speed | None:
         return next((s for s in self.speeds if s.name.casefold() == name.casefold()), None)
+
+    def action_deck(self, name: str) -> ActionDeck | None:
+        return named(self.decks, name)
 
     def pile(self, faction: str) -> tuple[Chit, ...]:
         return tuple(u for u in self.units if (u.faction or "").casefold() == faction.casefold())

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist, Prob
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.resolve import (
     Chance,
     Option,
@@ -31,7 +30,6 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
-    catalog_of,
     percent,
 )
 from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
@@ -42,18 +40,13 @@ SIDES = ("attacker", "defender")
 
 
 
-def _chits(side: Side) -> list[Chit]:
-    out = []
-    for member in side.members:
-        if not isinstance(member.unit, Chit):
-            raise ResolveError(f"{member.unit.name} is not a Space Empires unit")
-        out += [member.unit] * member.count
-    return out
+def _chits(side: Side[Chit]) -> list[Chit]:
+    return [member.unit for member in side.members for _ in range(member.count)]
 
 
 def force_cards(catalog: SpaceEmpiresCatalog) -> list[ActionCard]:
     return [c for deck in catalog.decks for c in deck.cards
-            if isinstance(c, ActionCard) and c.kind == "force" and c.bonus]
+            if c.kind == "force" and c.bonus]
 
 
 def slug(name: str) -> str:
@@ -64,12 +57,9 @@ def card_key(side: str, card: ActionCard) -> str:
     return f"{side}_{slug(card.name)}"
 
 
-def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    cat = catalog_of(catalog, SpaceEmpiresCatalog)
-    try:
-        stacks = (_chits(attacker), _chits(defender))
-    except ResolveError:
-        return ()
+def options(cat: SpaceEmpiresCatalog, attacker: Side[Chit],
+            defender: Side[Chit]) -> tuple[Option, ...]:
+    stacks = (_chits(attacker), _chits(defender))
     default = SPACE if any(c.is_space for c in stacks[1]) else GROUND
     hand = cat.constants.hand_draw
     out = [Option.pick("battle", "Battle", [SPACE, GROUND], default,
@@ -292,8 +282,8 @@ def random_bonus_gap(cat: SpaceEmpiresCatalog, stacks: tuple[list[Chit], list[Ch
     return Dist.make(lo, row, den)
 
 
-def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = catalog_of(catalog, SpaceEmpiresCatalog)
+def resolve(cat: SpaceEmpiresCatalog, attacker: Side[Chit], defender: Side[Chit],
+            situation: Situation) -> Result:
     stacks = (_chits(attacker), _chits(defender))
     where = str(situation["battle"])
     b = battle(cat, stacks, where, bool(situation["bombard"]))

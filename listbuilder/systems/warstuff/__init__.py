@@ -13,14 +13,8 @@ from itertools import combinations
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
-from listbuilder.engine.model import (
-    Catalog,
-    Origin,
-    Roster,
-    RosterEntry,
-    Unit,
-    UnitDesign,
-)
+from listbuilder.engine.fight import Resolver
+from listbuilder.engine.model import Origin, Roster, RosterEntry, UnitDesign
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import (
     PrintedPrice,
@@ -53,14 +47,13 @@ HOLLOW: tuple[tuple[str, str, str], ...] = (
 
 # -- the system -------------------------------------------------------------------------------
 
-class WarStuff(RuleSystem):
+class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
     id = "warstuff"
     order = 30
     name = "WarStuff"
     blurb = ("Skirmish with any miniatures: design each model from a Quality and special rules, "
              "priced by one formula.")
     data_schema = WarStuffFile
-    resolve_module = "listbuilder.systems.warstuff.resolve"
     default_points_limit = 150
     min_factions = 0
     max_factions = None
@@ -80,22 +73,22 @@ class WarStuff(RuleSystem):
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
         return build_catalog(self.id, files, revision)
 
-    # -- roster ------------------------------------------------------------------------------
-    def unit_of(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> Unit | None:
+    # -- rules -----------------------------------------------------------------------------
+    def unit_of(self, catalog: WarStuffCatalog, roster: Roster,
+                entry: RosterEntry) -> WarStuffUnit | None:
         design = roster.design(entry.unit)
-        if design is not None and isinstance(catalog, WarStuffCatalog):
+        if design is not None:
             return WarStuffUnit(name=design.name, quality=design.quality,
                                 special_rules=design.rules, designed=True,
                                 pts=catalog.price(design.quality, design.rules),
                                 origin=Origin(custom=True))
         return super().unit_of(catalog, roster, entry)
 
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+    def entry_cost(self, catalog: WarStuffCatalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)
-        return unit.pts * entry.count if isinstance(unit, WarStuffUnit) else 0
+        return unit.pts * entry.count if unit is not None else 0
 
-    def check(self, catalog: Catalog, roster: Roster) -> list[Violation]:
-        assert isinstance(catalog, WarStuffCatalog)
+    def check(self, catalog: WarStuffCatalog, roster: Roster) -> list[Violation]:
         out: list[Violation] = []
         limit = roster.points_limit
         if limit and limit not in catalog.warband_limits:
@@ -112,18 +105,19 @@ class WarStuff(RuleSystem):
                                      f"design another name."))
         for i, entry in enumerate(roster.entries):
             unit = self.unit_of(catalog, roster, entry)
-            if isinstance(unit, WarStuffUnit) and unit.pts > catalog.advised_max_unit_cost:
+            if unit is not None and unit.pts > catalog.advised_max_unit_cost:
                 out.append(Violation(
                     "warstuff.unit-over-advised", "warning", where_entry(i, entry),
                     f"{unit.name} costs {unit.pts} pts; the designers advise at most "
                     f"{catalog.advised_max_unit_cost} pts a unit for balanced games."))
         return out
 
-    def printed_prices(self, catalog: Catalog, roster: Roster) -> tuple[PrintedPrice, ...]:
+    def printed_prices(self, catalog: WarStuffCatalog,
+                       roster: Roster) -> tuple[PrintedPrice, ...]:
         out = []
         for entry in roster.entries:
             unit = self.unit_of(catalog, roster, entry)
-            if not isinstance(unit, WarStuffUnit):
+            if unit is None:
                 continue
             printed = unit.printed_pts
             if printed is None or printed == unit.pts:
@@ -134,37 +128,36 @@ class WarStuff(RuleSystem):
                 reading="printed-quickplay-points-or-the-formula"))
         return tuple(out)
 
-    def summary(self, catalog: Catalog, roster: Roster) -> tuple[tuple[str, str], ...]:
+    # -- wording ---------------------------------------------------------------------------
+    def summary(self, catalog: WarStuffCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
         models = sum(e.count for e in roster.entries if self.unit_of(catalog, roster, e))
         return (("Models", str(models)), ("Designs", str(len(roster.designs))))
 
+    def profile(self, catalog: WarStuffCatalog, unit: WarStuffUnit) -> Profile:
+        return cards.profile(catalog, unit)
 
     # -- builder hooks ---------------------------------------------------------------------
     def stacks_entries(self) -> bool:
         return True  # an entry counts copies of one one-model unit
 
-    def design_qualities(self, catalog: Catalog) -> tuple[int, ...]:
-        if not isinstance(catalog, WarStuffCatalog):
-            return ()
+    def design_qualities(self, catalog: WarStuffCatalog) -> tuple[int, ...]:
         lo, hi = catalog.quality_range
         return tuple(range(lo, hi + 1))
 
-    def design_of(self, unit: Unit) -> UnitDesign | None:
-        if not isinstance(unit, WarStuffUnit):
-            return None
+    def design_of(self, unit: WarStuffUnit) -> UnitDesign | None:
         return UnitDesign(name=unit.name, quality=unit.quality, rules=unit.special_rules)
 
     # -- printing hooks --------------------------------------------------------------------
-    def profile(self, catalog: Catalog, unit: Unit) -> Profile:
-        if isinstance(unit, WarStuffUnit):
-            return cards.profile(catalog, unit)
-        return super().profile(catalog, unit)
-
-    def entry_card(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> UnitCard | None:
+    def entry_card(self, catalog: WarStuffCatalog, roster: Roster,
+                   entry: RosterEntry) -> UnitCard | None:
         unit = self.unit_of(catalog, roster, entry)
-        if isinstance(unit, WarStuffUnit):
-            return cards.entry_card(catalog, unit, entry)
-        return super().entry_card(catalog, roster, entry)
+        return cards.entry_card(catalog, unit, entry) if unit is not None else None
+
+    # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolver(self) -> Resolver[WarStuffCatalog, WarStuffUnit]:
+        from listbuilder.systems.warstuff import resolve
+
+        return resolve
 
 
 def _design_problems(catalog: WarStuffCatalog, name: str, quality: int, rules: Sequence[str],

@@ -21,7 +21,7 @@ class WarStuffUnit(Unit):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WarStuffCatalog(Catalog):
+class WarStuffCatalog(Catalog[WarStuffUnit]):
     points_per_quality: int = 10
     minimum_cost: int = 5
     quality_range: tuple[int, int] = (1, 5)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from listbuilder.engine.dice import Branches, Dist, Prob, StateDist
-from listbuilder.engine.model import Catalog
 from listbuilder.engine.resolve import (
     Chance,
     Option,
@@ -24,7 +23,6 @@ from listbuilder.engine.resolve import (
     Result,
     Side,
     Situation,
-    catalog_of,
     percent,
 )
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
@@ -42,12 +40,10 @@ State = tuple[int, bool, bool]
 
 
 
-def _unit(side: Side) -> WarStuffUnit:
+def _unit(side: Side[WarStuffUnit]) -> WarStuffUnit:
     # a count above 1 (a roster's copies) means copies: each one fights alone
     if len(side.members) != 1:
         raise ResolveError(f"{side.label}: a WarStuff unit is one model; name one unit")
-    if not isinstance(side.unit, WarStuffUnit):
-        raise ResolveError(f"{side.unit.name} is not a WarStuff unit")
     return side.unit
 
 
@@ -60,11 +56,9 @@ def modes(unit: WarStuffUnit) -> list[str]:
     return out
 
 
-def options(catalog: Catalog, attacker: Side, defender: Side) -> tuple[Option, ...]:
-    catalog_of(catalog, WarStuffCatalog)
-    a, d = attacker.unit, defender.unit
-    if not isinstance(a, WarStuffUnit) or not isinstance(d, WarStuffUnit):
-        return ()
+def options(catalog: WarStuffCatalog, attacker: Side[WarStuffUnit],
+            defender: Side[WarStuffUnit]) -> tuple[Option, ...]:
+    a = attacker.unit
     available = modes(a)
     return (
         Option.pick("attack", "Attack", available, available[0],
@@ -234,8 +228,8 @@ def _vicious(ctx: Context, state: StateDist[State]) -> StateDist[State]:
     return StateDist.mix(after)
 
 
-def resolve(catalog: Catalog, attacker: Side, defender: Side, situation: Situation) -> Result:
-    cat = catalog_of(catalog, WarStuffCatalog)
+def resolve(cat: WarStuffCatalog, attacker: Side[WarStuffUnit], defender: Side[WarStuffUnit],
+            situation: Situation) -> Result:
     a, d = _unit(attacker), _unit(defender)
     mode = str(situation["attack"])
     if mode not in modes(a):

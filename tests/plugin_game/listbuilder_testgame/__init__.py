@@ -37,7 +37,11 @@ class Data(Schema):
     units: list[UnitData] = Field(default_factory=list)
 
 
-class TestGame(RuleSystem):
+# The catalog needs no tables of its own, so it is the base class, holding this game's units
+TestCatalog = Catalog[TestUnit]
+
+
+class TestGame(RuleSystem[TestCatalog, TestUnit]):
     id = "testgame"
     order = 900
     name = "Skirmish Test"
@@ -45,22 +49,22 @@ class TestGame(RuleSystem):
     data_schema = Data
     default_points_limit = 100
 
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Catalog:
+    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> TestCatalog:
         factions: list[Faction] = []
-        units: list[Unit] = []
+        units: list[TestUnit] = []
         for file in files:
             doc = file.data
-            assert isinstance(doc, Data)
+            assert isinstance(doc, Data)  # every file was checked against `data_schema`
             factions += [Faction(name=f.name, text=f.text or "", origin=file.origin)
                          for f in doc.factions]
             units += [TestUnit(name=u.name, faction=u.faction, pts=u.pts,
                                max_models=u.max_models, origin=file.origin) for u in doc.units]
-        return Catalog(system=self.id, revision=revision, factions=tuple(factions),
-                       units=tuple(units))
+        return TestCatalog(system=self.id, revision=revision, factions=tuple(factions),
+                           units=tuple(units))
 
-    def entry_cost(self, catalog: Catalog, roster: Roster, entry: RosterEntry) -> int:
+    def entry_cost(self, catalog: TestCatalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)
-        return unit.pts * entry.count if isinstance(unit, TestUnit) else 0
+        return unit.pts * entry.count if unit is not None else 0
 
-    def count_bounds(self, unit: Unit) -> tuple[int, int | None]:
-        return 1, unit.max_models if isinstance(unit, TestUnit) else None
+    def count_bounds(self, unit: TestUnit) -> tuple[int, int | None]:
+        return 1, unit.max_models
