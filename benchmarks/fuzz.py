@@ -17,7 +17,6 @@ export does not import back to the same bytes are each counted. The goal is zero
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import http.client
 import os
@@ -33,6 +32,8 @@ import uuid
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlencode
+
+import click
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -346,25 +347,25 @@ def report(title: str, found: Counter[str], seconds: float) -> None:
             print(f"  {key}: {found[key]}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cli", type=int, default=5000, help="inputs for the command line")
-    parser.add_argument("--server", type=int, default=5000, help="inputs for the server")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+@click.command(help=__doc__.split("\n\n")[0],
+               context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--cli", "cli_inputs", type=int, default=5000, help="inputs for the command line")
+@click.option("--server", "server_inputs", type=int, default=5000, help="inputs for the server")
+@click.option("--seed", type=int, default=1)
+def main(cli_inputs: int, server_inputs: int, seed: int) -> None:
     library = Library(custom_dir=ROOT / "benchmarks" / "no-custom-data")
     for system in library.systems:
         library.catalog(system)
     bad = 0
-    if args.cli:
+    if cli_inputs:
         started = time.monotonic()
-        found = fuzz_cli(args.cli, random.Random(args.seed), library)
+        found = fuzz_cli(cli_inputs, random.Random(seed), library)
         report("command line", found, time.monotonic() - started)
         bad += sum(found[k] for k in ("crashes", "hangs", "tracebacks", "over memory",
                                       "round-trip failures"))
-    if args.server:
+    if server_inputs:
         started = time.monotonic()
-        found = fuzz_server(args.server, random.Random(args.seed + 1), library)
+        found = fuzz_server(server_inputs, random.Random(seed + 1), library)
         report("server", found, time.monotonic() - started)
         bad += sum(found[k] for k in ("5xx answers", "tracebacks in answers", "hangs over 2 s",
                                       "over memory", "server crashes", "round-trip failures",

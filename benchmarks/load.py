@@ -5,10 +5,11 @@ Run: .venv/bin/python benchmarks/load.py [--runs N]
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
+
+import click
 
 CODE = """
 import time
@@ -23,20 +24,19 @@ print(f"{(t1 - t0) * 1000:.1f} {(t2 - t1) * 1000:.1f} {sum(counts)}")
 """
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=7)
-    args = parser.parse_args()
+@click.command(help=__doc__, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--runs", type=int, default=7)
+def main(runs: int) -> None:
     imports, loads = [], []
     units = 0
-    for _ in range(args.runs):
+    for _ in range(runs):
         out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True,
                              check=True).stdout.split()
         imports.append(float(out[0]))
         loads.append(float(out[1]))
         units = int(out[2])
     total = [a + b for a, b in zip(imports, loads, strict=True)]
-    print(f"systems: 5, units loaded: {units}, runs: {args.runs} (fresh interpreter each)")
+    print(f"systems: 5, units loaded: {units}, runs: {runs} (fresh interpreter each)")
     print(f"import engine+systems: median {statistics.median(imports):.1f} ms")
     print(f"load+validate all data: median {statistics.median(loads):.1f} ms")
     print(f"cold total:            median {statistics.median(total):.1f} ms "

@@ -13,7 +13,6 @@ Run: .venv/bin/python benchmarks/print.py [--runs N] [--no-straight]
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -24,6 +23,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import click
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -188,33 +189,34 @@ CASES = (("roster", "ActionHammer 2000 pts roster, its cards"),
          ("450", "450 cards of 18 kinds"))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=3, help="fresh processes per figure")
-    parser.add_argument("--no-straight", action="store_true",
-                        help="skip the slow straight-through WeasyPrint reference")
-    parser.add_argument("--longest", metavar="CARD", nargs="?", const="poker",
-                        help="instead: find the longest unit cards (poker, mini or tarot)")
-    parser.add_argument("--cold", action="store_true",
-                        help="time each print with the renderer's one-time set-up inside it")
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.longest:
-        longest(args.longest)
+# the docstring's line breaks kept, as it is set out (click's "\b" stops it rewrapping a paragraph)
+@click.command(help="\n\n".join(f"\b\n{part}" for part in __doc__.split("\n\n")),
+               context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--runs", "processes", type=int, default=3, help="fresh processes per figure")
+@click.option("--no-straight", is_flag=True,
+              help="skip the slow straight-through WeasyPrint reference")
+@click.option("--longest", "card", metavar="[CARD]", is_flag=False, flag_value="poker",
+              help="instead: find the longest unit cards (poker, mini or tarot)")
+@click.option("--cold", is_flag=True,
+              help="time each print with the renderer's one-time set-up inside it")
+@click.option("--child", nargs=2, hidden=True)
+def main(processes: int, no_straight: bool, card: str | None, cold: bool,
+         child: tuple[str, str] | None) -> None:
+    if card:
+        longest(card)
         return
-    if args.child:
-        print(json.dumps(measure(*args.child, cold=args.cold)))
+    if child:
+        print(json.dumps(measure(*child, cold=cold)))
         return
-    when = ("with the renderer's one-time set-up inside (--cold)" if args.cold else
+    when = ("with the renderer's one-time set-up inside (--cold)" if cold else
             "after imports, data loading and the renderer's one-time set-up (timed apart)")
-    print(f"print benchmark: median (best) of {args.runs} fresh processes each; time is the "
+    print(f"print benchmark: median (best) of {processes} fresh processes each; time is the "
           f"print call {when}; memory is the peak RSS of one process; "
           f"load average {os.getloadavg()[0]:.1f} at the start")
     print(f"{'case':<40}{'cards':>6}{'kinds':>6}{'pages':>6} {'set-up':>7}  {'imposed':>29}  "
           f"{'straight WeasyPrint':>24}  {'speed-up':>8}")
     for case, label in CASES:
-        runs = [run_child(case, "imposed", args.cold) for _ in range(args.runs)]
+        runs = [run_child(case, "imposed", cold) for _ in range(processes)]
         fast = {k: statistics.median(r[k] for r in runs)
                 for k in ("seconds", "setup", "peak_mb", "bytes")}
         first = runs[0]
@@ -222,11 +224,11 @@ def main() -> None:
         line = (f"{label:<40}{first['cards']:>6}{first['distinct']:>6}{first['pages']:>6} "
                 f"{fast['setup']:>5.2f} s  {fast['seconds']:>5.2f} s ({best:.2f}) "
                 f"{fast['peak_mb']:>4.0f} MB {fast['bytes'] / 1024:>4.0f} KB")
-        if args.no_straight:
+        if no_straight:
             print(line)
             continue
-        slow_runs = [run_child(case, "straight", args.cold)
-                     for _ in range(max(1, args.runs // 2))]
+        slow_runs = [run_child(case, "straight", cold)
+                     for _ in range(max(1, processes // 2))]
         slow = {k: statistics.median(r[k] for r in slow_runs)
                 for k in ("seconds", "peak_mb", "bytes")}
         print(f"{line}  {slow['seconds']:>6.2f} s {slow['peak_mb']:>5.0f} MB "

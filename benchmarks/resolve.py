@@ -8,12 +8,12 @@ than the Monte Carlo, with the same answer (every value within 5 standard errors
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import time
 from collections.abc import Callable, Mapping
 
+import click
 import numpy as np
 
 from listbuilder.engine.library import Library
@@ -105,10 +105,9 @@ def compare(result: Result, samples: np.ndarray) -> tuple[float, float]:
     return worst_gap, worst_z
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--trials", type=int, default=1_000_000)
-    args = parser.parse_args()
+@click.command(help=__doc__, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--trials", type=int, default=1_000_000)
+def main(trials: int) -> None:
     library = Library()
     for system_id in {t[0] for t in TYPICAL}:
         library.catalog(system_id)
@@ -136,10 +135,10 @@ def main() -> None:
     print(f"  slowest at 200 attacks (median): "
           f"{ms(max(timed[(t, 200)][0] for t in (UNIFORM, GUARDED)))} (goal <= 5 ms)")
 
-    print(f"\nthe 20-attack cases by a {args.trials:,}-trial numpy Monte Carlo:")
+    print(f"\nthe 20-attack cases by a {trials:,}-trial numpy Monte Carlo:")
     for target, sim in ((UNIFORM, monte_carlo_uniform), (GUARDED, monte_carlo_guarded)):
         start = time.perf_counter()
-        samples = sim(args.trials, 20, seed=20)
+        samples = sim(trials, 20, seed=20)
         mc_seconds = time.perf_counter() - start
         exact_seconds, result = timed[(target, 20)]
         gap, z = compare(result, samples)

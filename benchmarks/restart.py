@@ -11,7 +11,6 @@ was refused ("Port in use") for 20-27 s.
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import os
 import signal
@@ -20,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import click
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 
@@ -60,17 +61,17 @@ def serve(env: dict[str, str], port: int, front: bool) -> subprocess.Popen[bytes
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+@click.command(help=__doc__.split("\n\n")[0],
+               context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--runs", type=int, default=3)
+def main(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "LISTBUILDER_INSTANCE": tmp}
         env.pop("DATABASE_URL", None)
         subprocess.run([*CLI, "db", "upgrade"], env=env, check=True, capture_output=True)
         for front in (True, False):
             label = "serve --front" if front else "serve"
-            for run in range(1, args.runs + 1):
+            for run in range(1, runs + 1):
                 port = free_port()
                 first = serve(env, port, front)
                 until_answering(port)

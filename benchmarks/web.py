@@ -8,12 +8,13 @@ without JavaScript gets the whole page (which every change answered with before)
 
 from __future__ import annotations
 
-import argparse
 import re
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+import click
 
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
@@ -35,15 +36,14 @@ def hidden(html: str, name: str) -> str:
     return found[1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=20)
-    args = parser.parse_args()
+@click.command(help=__doc__, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--repeat", type=int, default=20)
+def main(repeat: int) -> None:
     tmp = Path(tempfile.mkdtemp())
     config = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
     config["DATABASE_URL"] = f"sqlite:///{tmp / 'rosters.db'}"
     app = create_app(config, instance_path=tmp / "instance")
-    print(f"median of {args.repeat}, Flask test client, SQLite file in {tmp}")
+    print(f"median of {repeat}, Flask test client, SQLite file in {tmp}")
     for system, factions, limit, unit in CASES:
         client = app.test_client()
         page = client.get(f"/new/{system}").get_data(as_text=True)
@@ -54,11 +54,11 @@ def main() -> None:
         token = client.post(f"/new/{system}", data=form).headers["Location"].rsplit("/", 1)[1]
         html = client.get(f"/r/{token}").get_data(as_text=True)
         gets, posts, sent = [], [], []
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             start = time.perf_counter()
             html = client.get(f"/r/{token}").get_data(as_text=True)
             gets.append(time.perf_counter() - start)
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             body = {"csrf_token": hidden(html, "csrf_token"), "version": hidden(html, "version"),
                     "unit": unit}
             start = time.perf_counter()
@@ -69,7 +69,7 @@ def main() -> None:
         print(f"{system:13} roster page {statistics.median(gets) * 1000:6.1f} ms   "
               f"one change (htmx) {statistics.median(posts) * 1000:6.1f} ms   "
               f"answer {statistics.median(sent) / 1024:5.1f} KB (whole page "
-              f"{len(html) / 1024:5.1f} KB) after {args.repeat + 1} adds")
+              f"{len(html) / 1024:5.1f} KB) after {repeat + 1} adds")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,6 @@ machine (load average printed) slows both servers alike.
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import itertools
 import os
@@ -74,6 +73,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import click
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -124,6 +125,18 @@ class Target:
             return http.client.HTTPSConnection("127.0.0.1", self.port, timeout=60,
                                                context=self.tls)
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the command line asked of a run: the clients, their edits and the printers."""
+
+    clients: int
+    edits: int
+    roster_size: int
+    printers: int
+    print_cards: int
+    database_url: str | None
 
 
 @dataclass
@@ -573,7 +586,7 @@ class Spell:
 
 
 def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
-          front: subprocess.Popen[bytes] | None, args: argparse.Namespace,
+          front: subprocess.Popen[bytes] | None, settings: Settings,
           printers: int) -> Spell:
     before: dict[str, float] = {}
 
@@ -584,22 +597,22 @@ def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
     def started() -> None:  # making and filling the rosters is not what is measured
         before.update(cpus())
 
-    results, prints, wall = drive(target, args.clients, args.edits, args.roster_size,
-                                  printers, args.print_cards, started)
+    results, prints, wall = drive(target, settings.clients, settings.edits,
+                                  settings.roster_size, printers, settings.print_cards, started)
     after = cpus()
     return Spell(label, results, prints, wall, after["server"] - before["server"],
                  after["front"] - before["front"], after["client"] - before["client"],
                  printers)
 
 
-def measure(label: str, command: list[str], args: argparse.Namespace,
+def measure(label: str, command: list[str], settings: Settings,
             tls: bool = False) -> None:
     folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
            "LISTBUILDER_DATA": str(folder / "no-data"), **NO_LIMITS}
     env.pop("DATABASE_URL", None)
-    if args.database_url:
-        env["DATABASE_URL"] = args.database_url
+    if settings.database_url:
+        env["DATABASE_URL"] = settings.database_url
     subprocess.run([*CLI, "db", "upgrade"], env=env, cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     speed = machine_speed()
@@ -612,12 +625,12 @@ def measure(label: str, command: list[str], args: argparse.Namespace,
         target = Target(port)
         if tls:
             front, target = start_front(env, port, folder)
-        spells.append(spell("edits alone", target, proc, front, args, 0))
-        if args.printers:
+        spells.append(spell("edits alone", target, proc, front, settings, 0))
+        if settings.printers:
             settle(proc.pid)  # the first spell's work done: the second starts from idle
-            printers = f"{args.printers} printer{'' if args.printers == 1 else 's'}"
+            printers = f"{settings.printers} printer{'' if settings.printers == 1 else 's'}"
             spells.append(spell(f"edits with {printers} beside them", target, proc, front,
-                                args, args.printers))
+                                settings, settings.printers))
     finally:
         if front is not None:
             stop_server(front, signal.SIGQUIT)  # nginx's graceful stop
@@ -625,7 +638,7 @@ def measure(label: str, command: list[str], args: argparse.Namespace,
     print(f"\n{label}" + (f"\n  over HTTPS: nginx (TLS) at {target.origin}, in front of the "
                           f"server at 127.0.0.1:{port}" if tls else ""))
     for one in spells:
-        report(one, args.clients, len(spells) > 1)
+        report(one, settings.clients, len(spells) > 1)
     print(f"  machine speed: a fixed Python loop took {machine_speed():.0f} ms after the run "
           f"({speed:.0f} ms before; lower is faster)")
     if len(spells) > 1:
@@ -712,43 +725,45 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
                       for status, text in sorted(samples.items())))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--edits", type=int, default=2000)
-    parser.add_argument("--workers", type=int, help="gunicorn workers (default: serve's)")
-    parser.add_argument("--threads", type=int, help="threads a worker (default: serve's)")
-    parser.add_argument("--roster-size", type=int, default=0,
-                        help="units in each roster before the edits (default: none)")
-    parser.add_argument("--database-url", help="a PostgreSQL URL, say (default: SQLite file)")
-    parser.add_argument("--no-reference", action="store_true",
-                        help="skip Werkzeug's development server")
-    parser.add_argument("--tls", action="store_true",
-                        help="nginx terminating TLS in front of gunicorn (the site file of "
-                             "`listbuilder proxy-config`); the clients speak HTTPS")
-    parser.add_argument("--printers", type=int, default=0,
-                        help="clients printing a 100-card roster beside the edits, each "
-                             "print laid out anew: a spell without them, then one with "
-                             "(default: 0, none)")
-    parser.add_argument("--print-cards", type=int, default=PRINT_CARDS,
-                        choices=range(1, PRINT_CARDS + 1), metavar=f"1..{PRINT_CARDS}",
-                        help=f"distinct cards in a printer's roster (default: {PRINT_CARDS}, "
-                             f"the most a print from the browser may have)")
-    args = parser.parse_args()
+@click.command(help=__doc__.split("\n\n")[0],
+               context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--clients", type=int, default=50)
+@click.option("--edits", type=int, default=2000)
+@click.option("--workers", type=int, help="gunicorn workers (default: serve's)")
+@click.option("--threads", type=int, help="threads a worker (default: serve's)")
+@click.option("--roster-size", type=int, default=0,
+              help="units in each roster before the edits (default: none)")
+@click.option("--database-url", help="a PostgreSQL URL, say (default: SQLite file)")
+@click.option("--no-reference", is_flag=True, help="skip Werkzeug's development server")
+@click.option("--tls", is_flag=True,
+              help="nginx terminating TLS in front of gunicorn (the site file of "
+                   "`listbuilder proxy-config`); the clients speak HTTPS")
+@click.option("--printers", type=int, default=0,
+              help="clients printing a 100-card roster beside the edits, each "
+                   "print laid out anew: a spell without them, then one with "
+                   "(default: 0, none)")
+@click.option("--print-cards", type=click.IntRange(1, PRINT_CARDS), default=PRINT_CARDS,
+              metavar=f"1..{PRINT_CARDS}",
+              help=f"distinct cards in a printer's roster (default: {PRINT_CARDS}, "
+                   f"the most a print from the browser may have)")
+def main(clients: int, edits: int, workers: int | None, threads: int | None, roster_size: int,
+         database_url: str | None, no_reference: bool, tls: bool, printers: int,
+         print_cards: int) -> None:
+    settings = Settings(clients, edits, roster_size, printers, print_cards, database_url)
     serve = [*CLI, "serve"]
-    if args.workers:
-        serve += ["--workers", str(args.workers)]
-    if args.threads:
-        serve += ["--threads", str(args.threads)]
+    if workers:
+        serve += ["--workers", str(workers)]
+    if threads:
+        serve += ["--threads", str(threads)]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} before the run; clients and server "
-          f"share the machine; database: {args.database_url or 'SQLite file'}; "
-          f"{args.roster_size} units in each roster before the edits", flush=True)
+          f"share the machine; database: {database_url or 'SQLite file'}; "
+          f"{roster_size} units in each roster before the edits", flush=True)
     measure("gunicorn (listbuilder serve, as make run starts it)"
-            + (", behind nginx over HTTPS" if args.tls else ""), serve, args, args.tls)
-    if not args.no_reference:
+            + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls)
+    if not no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)"
-                + (", plain HTTP" if args.tls else ""), WERKZEUG, args)
+                + (", plain HTTP" if tls else ""), WERKZEUG, settings)
 
 
 if __name__ == "__main__":
