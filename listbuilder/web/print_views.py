@@ -8,8 +8,8 @@ out beside the edits (`print_queue`): the answer (202) is a small page with the 
 in line that asks again every second, until the same address answers the PDF. A full queue is
 a page too (503, with Retry-After). A print that can't be made comes back as a page (422)
 naming each problem in words, with the form filled as it was sent. Checking the options and
-making the PDF are `listbuilder.printing`'s; this module reads the query, lays out the forms
-and names the file.
+making the PDF are `listbuilder.printing`'s, the forms `print_forms`'; this module reads the
+query, shows the forms and names the file.
 """
 
 from __future__ import annotations
@@ -18,194 +18,35 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
-from typing import Any, Literal
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
-from listbuilder.printing import Printables, PrintError, PrintOptions, printables
-from listbuilder.printing.geometry import CARDS, CHIT, CHIT_GUTTER, GUTTER, PAPERS, grid
-from listbuilder.printing.options import FALSE, TRUE
+from listbuilder.printing import PrintError, PrintOptions, printables
 from listbuilder.storage import Stored
 from listbuilder.web import services
 from listbuilder.web.print_cache import check_print_size, print_key
+from listbuilder.web.print_forms import (
+    LABELS,
+    PrintForm,
+    chits_form,
+    deck_form,
+    roster_form,
+    rules_form,
+)
 from listbuilder.web.print_queue import DOWNLOAD, PREVIEW, InLine, PrintJob, QueueFull, ask
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("print", __name__)
 
-DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(PrintOptions)}
 MAX_SENT = 30  # query keys read; a print form sends ten at most
 MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
 REFRESH_SECONDS = 1  # how soon the page of a print in line asks again
 BUSY_RETRY_SECONDS = 30  # how soon a player turned away by a full queue may ask again
-
-# How each option is named to players, in the forms and in the problems reported.
-LABELS = {
-    "what": "What to print", "paper": "Paper", "card": "Card size",
-    "duplex": "Backs", "gutter_fold": "Gutter fold", "cut_marks": "Cut marks",
-    "bleed": "Bleed, for a print shop", "ink_saver": "Ink saver", "merge": "One card per entry",
-    "faction": "Faction",
-}
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
-PAPER_SIZES = {"letter": "8.5 × 11 in"}  # how its players know it; else the size in mm
-CARD_NAMES = {"poker": "Poker", "mini": "Mini", "tarot": "Tarot"}
-WHAT = (("all", "Unit cards and roster sheet"), ("cards", "Unit cards only"),
-        ("sheet", "Roster sheet only"))
 WHAT_FILE = {"all": "cards-and-sheet", "cards": "cards", "sheet": "sheet"}
-INK_SAVER = "No coloured fills: dark text on white."
-DUPLEX = (("none", "One-sided: no backs"),
-          ("long", "Double-sided, flipped on the long edge"),
-          ("short", "Double-sided, flipped on the short edge"))
-
-
-# -- the forms --------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    label: str
-    hint: str = ""
-
-
-@dataclass(frozen=True)
-class Control:
-    """One labelled control of a print form and the value it shows."""
-
-    name: str  # the query key: a PrintOptions field, or "faction"
-    label: str
-    help: str
-    kind: Literal["radio", "select", "check"]
-    choices: tuple[Choice, ...] = ()
-    value: str = ""  # radio and select: the value chosen; check: the value a tick sends
-    checked: bool = False
-
-
-@dataclass(frozen=True)
-class PrintForm:
-    id: str  # the form's section on its page; prefixes its element ids (a page has several)
-    action: str
-    title: str
-    intro: str
-    controls: tuple[Control, ...]
-    problems: tuple[str, ...] = ()
-
-    @property
-    def choices(self) -> tuple[Control, ...]:
-        return tuple(c for c in self.controls if c.kind != "check")
-
-    @property
-    def checks(self) -> tuple[Control, ...]:
-        return tuple(c for c in self.controls if c.kind == "check")
-
-
-def _picked(sent: Mapping[str, str], name: str, allowed: list[str], default: str) -> str:
-    raw = sent.get(name, "").strip().lower()
-    return raw if raw in allowed else default
-
-
-def _radio(sent: Mapping[str, str], name: str, help_: str, choices: list[Choice]) -> Control:
-    value = _picked(sent, name, [c.value for c in choices], str(DEFAULTS[name]))
-    return Control(name, LABELS[name], help_, "radio", tuple(choices), value)
-
-
-def _check(sent: Mapping[str, str], name: str, help_: str, sends: str = "yes") -> Control:
-    """A tick box; ticked when the query says what a tick sends (merge: a tick sends no)."""
-    raw = sent.get(name)
-    means = TRUE if sends in TRUE else FALSE
-    return Control(name, LABELS[name], help_, "check", value=sends,
-                   checked=raw is not None and raw.strip().lower() in means)
-
-
-def _per_sheet(size: tuple[float, float], gutter: float) -> str:
-    counts = {PAPER_NAMES.get(p, p): grid(p, size, gutter).per_page for p in PAPERS}
-    if len(set(counts.values())) == 1:
-        return f"{next(iter(counts.values()))} to a sheet"
-    return ", ".join(f"{n} on {paper}" for paper, n in counts.items())
-
-
-def _mm(size: tuple[float, float]) -> str:
-    return f"{size[0]:g} × {size[1]:g} mm"
-
-
-def _paper(sent: Mapping[str, str]) -> Control:
-    return _radio(sent, "paper", "The paper in your printer.", [
-        Choice(p, PAPER_NAMES.get(p, p), PAPER_SIZES.get(p, _mm(size)))
-        for p, size in PAPERS.items()])
-
-
-def _sides(sent: Mapping[str, str], what: str) -> list[Control]:
-    return [
-        _radio(sent, "duplex", f"Double-sided puts a page of backs after each page of "
-                               f"{what}; pick the flip your printer's two-sided setting uses.",
-               [Choice(v, label) for v, label in DUPLEX]),
-        _check(sent, "gutter_fold", "Each back printed beside its front: fold the sheet down "
-                                    "the middle, glue, then cut. Instead of double-sided."),
-        _check(sent, "cut_marks", "Short lines in the margins along every edge, to line up "
-                                  "a ruler or a guillotine."),
-        _check(sent, "bleed", "One per page with 3 mm extra all round, for a print shop to "
-                              "trim. Not with cut marks or gutter fold."),
-        _check(sent, "ink_saver", INK_SAVER),
-    ]
-
-
-def _card_size(sent: Mapping[str, str]) -> Control:
-    return _radio(sent, "card", "Poker is the usual playing-card size; mini fits more on a "
-                                "sheet; tarot leaves room for long rules.", [
-        Choice(c, CARD_NAMES.get(c, c), f"{_mm(size)}, {_per_sheet(size, GUTTER)}")
-        for c, size in CARDS.items()])
-
-
-def roster_form(action: str, sent: Mapping[str, str],
-                problems: tuple[str, ...] = ()) -> PrintForm:
-    controls = [
-        _radio(sent, "what", "The roster sheet lists the units with their costs, the totals "
-                             "and the special rules the roster uses.",
-               [Choice(v, label) for v, label in WHAT]),
-        _paper(sent), _card_size(sent), *_sides(sent, "card fronts"),
-        _check(sent, "merge", "By default identical entries share one card marked ×N.",
-               sends="no"),
-    ]
-    return PrintForm("print", action, "Print", "Unit cards and the roster sheet as a PDF, "
-                     "ready for your printer.", tuple(controls), problems)
-
-
-def rules_form(system: RuleSystem, sent: Mapping[str, str],
-               problems: tuple[str, ...] = ()) -> PrintForm:
-    controls = [_paper(sent), _check(sent, "ink_saver", INK_SAVER)]
-    return PrintForm("print-rules", url_for("print.rules", system_id=system.id),
-                     "Rules reference sheet",
-                     f"The rules of {system.name} on one page, in our own words, to keep "
-                     f"beside the table.", tuple(controls), problems)
-
-
-def deck_form(system: RuleSystem, offer: Printables, sent: Mapping[str, str],
-              problems: tuple[str, ...] = ()) -> PrintForm:
-    controls = [_paper(sent), _card_size(sent), *_sides(sent, "card fronts")]
-    return PrintForm("print-deck", url_for("print.deck", system_id=system.id),
-                     offer.deck or "Cards",
-                     f"All {offer.deck_cards} cards of the set, each printed as many times "
-                     f"as the game uses it.", tuple(controls), problems)
-
-
-def chits_form(system: RuleSystem, offer: Printables, sent: Mapping[str, str],
-               problems: tuple[str, ...] = ()) -> PrintForm:
-    factions = [Choice(f, f) for f in offer.chit_factions]
-    wanted = sent.get("faction", "").strip().casefold()
-    faction = next((f for f in offer.chit_factions if f.casefold() == wanted),
-                   offer.chit_factions[0] if offer.chit_factions else "")
-    controls = [
-        Control("faction", LABELS["faction"], "Whose pile of counters to print.", "select",
-                tuple(factions), faction),
-        _paper(sent), *_sides(sent, "chits"),
-    ]
-    return PrintForm("print-chits", url_for("print.chits", system_id=system.id), "Chits",
-                     f"A faction's pile of counters, each chit as many times as the pile "
-                     f"holds it. Chits are {_mm(CHIT)} squares, "
-                     f"{_per_sheet(CHIT, CHIT_GUTTER)}.", tuple(controls), problems)
 
 
 # -- reading the query, answering with a PDF --------------------------------------------------
@@ -452,8 +293,8 @@ def print_offer(system: RuleSystem) -> str:
 @bp.app_template_global("print_preview_url")
 def print_preview_url(form: PrintForm) -> str:
     """Where the picture of the form's print is: its address with the values it shows."""
-    values = {c.name: c.value for c in form.choices if c.value}
-    values |= {c.name: c.value for c in form.checks if c.checked}
+    values = {f.name: f.data for f in form.choices if f.data}
+    values |= {f.name: f.sends for f in form.checks if f.data}
     return f"{form.action}/preview.png?{urlencode(values)}"
 
 

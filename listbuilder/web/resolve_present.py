@@ -1,9 +1,9 @@
-"""The quick-resolve panel, laid out for the templates: the roster's units as attackers, the
-target (from the catalog or another roster), one form control per situation option, and each
-attacker's result with its chart and numbers.
+"""The quick-resolve panel, laid out for the templates: its form (`resolve_form`: the roster's
+units as attackers, the target from the catalog or another roster, one field per situation
+option) and each attacker's result with its chart and numbers.
 
 Pure (no Flask): the view hands in the query arguments and, when the target comes from another
-roster, that roster; every figure comes from `listbuilder.engine.resolve`. Controls are built
+roster, that roster; every figure comes from `listbuilder.engine.resolve`. Fields are built
 from the option data (kind, choices, default, help), so no template knows any system.
 """
 
@@ -14,6 +14,9 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from werkzeug.datastructures import MultiDict
+from wtforms import SelectChoice
 
 from listbuilder.engine.chart import TAIL, chart_svg, shown_range
 from listbuilder.engine.model import Catalog, Roster
@@ -32,65 +35,24 @@ from listbuilder.engine.resolve import (
     situation_options,
 )
 from listbuilder.engine.system import RuleSystem
+from listbuilder.web.resolve_form import (
+    MAX_TEXT,
+    OptionField,
+    PanelForm,
+    SituationForm,
+    Suggestion,
+    sentence,
+    situation_form,
+)
 
 log = logging.getLogger(__name__)
 
 Args = Mapping[str, Sequence[str]]
 
-MAX_TEXT = 200  # longest target text or share link read; longer input is cut
-MAX_SHOWN = 4000  # the form's list of the controls it showed
-MAX_SELECT = 40  # a number option with more choices than this is a number box, not a list
 CHART_WIDTH = 380  # drawn small: scaled down to a phone its text stays readable
 CHART_HEIGHT = 280
 _SHARE = re.compile(r"/s/([A-Za-z0-9_-]{1,100})(?:[/?#]|$)")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
-
-
-@dataclass(frozen=True)
-class Pick:
-    """One choice of a select or a datalist."""
-
-    value: str
-    text: str
-    disabled: bool = False
-
-
-@dataclass(frozen=True)
-class Control:
-    """One situation option as a form control. `name` is the form field: `o-<key>` when it
-    applies to every attacker, `o1-<key>` / `o2-<key>` when it is one attacker's own."""
-
-    name: str
-    option: Option
-    value: str  # as text, the way the control shows it
-    error: str = ""
-
-    @property
-    def id(self) -> str:
-        return f"rs-{self.name}"
-
-    @property
-    def widget(self) -> str:
-        """checkbox (yes/no), fixed (one choice only), number (a long range) or select."""
-        if self.option.kind == "bool":
-            return "checkbox"
-        if len(self.option.choices) == 1:
-            return "fixed"
-        if self.option.kind == "int" and len(self.option.choices) > MAX_SELECT:
-            return "number"
-        return "select"
-
-    @property
-    def checked(self) -> bool:
-        return self.value == "yes"
-
-    @property
-    def lo(self) -> str:
-        return self.option.choices[0]
-
-    @property
-    def hi(self) -> str:
-        return self.option.choices[-1]
 
 
 @dataclass(frozen=True)
@@ -117,7 +79,8 @@ class Column:
     n: int
     attacker: str
     defender: str = ""
-    controls: list[Control] = field(default_factory=list)
+    # its own situation fields, of the panel's situation form (which the panels compare)
+    controls: list[OptionField] = field(default_factory=list, compare=False)
     result: Result | None = None
     svg: str = ""
     tables: list[Table] = field(default_factory=list)
@@ -127,35 +90,25 @@ class Column:
 
 @dataclass
 class Panel:
-    """Everything the quick-resolve panel shows."""
+    """Everything the quick-resolve panel shows: its form, as sent and checked (None when
+    there is no form to show, `message` saying why), the situation's fields (`shared` for
+    every attacker, each column's own) and the columns."""
 
     available: bool
     message: str = ""
-    attackers: list[Pick] = field(default_factory=list)
-    first: str = ""
-    first_error: str = ""
-    second: str = ""
-    second_error: str = ""
-    source: str = "catalog"  # or "roster": the target is a unit of another saved roster
-    target: str = ""
-    target_error: str = ""
-    targets: list[Pick] = field(default_factory=list)
-    link: str = ""
-    link_error: str = ""
+    offered: bool = True  # the system has quick resolve: a roster page shows the panel
+    form: PanelForm | None = None
+    targets: list[Suggestion] = field(default_factory=list)  # the target box's suggestions
     link_roster: str = ""  # the other roster's name, once its link opened it
-    link_entries: list[Pick] = field(default_factory=list)
-    link_token: str = ""  # the roster `link_entries` come from
-    target_entry: str = ""
-    shared: list[Control] = field(default_factory=list)
+    situation: SituationForm | None = None
+    shared: list[OptionField] = field(default_factory=list, compare=False)
     columns: list[Column] = field(default_factory=list)
-    shown: str = ""  # which option each control showed (see `_fingerprint`)
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.first_error or self.second_error or self.target_error
-                    or self.link_error or any(c.error for c in self.shared)
-                    or any(c.problems or any(x.error for x in c.controls)
-                           for c in self.columns))
+        return bool((self.form and self.form.has_errors)
+                    or (self.situation and self.situation.has_errors)
+                    or any(c.problems for c in self.columns))
 
     @property
     def said(self) -> str:
@@ -194,7 +147,7 @@ def share_token(text: str) -> str:
                      "of the other roster's page (it has /s/ in it).")
 
 
-def catalog_targets(catalog: Catalog) -> list[Pick]:
+def catalog_targets(catalog: Catalog) -> list[Suggestion]:
     """Every catalog unit by the name `find_side` reads: 'Name (Faction)' when factions share
     the name with different profiles, the name once when they all fight alike (WarStuff's
     Knight, in Fantasy and Medieval)."""
@@ -206,26 +159,27 @@ def catalog_targets(catalog: Catalog) -> list[Pick]:
                 continue
             listed.add(unit.name.casefold())
             homes = dict.fromkeys(w for u in same for w in (u.category, u.faction or "") if w)
-            out.append(Pick(unit.name, ", ".join(homes)))
+            out.append(Suggestion(unit.name, ", ".join(homes)))
             continue
         shared_name = len(same) > 1 and unit.faction
         value = f"{unit.name} ({unit.faction})" if shared_name else unit.name
         where = [w for w in dict.fromkeys((unit.category, unit.faction or "")) if w]
-        out.append(Pick(value, " · ".join(where)))
+        out.append(Suggestion(value, " · ".join(where)))
     return out
 
 
 def _entry_sides(system: RuleSystem, catalog: Catalog,
-                 roster: Roster) -> tuple[list[Pick], dict[int, Side]]:
+                 roster: Roster) -> tuple[list[SelectChoice], dict[int, Side]]:
     picks, sides = [], {}
     for i, entry in enumerate(roster.entries):
         value = f"{i}:{entry.unit}"
         try:
             sides[i] = side_from_entry(system, catalog, roster, i)
         except ResolveError as exc:
-            picks.append(Pick(value, f"{entry.unit} (can't be used: {exc})", disabled=True))
+            picks.append(SelectChoice(value, f"{entry.unit} (can't be used: {exc})",
+                                      {"disabled": True}))
             continue
-        picks.append(Pick(value, sides[i].label))
+        picks.append(SelectChoice(value, sides[i].label))
     return picks, sides
 
 
@@ -253,34 +207,24 @@ def _fingerprint(option: Option) -> str:
     return hashlib.sha256(repr(option).encode("utf-8")).hexdigest()[:8]
 
 
-def _shown(args: Args) -> dict[str, str] | None:
-    if "shown" not in args:
+def _shown(form: PanelForm) -> dict[str, str] | None:
+    if not form.shown.raw_data:
         return None  # a hand-made address: take every value as given
-    text = (args.get("shown") or [""])[-1][:MAX_SHOWN]
+    text = form.shown.data or ""
     return {name: mark for name, _, mark in (p.partition(":") for p in text.split(",") if p)}
 
 
-def _control(option: Option, names: Sequence[str], args: Args,
-             shown: dict[str, str] | None) -> tuple[Control, OptionValue | None]:
-    """The control for `option` under `names[0]`, with the value sent under any of `names`
-    (a shared option falls back to an attacker's own and back), parsed by the option."""
-    mark = _fingerprint(option)
+def _sent(option: Option, names: Sequence[str], args: Args,
+          shown: dict[str, str] | None) -> Sequence[str]:
+    """The values sent for `option` under any of `names` (a shared option falls back to an
+    attacker's own and back); none when they were set for another option."""
     for name in names:
         if name not in args:
             continue
-        if shown is not None and shown.get(name) != mark:
+        if shown is not None and shown.get(name) != _fingerprint(option):
             break  # set for another pick: start from the default
-        raw = arg(args, name)
-        try:
-            value = option.parse(raw)
-        except ResolveError as exc:
-            return Control(names[0], option, raw, _sentence(str(exc))), None
-        return Control(names[0], option, option.text(value)), value
-    return Control(names[0], option, option.text(option.default)), option.default
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
+        return args[name]
+    return ()
 
 
 def _table(outcome: Outcome) -> Table:
@@ -308,7 +252,7 @@ def _fill(column: Column, system: RuleSystem, catalog: Catalog, attacker: Side,
     try:
         result = quick_resolve(system, catalog, attacker, defender, settings)
     except ResolveError as exc:
-        column.problems.append(_sentence(str(exc)))
+        column.problems.append(sentence(str(exc)))
         return
     except Exception:  # a fault of ours: say so in words, keep the page, log the details
         log.exception("quick-resolve failed: %s against %s", attacker.label, defender.label)
@@ -321,62 +265,55 @@ def _fill(column: Column, system: RuleSystem, catalog: Catalog, attacker: Side,
     column.chances = [(c.label, percent(c.p)) for c in result.chances]
 
 
-def _target(system: RuleSystem, catalog: Catalog, args: Args, other: Other | None,
+def _target(system: RuleSystem, catalog: Catalog, form: PanelForm, other: Other | None,
             panel: Panel) -> Side | None:
     """The defender the panel names, or None (nothing picked yet, or an error noted)."""
-    if panel.source == "catalog":
-        if not panel.target:
+    if form.source.data == "catalog":
+        if not form.target.data:
             return None
         try:
-            return find_side(system, catalog, panel.target)
+            return find_side(system, catalog, form.target.data)
         except ResolveError as exc:
-            panel.target_error = _sentence(str(exc)) + "."
+            form.target.errors.append(sentence(str(exc)) + ".")
             return None
     if other is None:
         return None
     if other.error or other.roster is None:
-        panel.link_error = other.error
-        return None
-    panel.link_roster, panel.link_token = other.name, other.token
-    picks, sides = _entry_sides(system, catalog, other.roster)
-    panel.link_entries = picks
-    if not sides:
-        panel.link_error = f"{other.name} has no units to pick from."
+        form.link.errors.append(other.error)
         return None
     # a unit picked from the roster of the link before: not for a newly pasted one
-    wanted = arg(args, "te") if arg(args, "te_for") in ("", other.token) else ""
+    wanted = form.te.data if form.te_for.data in ("", other.token) else ""
+    panel.link_roster, form.te_for.data, form.te.data = other.name, other.token, None
+    form.te.choices, sides = _entry_sides(system, catalog, other.roster)
+    if not sides:
+        form.link.errors.append(f"{other.name} has no units to pick from.")
+        return None
     index = next(iter(sides))
     if wanted:
         try:
             index = _entry_index(other.roster, sides, wanted)
         except ValueError as exc:
-            panel.link_error = str(exc)
+            form.link.errors.append(str(exc))
             return None
-    panel.target_entry = f"{index}:{other.roster.entries[index].unit}"
+    form.te.data = f"{index}:{other.roster.entries[index].unit}"
     return sides[index]
 
 
-def _attackers(panel: Panel, roster: Roster, sides: Mapping[int, Side],
-               args: Args) -> list[tuple[int, int]]:
+def _attackers(form: PanelForm, roster: Roster,
+               sides: Mapping[int, Side]) -> list[tuple[int, int]]:
     """(column, entry index) of each attacker asked for: the first unit when none is named,
-    a second only when one is picked. A pick that names no entry is noted on the panel."""
+    a second only when one is picked. A pick that names no entry is noted on its field."""
     picked: list[tuple[int, int]] = []
-    first = arg(args, "a1")
-    try:
-        picked.append((1, _entry_index(roster, sides, first) if first else next(iter(sides))))
-    except ValueError as exc:
-        panel.first_error = str(exc)
-    if second := arg(args, "a2"):
+    for n, pick in ((1, form.a1), (2, form.a2)):
         try:
-            picked.append((2, _entry_index(roster, sides, second)))
+            if pick.data:
+                picked.append((n, _entry_index(roster, sides, pick.data)))
+            elif n == 1:
+                picked.append((n, next(iter(sides))))
         except ValueError as exc:
-            panel.second_error = str(exc)
+            pick.errors.append(str(exc))
     for n, index in picked:
-        value = f"{index}:{roster.entries[index].unit}"
-        if n == 1:
-            panel.first = value
-        else:
-            panel.second = value
+        (form.a1 if n == 1 else form.a2).data = f"{index}:{roster.entries[index].unit}"
     return picked
 
 
@@ -392,44 +329,42 @@ def build_panel(system: RuleSystem, catalog: Catalog, roster: Roster, args: Args
     shown    'field:mark,...' of the controls the form showed (see `_fingerprint`)
     """
     if not system.has_quick_resolve():
-        return Panel(available=False)
+        return Panel(available=False, offered=False)
     attackers, sides = _entry_sides(system, catalog, roster)
     if not sides:
-        return Panel(available=False, attackers=attackers, message=(
+        return Panel(available=False, message=(
             "Add a unit to the roster to see what it does to a target."))
-    panel = Panel(available=True, attackers=attackers, targets=catalog_targets(catalog),
-                  source="roster" if arg(args, "source") == "roster" else "catalog",
-                  target=arg(args, "target").strip(), link=arg(args, "link").strip())
-    picked = _attackers(panel, roster, sides, args)
+    form = PanelForm(MultiDict(args), attackers)
+    panel = Panel(available=True, form=form, targets=catalog_targets(catalog))
+    picked = _attackers(form, roster, sides)
     panel.columns = [Column(n, sides[i].label) for n, i in picked]
-    defender = _target(system, catalog, args, other, panel)
+    defender = _target(system, catalog, form, other, panel)
     if defender is None:
         return panel
     options = {n: situation_options(system, catalog, sides[i], defender) for n, i in picked}
     # options alike for every attacker (cover, the target's lives) are set once, above them
     common = [o for o in options[picked[0][0]]
               if all(o in options[n] for n, _ in picked)] if picked else []
-    shown = _shown(args)
-    values: dict[str, OptionValue | None] = {}
-    for option in common:
-        control, value = _control(option, [f"o-{option.key}", f"o1-{option.key}"], args, shown)
-        panel.shared.append(control)
-        values[option.key] = value
+    shown = _shown(form)
+    controls: list[tuple[str, Option]] = []
+    sent: MultiDict[str, str] = MultiDict()
+    for column_n, option in [(0, o) for o in common] + [
+            (n, o) for n, _ in picked for o in options[n] if o not in common]:
+        # a shared field is named o-KEY and falls back to the first attacker's own, and back
+        names = [f"o-{option.key}", f"o1-{option.key}"] if column_n == 0 else \
+            [f"o{column_n}-{option.key}", f"o-{option.key}"]
+        controls.append((names[0], option))
+        sent.setlist(names[0], _sent(option, names, args, shown))
+    situation = situation_form(controls)(sent)
+    situation.validate()
+    form.shown.data = ",".join(f"{name}:{_fingerprint(o)}" for name, o in controls)
+    panel.situation = situation
+    panel.shared = [situation[f"o-{o.key}"] for o in common]
     for column, (n, i) in zip(panel.columns, picked, strict=True):
         column.defender = defender.label
-        own: dict[str, OptionValue | None] = {}
-        for option in options[n]:
-            if option in common:
-                continue
-            control, value = _control(option, [f"o{n}-{option.key}", f"o-{option.key}"],
-                                      args, shown)
-            column.controls.append(control)
-            own[option.key] = value
-        settings = {**values, **own}
-        if any(v is None for v in settings.values()):
-            continue  # a setting is wrong: its control says which, and nothing is guessed
-        _fill(column, system, catalog, sides[i], defender,
-              {k: v for k, v in settings.items() if v is not None})
-    controls = panel.shared + [c for col in panel.columns for c in col.controls]
-    panel.shown = ",".join(f"{c.name}:{_fingerprint(c.option)}" for c in controls)
+        column.controls = [situation[f"o{n}-{o.key}"] for o in options[n] if o not in common]
+        settings = situation.settings([f.name for f in panel.shared + column.controls])
+        if settings is None:
+            continue  # a setting is wrong: its field says which, and nothing is guessed
+        _fill(column, system, catalog, sides[i], defender, settings)
     return panel

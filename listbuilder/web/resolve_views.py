@@ -16,7 +16,8 @@ from flask import Blueprint, Response, abort, g, render_template, request, url_f
 from listbuilder.storage import Stored
 from listbuilder.web import services
 from listbuilder.web.present import RosterView
-from listbuilder.web.resolve_present import Args, Other, Panel, Pick, arg, build_panel, share_token
+from listbuilder.web.resolve_form import Suggestion
+from listbuilder.web.resolve_present import Args, Other, Panel, arg, build_panel, share_token
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("resolve", __name__)
@@ -96,7 +97,7 @@ def resolve_panel(view: RosterView) -> Panel:
 
 
 @bp.app_template_global("resolve_rosters")
-def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Pick]:
+def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Suggestion]:
     """This browser's other rosters of the same game, as share links to offer as targets.
     `token`, the edit link of the roster shown, is left out before the database is asked:
     a player with only this roster costs no query, and the others one a request."""
@@ -106,5 +107,5 @@ def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Pic
     asked: dict[tuple[str, ...], list[tuple[str, Stored]]] = g.setdefault("resolve_mine", {})
     if tuple(others) not in asked:
         asked[tuple(others)] = services.store().by_edit_tokens(others)
-    return [Pick(url_for("shared.view", share=s.share_token, _external=True), s.name)
+    return [Suggestion(url_for("shared.view", share=s.share_token, _external=True), s.name)
             for _, s in asked[tuple(others)] if s.system == system_id and s.share_token != share]

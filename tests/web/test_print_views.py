@@ -28,7 +28,8 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.printing import PrintError, PrintOptions, printables
 from listbuilder.printing.geometry import CARDS, PAPERS, grid, pt
-from listbuilder.web.print_views import LABELS, download_name
+from listbuilder.web.print_forms import roster_form
+from listbuilder.web.print_views import LABELS, download_name, print_preview_url
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTION_NAMES = set(PrintOptions.__dataclass_fields__)
@@ -277,6 +278,23 @@ def test_bad_options_are_named_in_words_with_the_form_filled_as_sent(app: Flask,
     assert sends(form) == {"what": "cards", "paper": "a4", "card": "mini", "duplex": "long",
                            "gutter_fold": "yes", "merge": "no"}
     assert f'href="/r/{token}"' in response.get_data(as_text=True)  # back to the roster
+
+
+def test_a_print_form_reads_the_query_through_its_fields(app: Flask) -> None:
+    """Each field takes the words the printer takes; anything else keeps the field at its
+    default, with an error in the printer's words. A tick on "One card per entry" sends no."""
+    with app.test_request_context():
+        form = roster_form("/r/x/print", {"paper": " LETTER ", "card": "a3", "merge": "",
+                                          "cut_marks": "maybe", "bleed": "on"})
+    assert form.paper.data == "letter" and not form.paper.errors
+    assert form.card.data == "poker" and form.card.errors == [
+        "'a3' is not one of poker, mini, tarot"]
+    assert form.merge.data and form.merge.sends == "no"  # "" is no: one card per entry
+    assert not form.cut_marks.data and form.cut_marks.errors == ["'maybe' is not yes or no"]
+    assert form.bleed.data and form.bleed.id == "print-bleed"
+    assert [f.name for f in form.choices] == ["what", "paper", "card", "duplex"]
+    assert print_preview_url(form) == ("/r/x/print/preview.png?what=all&paper=letter"
+                                       "&card=poker&duplex=none&bleed=yes&merge=no")
 
 
 def test_hostile_query_text_is_escaped(app: Flask, client: FlaskClient) -> None:

@@ -26,6 +26,7 @@ from listbuilder.engine.resolve import (
 )
 from listbuilder.web import services
 from listbuilder.web.page import roster_context
+from listbuilder.web.resolve_present import build_panel
 from listbuilder.web.rosters import open_stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -519,6 +520,46 @@ def test_the_share_link_has_a_resolve_page_too(app: Flask, client: FlaskClient,
     assert summaries(page) and token not in page  # the edit link never shows here
     assert f'action="/s/{share}/resolve#resolve-panel"' in page
     assert f'href="/s/{share}"' in page
+
+
+def test_the_panel_form_reads_the_query_through_its_fields(library: Library) -> None:
+    """The last value of each field (a tick box sends its hidden "no" first), parsed by its
+    option; a value the option can't take stays as typed, with the reason. Panels that show
+    the same are equal: the roster page keeps an equal panel from the page before."""
+    system = get_system("warstuff")
+    catalog = library.catalog(system)
+    roster = roster_of(library, example("warstuff"))
+    args = {"a1": [entry_value(roster, 1)], "target": ["  Orc Warrior "],
+            "o-cover": ["no", "yes"]}
+    panel = build_panel(system, catalog, roster, args)
+    assert panel.form is not None and panel.situation is not None
+    assert panel.form.target.data == "Orc Warrior" and panel.form.a1.data == args["a1"][0]
+    cover = panel.situation["o-cover"]
+    assert cover.data is True and cover.checked and cover.id == "rs-o-cover"
+    assert not panel.has_errors
+    assert panel.situation == build_panel(system, catalog, roster, args).situation
+    bad = build_panel(system, catalog, roster, {**args, "o-cover": ["perhaps"]})
+    assert bad.situation is not None and bad.situation != panel.situation
+    assert bad.situation["o-cover"].text == "perhaps" and bad.situation["o-cover"].error
+    assert bad.has_errors and not bad.columns[0].result
+    # as the roster page shows it: no target yet
+    first = {"a1": args["a1"]}
+    assert build_panel(system, catalog, roster, first) == build_panel(system, catalog, roster,
+                                                                      first)
+
+
+def test_a_system_without_quick_resolve_has_no_panel(app: Flask, client: FlaskClient,
+                                                     library: Library,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roster page shows the panel when the view says the system has quick resolve."""
+    token, _ = save(app, example("warstuff"))
+    system = get_system("warstuff")
+    empty = build_panel(system, library.catalog(system), Roster(system="warstuff", name="x"), {})
+    assert empty.offered and not empty.available  # a panel saying to add a unit
+    monkeypatch.setattr(type(get_system("warstuff")), "has_quick_resolve", lambda self: False)
+    page = text_of(client.get(f"/r/{token}"))
+    assert 'id="resolve-panel"' not in page and 'id="rs-said"' not in page
+    assert 'id="units"' in page  # the rest of the page is there
 
 
 def test_the_panel_fits_the_share_pages_context(app: Flask) -> None:
