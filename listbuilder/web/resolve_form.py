@@ -91,9 +91,9 @@ class Source(RadioField):
 
 
 class ShownForm(Form):
-    """Forms are equal when they show the same: each field's value, choices and errors. The
-    builder keeps the panel from the page before when it would show the same
-    (`builder.keep_part`), so a form compares by what it shows, not by identity."""
+    """Forms are equal when they show the same: each field's value, choices and errors. An
+    answer to a change leaves the panel as it was when it reads the same
+    (web/roster_parts.py), so a form compares by what it shows, not by identity."""
 
     def shows(self) -> tuple[object, ...]:
         return tuple((f.name, f.data, f.raw_data, list(f.errors), getattr(f, "option", None),
