@@ -11,18 +11,19 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from pydantic import BaseModel
 
 from listbuilder import db_commands
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
-from listbuilder.engine.model import Origin
+from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry
 from listbuilder.engine.registry import all_systems, get_system, system_ids
 from listbuilder.engine.roster_file import (
     data_changes,
     dump_roster,
     roster_json_schema,
 )
-from listbuilder.engine.system import message_line
+from listbuilder.engine.system import RuleSystem, message_line
 
 EXIT_ILLEGAL = 1
 EXIT_UNREADABLE = 2
@@ -41,6 +42,8 @@ def _jsonable(value: Any) -> Any:
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, BaseModel):  # an upgrade's effect: as the data writes it
+        return value.model_dump(by_alias=True)
     return value
 
 
@@ -98,9 +101,21 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
         click.echo(f"\nDeck: {deck.name} ({deck.size} cards, {len(deck.cards)} kinds)")
 
 
+def _entry_json(system: RuleSystem, catalog: Catalog, roster: Roster,
+                entry: RosterEntry) -> dict[str, object]:
+    """An entry as listed, and its unit as fielded (null for a unit the data lacks, and in a
+    system without upgrades)."""
+    unit = system.unit_of(catalog, roster, entry)
+    fielded = system.fielded(catalog, unit, entry) if unit is not None else None
+    return {"unit": entry.unit, "count": entry.count, "upgrades": list(entry.upgrades),
+            "cost": system.entry_cost(catalog, roster, entry) if unit is not None else None,
+            "fielded": fielded.to_json() if fielded is not None else None}
+
+
 @main.command()
 @click.argument("roster", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Totals and violations as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Totals, violations and each entry as fielded, as JSON.")
 @click.pass_obj
 def validate(library: Library, roster: Path, as_json: bool) -> None:
     """Check ROSTER.yaml. Exit 0 legal (warnings allowed), 1 illegal or empty, 2 unreadable."""
@@ -123,6 +138,7 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
             "summary": dict(totals.lines), "notes": list(totals.notes),
             "sections": {s.title: dict(s.lines) for s in sections}, "changes": changes,
             "violations": [dataclasses.asdict(v) for v in found],
+            "entries": [_entry_json(system, cat, r, e) for e in r.entries],
         }, indent=1, ensure_ascii=False))
     else:
         click.echo(f"{r.name} ({system.name}): {totals.headline}")

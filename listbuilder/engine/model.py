@@ -11,11 +11,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Generic, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 # typing_extensions for the default (PEP 696, in typing from 3.13): a bare `Catalog` is a catalog
 # of plain Units, as the web app and the printing code hold it.
 from typing_extensions import TypeVar
+
+if TYPE_CHECKING:  # effects.py reads names through errors.py, which needs Origin
+    from listbuilder.engine.effects import Effect
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +46,8 @@ class Upgrade:
     name: str
     pts: int
     per_model: bool = False  # cost is multiplied by the unit's model count
-    text: str = ""
+    text: str = ""  # what the card prints
+    effects: tuple[Effect, ...] = ()  # what the engine applies (listbuilder/engine/effects.py)
 
 
 @dataclass(frozen=True, kw_only=True)

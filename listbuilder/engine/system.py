@@ -27,6 +27,7 @@ from listbuilder.engine.cards import (
     glossary,
     merge_identical,
 )
+from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Option, ResolveError, Resolver, Result, Side, Situation
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
@@ -208,6 +209,13 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         factions = (entry.faction,) if entry.faction else roster.factions
         # the one narrowing: a catalog this system built holds this system's units
         return cast("UnitT | None", catalog.find_unit(entry.unit, factions))
+
+    def fielded(self, catalog: CatalogT, unit: UnitT,
+                entry: RosterEntry) -> Fielded[Any, Any] | None:
+        """The entry's unit as fielded: stats after its upgrades, each weapon with how many
+        models carry it, rules and keywords gained (listbuilder/engine/effects.py). None in a
+        system without upgrades."""
+        return None
 
     def count_bounds(self, unit: UnitT) -> tuple[int, int | None]:
         """Smallest and largest `count` an entry of this unit may have."""

@@ -53,13 +53,16 @@ def roster_text(system: RuleSystem, catalog: Catalog, roster: Roster) -> str:
 
 def _entry_lines(system: RuleSystem, catalog: Catalog, roster: Roster, entry: RosterEntry,
                  labels: dict[str, RosterEntry]) -> list[str]:
-    known = system.unit_of(catalog, roster, entry) is not None
-    cost = system.spent_text(system.entry_cost(catalog, roster, entry)) if known \
+    unit = system.unit_of(catalog, roster, entry)
+    cost = system.spent_text(system.entry_cost(catalog, roster, entry)) if unit is not None \
         else "not in the catalog"
     name = f"{entry.unit} [{entry.faction}]" if entry.faction else entry.unit
     out = [f"- {name} ({system.count_label} {entry.count}): {cost}"]
     if entry.upgrades:
         out.append(f"  with {', '.join(entry.upgrades)}")
+        fielded = system.fielded(catalog, unit, entry) if unit is not None else None
+        if fielded is not None and fielded.weapons:  # what the upgrades leave them carrying
+            out.append(f"  carrying {fielded.weapons_text}")
     if entry.joins:
         target = labels.get(entry.joins)
         out.append(f"  joins {target.unit if target else entry.joins}")

@@ -48,6 +48,7 @@ class EntryView:
     joins_name: str | None = None  # the Bodyguard's unit, when this entry joined one
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
     cost_text: str = ""  # the cost in the system's words ("35 pts", "3 revenue spent")
+    carries: str = ""  # with upgrades: each weapon and how many models carry it
 
     @property
     def has_error(self) -> bool:
@@ -132,8 +133,10 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
         unit = system.unit_of(catalog, roster, entry)
         lo, hi = system.count_bounds(unit) if unit is not None else (1, None)
         cost = system.entry_cost(catalog, roster, entry) if unit else 0
+        fielded = system.fielded(catalog, unit, entry) if unit and entry.upgrades else None
         view = EntryView(index=i, entry=entry, unit=unit, cost=cost,
                          cost_text=system.spent_text(cost),
+                         carries=fielded.weapons_text if fielded is not None else "",
                          lo=lo, hi=hi, upgrades=unit.upgrades if unit else (),
                          price_note=price_note(system, catalog, replace(roster, entries=(entry,))))
         if unit is not None and system.can_join(unit):

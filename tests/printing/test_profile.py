@@ -80,7 +80,8 @@ entries:
     assert card.cost == "105 pts"  # 6 x 15 + 15
     assert [u.name for u in card.upgrades] == ["Missile Launcher (+15 pts)"]
     weapons = [row[0] for row in card.profile.tables[0].rows]
-    assert weapons == ["Boltgun", "Combat Knife", "Missile Launcher"]
+    # as fielded: one Marine's boltgun swapped for the launcher, each row with its carriers
+    assert weapons == ["5x Boltgun", "1x Missile Launcher", "6x Combat Knife"]
 
 
 def test_warstuff_profile_shows_the_formula_and_the_printed_figure(library: Library) -> None:

@@ -79,7 +79,8 @@ def test_the_glossary_holds_only_the_rules_the_roster_uses(library: Library) -> 
     text = sheet_text(printed.pdf)
     used = {r.name for c in loaded.system.unit_cards(loaded.catalog, loaded.roster)
             for r in c.rules_used()}
-    assert used == {"Fearless", "Keen", "Rally Cry", "Rapid", "Scout"}
+    # Blast: the Frag Grenades upgrade gives every Line Trooper a Blast weapon
+    assert used == {"Blast", "Fearless", "Keen", "Rally Cry", "Rapid", "Scout"}
     for name in used:
         assert f"{name}:" in text
     for rule in loaded.catalog.rules:

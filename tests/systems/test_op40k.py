@@ -12,13 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from listbuilder.engine.catalog import load_catalog
+from listbuilder.engine.effects import AddWeapon, ReplaceWeapon
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import RosterFileError
 from listbuilder.engine.system import Violation
 from listbuilder.systems.op40k import OnePage40k
-from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Op40kUpgrade
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
 
 SYSTEM = OnePage40k()
 DATA = get_system("op40k").data_folder()
@@ -172,8 +173,8 @@ def test_sample_rows_are_exact(library: Library) -> None:
     assert [(w.name, w.range) for w in boyz.equipment] == [("Slugga", 12), ("Choppa", 0)]
     assert boyz.special_rules == ("Furious", "Mob")
     shootas = boyz.upgrade("Shootas")
-    assert isinstance(shootas, Op40kUpgrade) and shootas.weapon is not None
-    assert (shootas.pts, shootas.per_model, shootas.weapon.range) == (1, True, 18)
+    assert shootas is not None and (shootas.pts, shootas.per_model) == (1, True)
+    assert cat(library).weapon("Shoota").range == 18  # type: ignore[union-attr]
     russ = sheet(library, "Leman Russ")
     assert (russ.quality, russ.pts_per_model) == (4, 150)
     assert [(w.name, w.range) for w in russ.equipment] == [("Battle Cannon", 72),
@@ -188,8 +189,8 @@ def test_every_rule_and_weapon_is_used_and_every_quality_is_2_to_6(library: Libr
     used_rules = {r for u in c.units for r in u.special_rules}
     assert used_rules == {r.name for r in c.rules}
     used = {w.name for u in c.units for w in u.equipment}
-    used |= {up.weapon.name for u in c.units for up in u.upgrades
-             if isinstance(up, Op40kUpgrade) and up.weapon}
+    used |= {e.weapon for u in c.units for up in u.upgrades for e in up.effects
+             if isinstance(e, AddWeapon | ReplaceWeapon)}
     assert used == {w.name for w in c.weapons}
     assert {u.quality for u in c.units} <= {2, 3, 4, 5, 6}
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
+from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile
@@ -56,6 +57,10 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
     # -- rules -----------------------------------------------------------------------------
     def count_bounds(self, unit: Datasheet) -> tuple[int, int | None]:
         return (unit.min_models, unit.max_models)
+
+    def fielded(self, catalog: ActionHammerCatalog, unit: Datasheet,
+                entry: RosterEntry) -> Fielded[Datasheet, Weapon]:
+        return unit.fielded(entry.count, entry.upgrades)
 
     def entry_cost(self, catalog: ActionHammerCatalog, roster: Roster, entry: RosterEntry) -> int:
         sheet = self.unit_of(catalog, roster, entry)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from listbuilder.engine import effects
 from listbuilder.engine.errors import Problems
 from listbuilder.engine.merge import items, single_value, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
@@ -96,8 +97,16 @@ def _check_names(problems: Problems, origin: Origin, i: int, model: DatasheetMod
         if name.casefold() not in known.ability:
             problems.add(origin, (*at, "abilities", j), f"unknown ability {name!r}: "
                                                         f"add it under abilities or fix the name")
-    for w, weapon in enumerate(model.weapons):
-        for k, name in enumerate(weapon.features):
-            if name.casefold() not in known.ability:
-                problems.add(origin, (*at, "weapons", w, "features", k),
-                             f"unknown feature {name!r}: add it under abilities or fix the name")
+    for key, weapons in (("weapons", model.weapons), ("wargear", model.wargear)):
+        for w, weapon in enumerate(weapons):
+            for k, name in enumerate(weapon.features):
+                if name.casefold() not in known.ability:
+                    problems.add(origin, (*at, key, w, "features", k), f"unknown feature "
+                                 f"{name!r}: add it under abilities or fix the name")
+    weapon_names = [w.name for w in (*model.weapons, *model.wargear)]
+    for j, upgrade in enumerate(model.upgrades):
+        for loc, message in effects.check(upgrade.effects, Datasheet.STATS, weapon_names,
+                                          Datasheet.WEAPON_STATS,
+                                          define="list it under the datasheet's wargear",
+                                          rules=[*known.ability, upgrade.name]):
+            problems.add(origin, (*at, "upgrades", j, "effects", *loc), message)

@@ -81,17 +81,27 @@ def reminders(catalog: ActionHammerCatalog, sheet: Datasheet, models: int,
 
 
 def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
+    """The unit as fielded: its stats after upgrades, each weapon with how many models carry
+    it, its models the entry's rather than the datasheet's range."""
     upgrades = tuple(
         RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})", u.text)
         for name in dict.fromkeys(entry.upgrades) if (u := sheet.upgrade(name)) is not None)
-    base = profile(catalog, sheet)
-    # the card shows the unit as fielded: its models are the entry's, not the datasheet's range
-    fielded = replace(base, stats=tuple(Stat("Models", str(entry.count)) if s.label == "Models"
-                                        else s for s in base.stats))
-    return UnitCard(profile=fielded,
-                    size=f"{entry.count} models" if sheet.max_models > 1 else "",
+    fielded = sheet.fielded(entry.count, entry.upgrades)
+    weapons = tuple(c.weapon for c in fielded.weapons)
+    base = profile(catalog, replace(fielded.unit, weapons=weapons))
+    many = sheet.max_models > 1
+    rows = tuple((f"{c.models}x {c.weapon.name}" if many else c.weapon.name,
+                  *_weapon_row(c.weapon)[1:]) for c in fielded.weapons)
+    shown = {r.name for r in base.rules}
+    gained = tuple(RuleText(r.name, r.text) for name in fielded.rules
+                   if (r := catalog.rule(name)) is not None and r.name not in shown)
+    card = replace(base, stats=tuple(Stat("Models", str(fielded.models)) if s.label == "Models"
+                                     else s for s in base.stats),
+                   tables=tuple(replace(t, rows=rows) for t in base.tables),
+                   rules=base.rules + gained, keywords=base.keywords + fielded.keywords)
+    return UnitCard(profile=card, size=f"{fielded.models} models" if many else "",
                     cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades,
-                    reminders=reminders(catalog, sheet, entry.count))
+                    reminders=reminders(catalog, fielded.unit, fielded.models))
 
 
 def entry_cards(catalog: ActionHammerCatalog, placed: Sequence[Placed]) -> list[UnitCard]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
+from listbuilder.engine.effects import Fielded, effect_of, field
 from listbuilder.engine.model import BUILTIN, Catalog, Origin, Unit, Upgrade
 from listbuilder.systems.actionhammer.schema import (
     MELEE,
@@ -57,18 +60,25 @@ class Datasheet(Unit):
     max_models: int
     pts: int  # per model
     weapons: tuple[Weapon, ...] = ()
+    wargear: tuple[Weapon, ...] = ()  # weapons only upgrades give
     text: str = ""
+
+    # what an upgrade's effects may name (listbuilder/engine/effects.py)
+    STATS: ClassVar[tuple[str, ...]] = ("move", "save", "wounds", "morale", "control")
+    WEAPON_STATS: ClassVar[tuple[str, ...]] = ("range", "att", "sk", "ap")
 
     @classmethod
     def from_schema(cls, model: DatasheetModel, origin: Origin = BUILTIN) -> Datasheet:
         return cls(
             name=model.name, faction=model.faction, keywords=tuple(model.keywords),
             special_rules=tuple(model.abilities),
-            upgrades=tuple(Upgrade(name=u.name, pts=u.pts, per_model=u.per_model, text=u.text)
+            upgrades=tuple(Upgrade(name=u.name, pts=u.pts, per_model=u.per_model, text=u.text,
+                                   effects=tuple(effect_of(e) for e in u.effects))
                            for u in model.upgrades),
             move=model.move, save=model.save, wounds=model.wounds, morale=model.morale,
             control=model.control, min_models=model.models.min, max_models=model.models.max,
             pts=model.pts, weapons=tuple(Weapon.from_schema(w) for w in model.weapons),
+            wargear=tuple(Weapon.from_schema(w) for w in model.wargear),
             text=model.text or "", origin=origin,
         )
 
@@ -79,6 +89,15 @@ class Datasheet(Unit):
     @property
     def is_character(self) -> bool:
         return self.has_keyword(CHARACTER)
+
+    def fielded(self, models: int, upgrades: Iterable[str] = ()) -> Fielded[Datasheet, Weapon]:
+        """The unit as fielded with `models` models and the upgrades named (each once, in the
+        datasheet's order; unknown names are reported by validation, not applied)."""
+        named = set(upgrades)
+        return field(self, models, self.weapons, [u for u in self.upgrades if u.name in named],
+                     lambda name: next((w for w in self.wargear
+                                        if w.name.casefold() == name.casefold()), None),
+                     self.STATS)
 
     def cost(self, models: int, upgrades: tuple[str, ...] = ()) -> int:
         """Points per model x models, plus each listed upgrade (unknown names add nothing)."""

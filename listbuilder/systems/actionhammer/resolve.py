@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist, Prob, chance
+from listbuilder.engine.effects import Fielded
 from listbuilder.engine.resolve import (
     Chance,
+    Member,
     Option,
     Outcome,
     ResolveError,
@@ -42,15 +44,20 @@ AhSide = Side[Datasheet]  # one datasheet, or a Bodyguard with its Leader
 
 
 
+def _fielded(member: Member[Datasheet]) -> Fielded[Datasheet, Weapon]:
+    """A side's unit as fielded: its stats and weapons after its upgrades."""
+    return member.unit.fielded(member.count, member.upgrades)
+
+
 def _sheets(side: AhSide) -> list[Datasheet]:
-    out = [member.unit for member in side.members]
+    out = [_fielded(member).unit for member in side.members]
     if len(out) > 2 or (len(out) == 2 and not out[1].is_leader):
         raise ResolveError(f"{side.label}: a unit is one datasheet, or a Bodyguard + its Leader")
     return out
 
 
 def _weapons(side: AhSide) -> list[Weapon]:
-    return [w for m in side.members for w in m.unit.weapons]
+    return [c.weapon for m in side.members for c in _fielded(m).weapons]
 
 
 def _stances(cat: ActionHammerCatalog, sheet: Datasheet) -> list[str]:
@@ -182,9 +189,14 @@ def volleys(cat: ActionHammerCatalog, attacker: AhSide, defender_models: int,
     target = _stance(cat, situation["defender_stance"])
     out = []
     for i, member in enumerate(attacker.members):
-        sheet = member.unit
+        fielded = _fielded(member)
+        sheet = fielded.unit
         models = int(situation["attacker_models"]) if i == 0 else member.count
-        for w in sheet.weapons:
+        for carried in fielded.weapons:
+            w = carried.weapon
+            # a weapon every model carries fires from every model left; one a few carry,
+            # from those (casualties taken from the others first)
+            firing = models if carried.models >= fielded.models else min(carried.models, models)
             if pick not in ((ALL_MELEE if w.melee else ALL_RANGED), w.name):
                 continue
             penalties = []
@@ -208,7 +220,7 @@ def volleys(cat: ActionHammerCatalog, attacker: AhSide, defender_models: int,
             if w.melee and FRENZY in sheet.special_rules and situation.get("charged"):
                 att += 1
             plain, crit = hit_chances(cat, w.sk, modifier, own.ones_fail)
-            out.append(Volley(w, models, models * att, w.sk, modifier, plain, crit))
+            out.append(Volley(w, firing, firing * att, w.sk, modifier, plain, crit))
     if not out:
         raise ResolveError(f"{attacker.label} has no weapon {pick!r} to use here")
     return out

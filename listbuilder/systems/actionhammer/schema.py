@@ -6,6 +6,7 @@ from typing import Annotated, Self
 
 from pydantic import Field, field_validator, model_validator
 
+from listbuilder.engine.effects import EffectModel
 from listbuilder.engine.schema import Count, Name, Points, Schema, Text, in_range
 
 Inches = Annotated[int, in_range(0, 100)]
@@ -144,7 +145,8 @@ class UpgradeModel(Schema):
     name: Name
     pts: Points
     per_model: bool = False
-    text: Text
+    text: Text  # for the card
+    effects: list[EffectModel] = Field(default_factory=list)  # what the engine applies
 
 
 class DatasheetModel(Schema):
@@ -159,11 +161,12 @@ class DatasheetModel(Schema):
     models: ModelsModel
     pts: Points  # per model
     weapons: list[WeaponModel] = Field(default_factory=list)
+    wargear: list[WeaponModel] = Field(default_factory=list)  # weapons only upgrades give
     abilities: list[Name] = Field(default_factory=list)
     upgrades: list[UpgradeModel] = Field(default_factory=list)
     text: Text | None = None
 
-    @field_validator("weapons", "upgrades")
+    @field_validator("weapons", "wargear", "upgrades")
     @classmethod
     def _names_unique(cls, items: list[WeaponModel] | list[UpgradeModel]) -> object:
         names = [item.name.casefold() for item in items]

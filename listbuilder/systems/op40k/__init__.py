@@ -12,13 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from listbuilder.engine.cards import UnitCard
+from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
 from listbuilder.systems.op40k import cards
 from listbuilder.systems.op40k.build import build_catalog
-from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Weapon
 from listbuilder.systems.op40k.schema import Op40kData
 
 __all__ = ["OnePage40k"]
@@ -46,6 +47,10 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
     # -- rules -----------------------------------------------------------------------------
     def count_bounds(self, unit: Datasheet) -> tuple[int, int | None]:
         return unit.min_size, unit.max_size
+
+    def fielded(self, catalog: Op40kCatalog, unit: Datasheet,
+                entry: RosterEntry) -> Fielded[Datasheet, Weapon]:
+        return unit.fielded(catalog, entry.count, entry.upgrades)
 
     def entry_cost(self, catalog: Op40kCatalog, roster: Roster, entry: RosterEntry) -> int:
         unit = self.unit_of(catalog, roster, entry)

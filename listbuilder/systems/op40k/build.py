@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from listbuilder.engine import effects
 from listbuilder.engine.errors import Problems, closest
 from listbuilder.engine.merge import items, single, unique
-from listbuilder.engine.model import Faction, Origin, SpecialRule
+from listbuilder.engine.model import Faction, Origin, SpecialRule, Upgrade
 from listbuilder.engine.system import SourceFile, plural
 from listbuilder.systems.op40k.model import (
     Action,
@@ -17,7 +18,6 @@ from listbuilder.systems.op40k.model import (
     DiceModifier,
     Facing,
     Op40kCatalog,
-    Op40kUpgrade,
     ReferenceNote,
     Setup,
     Weapon,
@@ -74,10 +74,10 @@ def _check_unit(origin: Origin, i: int, unit: UnitModel, known: _Known,
             problems.add(origin, (*loc, "equipment", j), f"unknown weapon {weapon!r}"
                          f"{closest(weapon, known.weapon_names)}: define it under weapons")
     for j, upgrade in enumerate(unit.upgrades):
-        if upgrade.weapon is not None and upgrade.weapon.casefold() not in known.weapons:
-            problems.add(origin, (*loc, "upgrades", j, "weapon"),
-                         f"unknown weapon {upgrade.weapon!r}"
-                         f"{closest(upgrade.weapon, known.weapon_names)}: define it under weapons")
+        for at, message in effects.check(upgrade.effects, Datasheet.STATS, known.weapon_names,
+                                         Datasheet.WEAPON_STATS,
+                                         rules=[*known.rules.values(), upgrade.name]):
+            problems.add(origin, (*loc, "upgrades", j, "effects", *at), message)
         if any(u.name.casefold() == upgrade.name.casefold() for u in unit.upgrades[:j]):
             problems.add(origin, (*loc, "upgrades", j, "name"),
                          f"upgrade {upgrade.name!r} is listed twice: remove one")
@@ -136,7 +136,9 @@ def _datasheet(origin: Origin, unit: UnitModel, known: _Known) -> Datasheet:
         return known.weapons.get(name.casefold()) if name else None
 
     equipment = tuple(w for name in unit.equipment if (w := weapon(name)) is not None)
-    upgrades = tuple(Op40kUpgrade.from_schema(u, weapon(u.weapon)) for u in unit.upgrades)
+    upgrades = tuple(Upgrade(name=u.name, pts=u.pts, per_model=u.per_model, text=u.text,
+                             effects=tuple(effects.effect_of(e) for e in u.effects))
+                     for u in unit.upgrades)
     return Datasheet.from_schema(unit, equipment, upgrades, origin)
 
 

@@ -101,18 +101,25 @@ def reminders(catalog: Op40kCatalog, unit: Datasheet) -> tuple[RuleText, ...]:
 
 def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
                cost: int) -> UnitCard:
-    """The datasheet as fielded: upgrade weapons join the equipment table."""
-    base = profile(catalog, unit)
+    """The datasheet as fielded: its equipment after upgrades, each weapon with how many
+    models carry it."""
+    fielded = unit.fielded(catalog, entry.count, entry.upgrades)
+    base = profile(catalog, fielded.unit)
     taken = [u for name in dict.fromkeys(entry.upgrades)
              if (u := unit.upgrade(name)) is not None]
-    extra = tuple(_weapon_row(u.weapon) for u in taken if u.weapon is not None)
-    tables = tuple(replace(t, rows=t.rows + extra) for t in base.tables)
+    rows = tuple((f"{c.models}x {c.weapon.name}" if not unit.is_vehicle or c.models > 1
+                  else c.weapon.name, _weapon_row(c.weapon)[1]) for c in fielded.weapons)
+    tables = tuple(replace(t, rows=rows) for t in base.tables)
     upgrades = tuple(RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})",
                               u.text) for u in taken)
     # the card shows the unit as fielded: its size is the entry's, not the datasheet's range
-    stats = tuple(Stat("Size", str(entry.count)) if s.label == "Size" else s for s in base.stats)
+    stats = tuple(Stat("Size", str(fielded.models)) if s.label == "Size" else s
+                  for s in base.stats)
+    shown = {r.name for r in base.rules}
+    gained = tuple(RuleText(r.name, r.text) for name in fielded.rules
+                   if (r := catalog.rule(name)) is not None and r.name not in shown)
     return UnitCard(profile=Profile(name=base.name, subtitle=base.subtitle, cost=base.cost,
-                                    stats=stats, tables=tables, rules=base.rules,
-                                    keywords=base.keywords, note=base.note),
-                    size="" if unit.is_vehicle else f"{entry.count} models", cost=pts(cost),
-                    upgrades=upgrades, reminders=reminders(catalog, unit))
+                                    stats=stats, tables=tables, rules=base.rules + gained,
+                                    keywords=base.keywords + fielded.keywords, note=base.note),
+                    size="" if unit.is_vehicle else f"{fielded.models} models", cost=pts(cost),
+                    upgrades=upgrades, reminders=reminders(catalog, fielded.unit))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
+from listbuilder.engine.effects import Fielded, field
 from listbuilder.engine.model import Catalog, Origin, Unit, Upgrade
 from listbuilder.systems.op40k.schema import (
     ActionModel,
@@ -19,7 +22,6 @@ from listbuilder.systems.op40k.schema import (
     RollKind,
     SetupModel,
     UnitModel,
-    UpgradeModel,
     WeaponModel,
 )
 
@@ -130,16 +132,6 @@ class Weapon:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Op40kUpgrade(Upgrade):
-    weapon: Weapon | None = None  # the weapon the upgrade brings, for the card
-
-    @classmethod
-    def from_schema(cls, model: UpgradeModel, weapon: Weapon | None) -> Op40kUpgrade:
-        return cls(name=model.name, pts=model.pts, per_model=model.per_model, text=model.text,
-                   weapon=weapon)
-
-
-@dataclass(frozen=True, kw_only=True)
 class Datasheet(Unit):
     kind: Kind
     size: int  # the size the profile prints; min_size..max_size is what a roster may field
@@ -148,14 +140,14 @@ class Datasheet(Unit):
     quality: int  # rolls of this or higher succeed
     pts_per_model: int
     equipment: tuple[Weapon, ...] = ()
-    upgrades: tuple[Op40kUpgrade, ...] = ()
 
-    def upgrade(self, name: str) -> Op40kUpgrade | None:
-        return next((u for u in self.upgrades if u.name == name), None)
+    # what an upgrade's effects may name (listbuilder/engine/effects.py)
+    STATS: ClassVar[tuple[str, ...]] = ("quality",)
+    WEAPON_STATS: ClassVar[tuple[str, ...]] = ("range",)
 
     @classmethod
     def from_schema(cls, model: UnitModel, equipment: tuple[Weapon, ...],
-                    upgrades: tuple[Op40kUpgrade, ...], origin: Origin) -> Datasheet:
+                    upgrades: tuple[Upgrade, ...], origin: Origin) -> Datasheet:
         lo, hi = model.size_bounds()
         return cls(name=model.name, faction=model.faction, category=model.kind,
                    keywords=("Vehicle",) if model.kind == "vehicle" else (),
@@ -167,6 +159,14 @@ class Datasheet(Unit):
     @property
     def is_vehicle(self) -> bool:
         return self.kind == "vehicle"
+
+    def fielded(self, catalog: Op40kCatalog, models: int,
+                upgrades: Iterable[str] = ()) -> Fielded[Datasheet, Weapon]:
+        """The unit as fielded: `models` models and the upgrades named (each once, in the
+        datasheet's order); an upgrade's weapons come from the weapons table."""
+        named = set(upgrades)
+        return field(self, models, self.equipment, [u for u in self.upgrades if u.name in named],
+                     catalog.weapon, self.STATS)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,15 +41,10 @@ def _sheet(side: OpSide) -> Datasheet:
 
 
 def ranged_weapons(catalog: Op40kCatalog, side: OpSide) -> tuple[Weapon, ...]:
-    """The side's guns: its equipment and the weapons its upgrades bring."""
-    sheet = _sheet(side)
-    out = [w for w in sheet.equipment if not w.melee]
-    for name in side.members[0].upgrades:
-        upgrade = sheet.upgrade(name)
-        weapon = upgrade.weapon if upgrade is not None else None
-        if weapon is not None and not weapon.melee:
-            out.append(weapon)
-    return tuple(out)
+    """The side's guns as fielded: its equipment after its upgrades."""
+    member = side.members[0]
+    fielded = _sheet(side).fielded(catalog, member.count, member.upgrades)
+    return tuple(c.weapon for c in fielded.weapons if not c.weapon.melee)
 
 
 def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Option, ...]:

@@ -5,6 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from listbuilder.engine.effects import EffectModel
 from listbuilder.engine.schema import Name, Points, Schema, Text, in_range
 
 Fire = Literal["none", "one-unit", "reaction", "all-weapons", "one-weapon"]
@@ -95,8 +96,8 @@ class UpgradeModel(Schema):
     name: Name
     pts: Points
     per_model: bool = False
-    weapon: Name | None = None
-    text: Text
+    text: Text  # for the card
+    effects: list[EffectModel] = Field(default_factory=list)  # what the engine applies
 
 
 class UnitModel(Schema):

@@ -1,0 +1,265 @@
+"""Upgrades with effects: each kind read back from the unit as fielded, the loader refusing an
+effect that names what the unit lacks, and what cards, quick-resolve and `validate --json` make
+of the fielded unit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from listbuilder.engine.catalog import load_catalog
+from listbuilder.engine.effects import (
+    AddKeyword,
+    AddRule,
+    ChangeModels,
+    ChangeStat,
+    Fielded,
+    field,
+)
+from listbuilder.engine.errors import DataLoadError
+from listbuilder.engine.library import Library
+from listbuilder.engine.model import RosterEntry, Upgrade
+from listbuilder.engine.registry import get_system
+from listbuilder.systems.actionhammer.model import ActionHammerCatalog
+from listbuilder.systems.actionhammer.model import Datasheet as AhSheet
+from listbuilder.systems.op40k.model import Datasheet as OpSheet
+from listbuilder.systems.op40k.model import Op40kCatalog
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def ah() -> ActionHammerCatalog:
+    catalog = load_catalog(get_system("actionhammer")).catalog
+    assert isinstance(catalog, ActionHammerCatalog)
+    return catalog
+
+
+@pytest.fixture(scope="module")
+def op() -> Op40kCatalog:
+    catalog = load_catalog(get_system("op40k")).catalog
+    assert isinstance(catalog, Op40kCatalog)
+    return catalog
+
+
+def ah_sheet(catalog: ActionHammerCatalog, name: str) -> AhSheet:
+    found = catalog.find_unit(name, ())
+    assert isinstance(found, AhSheet), name
+    return found
+
+
+def op_sheet(catalog: Op40kCatalog, name: str) -> OpSheet:
+    found = catalog.find_unit(name, ())
+    assert isinstance(found, OpSheet), name
+    return found
+
+
+def carried(fielded: Fielded[object, object]) -> list[str]:
+    return [c.text for c in fielded.weapons]
+
+
+# -- each kind of effect ----------------------------------------------------------------------
+
+def test_set_a_stat(ah: ActionHammerCatalog) -> None:
+    captain = ah_sheet(ah, "Brigade Captain")
+    assert captain.save == 3
+    fielded = captain.fielded(1, ["Refractor Field"])
+    assert fielded.unit.save == 2 and dict(fielded.stats)["save"] == 2
+    assert captain.fielded(1).unit.save == 3  # without the upgrade, as printed
+    riders = ah_sheet(ah, "Dragoon Riders").fielded(4, ["Regimental Standard"])
+    assert riders.unit.control == 2
+    mob = ah_sheet(ah, "Reaver Mob").fielded(12, ["War Paint", "Banner of Skulls"])
+    assert (mob.unit.morale, mob.unit.control) == (4, 2)
+
+
+def test_change_a_stat_keyword_and_rule(ah: ActionHammerCatalog) -> None:
+    """Kinds the sample data does not use yet, on a datasheet of ours."""
+    troopers = ah_sheet(ah, "Line Troopers")
+    drilled = Upgrade(name="Drilled", pts=5, effects=(
+        ChangeStat("morale", -1), ChangeStat("morale", -1), AddKeyword("Veteran"),
+        AddRule("Drilled")))
+    fielded = field(troopers, 10, troopers.weapons, [drilled], lambda _: None, AhSheet.STATS)
+    assert fielded.unit.morale == troopers.morale - 2
+    assert fielded.keywords == ("Veteran",) and fielded.rules == ("Drilled",)
+
+
+def test_add_a_weapon_to_every_model_or_to_one(ah: ActionHammerCatalog) -> None:
+    troopers = ah_sheet(ah, "Line Troopers").fielded(10, ["Frag Grenades"])
+    assert carried(troopers) == ["10x Service Rifle", "10x Bayonet", "10x Frag Grenade"]
+    crew = ah_sheet(ah, "Heavy Weapons Crew").fielded(3, ["Mortar Tube"])
+    assert carried(crew) == ["3x Autocannon", "1x Mortar"]
+    predator = op_sheet_of("Predator").fielded(op_catalog(), 1, ["Lascannon Sponsons"])
+    assert carried(predator)[-1] == "2x Lascannon"  # a number may pass a vehicle's one model
+
+
+def op_catalog() -> Op40kCatalog:
+    catalog = Library().catalog(get_system("op40k"))
+    assert isinstance(catalog, Op40kCatalog)
+    return catalog
+
+
+def op_sheet_of(name: str) -> OpSheet:
+    return op_sheet(op_catalog(), name)
+
+
+def test_replace_a_weapon_for_every_model_or_for_one(op: Op40kCatalog) -> None:
+    boyz = op_sheet(op, "Ork Boyz")
+    assert carried(boyz.fielded(op, 15, ["Shootas"])) == ["15x Shoota", "15x Choppa"]
+    assert carried(boyz.fielded(op, 15, ["Boss Nob"])) == [
+        "15x Slugga", "14x Choppa", "1x Power Klaw"]
+    # the rokkit replaces a slugga, or a shoota once Shootas took every slugga
+    assert carried(boyz.fielded(op, 15, ["Rokkit Launcha"])) == [
+        "14x Slugga", "1x Rokkit Launcha", "15x Choppa"]
+    assert carried(boyz.fielded(op, 15, ["Shootas", "Boss Nob", "Rokkit Launcha"])) == [
+        "14x Shoota", "1x Rokkit Launcha", "14x Choppa", "1x Power Klaw"]
+    nobz = op_sheet(op, "Nobz").fielded(op, 5, ["Power Klaws"])
+    assert carried(nobz) == ["5x Slugga", "5x Power Klaw"]
+    team = op_sheet(op, "Heavy Weapons Team").fielded(op, 3, ["Lascannons"])
+    assert carried(team) == ["3x Lascannon"]
+
+
+def test_remove_a_weapon(op: Op40kCatalog) -> None:
+    """Two Guardsmen crew the missile launcher: both put down their lasguns."""
+    guards = op_sheet(op, "Guardsmen").fielded(op, 10, ["Missile Launcher"])
+    assert carried(guards) == ["8x Lasgun", "1x Missile Launcher"]
+
+
+def test_set_a_weapon_stat(ah: ActionHammerCatalog) -> None:
+    riders = ah_sheet(ah, "Tusk Riders")
+    spear = next(c.weapon for c in riders.fielded(4, ["Iron Tusks"]).weapons)
+    assert (spear.name, spear.ap) == ("Boar Spear", -2)
+    assert riders.weapons[0].ap == -1  # the datasheet itself is unchanged
+
+
+def test_change_the_number_of_models(op: Op40kCatalog) -> None:
+    """The runtherd joins the grots: one model more, carrying no grot blasta."""
+    grots = op_sheet(op, "Gretchin").fielded(op, 10, ["Runtherd"])
+    assert grots.models == 11 and carried(grots) == ["10x Grot Blasta"]
+    assert grots.rules == ("Runtherd",)
+    fewer = field(grots.unit, 10, grots.unit.equipment,
+                  [Upgrade(name="x", pts=0, effects=(ChangeModels(-3),))], lambda _: None)
+    assert fewer.models == 7
+
+
+def test_upgrades_apply_in_the_datasheets_order(op: Op40kCatalog) -> None:
+    """An entry's upgrades are applied as the datasheet lists them, whatever order the roster
+    file gives, and each once."""
+    boyz = op_sheet(op, "Ork Boyz")
+    one = boyz.fielded(op, 15, ["Rokkit Launcha", "Shootas", "Shootas"])
+    two = boyz.fielded(op, 15, ["Shootas", "Rokkit Launcha"])
+    assert carried(one) == carried(two) == ["14x Shoota", "1x Rokkit Launcha", "15x Choppa"]
+
+
+# -- the loader refuses effects naming what the unit lacks ------------------------------------
+
+def _broken(tmp_path: Path, system: str, file: str, old: str, new: str) -> str:
+    data = tmp_path / system
+    shutil.copytree(get_system(system).data_folder(), data)
+    path = data / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(DataLoadError) as caught:
+        load_catalog(get_system(system), builtin_dir=tmp_path, custom_dir=tmp_path / "none")
+    return str(caught.value)
+
+
+def test_an_unknown_stat_is_refused_with_file_line_and_fix(tmp_path: Path) -> None:
+    said = _broken(tmp_path, "actionhammer", "factions/cobalt-brigade.yaml",
+                   "{set: save, to: 2}", "{set: saves, to: 2}")
+    assert "cobalt-brigade.yaml" in said and ":27" in said
+    assert "unknown stat 'saves' (did you mean 'save'?)" in said
+    assert "use one of move, save, wounds, morale, control" in said
+
+
+def test_an_unknown_weapon_is_refused_with_file_line_and_fix(tmp_path: Path) -> None:
+    said = _broken(tmp_path, "op40k", "factions/orks.yaml",
+                   "{replace: Slugga, with: Shoota}", "{replace: Sluga, with: Shoota}")
+    assert "orks.yaml" in said and "unknown weapon 'Sluga' (did you mean 'Slugga'?)" in said
+    assert "define it under weapons" in said
+    said = _broken(tmp_path / "2", "actionhammer", "factions/cobalt-brigade.yaml",
+                   "{add: Frag Grenade}", "{add: Krak Grenade}")
+    assert "unknown weapon 'Krak Grenade'" in said and "wargear" in said
+
+
+def test_an_effect_of_no_known_kind_is_refused(tmp_path: Path) -> None:
+    said = _broken(tmp_path, "op40k", "factions/orks.yaml",
+                   "{replace: Slugga, with: Shoota}", "{swap: Slugga, with: Shoota}")
+    assert "orks.yaml" in said and "an effect starts with one of set, change, add" in said
+
+
+def test_line_numbers_point_at_the_effect(tmp_path: Path) -> None:
+    said = _broken(tmp_path, "actionhammer", "factions/ashen-horde.yaml",
+                   "{weapon: Boar Spear, set: ap, to: -2}",
+                   "{weapon: Boar Spear, set: reach, to: 2}")
+    line = next(i for i, text in enumerate(
+        (tmp_path / "actionhammer/factions/ashen-horde.yaml").read_text().splitlines(), 1)
+        if "set: reach" in text)
+    assert f"ashen-horde.yaml:{line}" in said and "unknown weapon stat 'reach'" in said
+
+
+# -- what draws from the fielded unit ---------------------------------------------------------
+
+def test_cards_show_the_unit_as_fielded(ah: ActionHammerCatalog, op: Op40kCatalog) -> None:
+    system = get_system("actionhammer")
+    captain = ah_sheet(ah, "Brigade Captain")
+    card = system.entry_card(ah, _roster("actionhammer"), RosterEntry(
+        unit="Brigade Captain", upgrades=("Refractor Field",)))
+    assert card is not None
+    save = next(s.value for s in card.profile.stats if s.label == "Save")
+    assert save == "2+" and captain.save == 3
+    boyz = get_system("op40k").entry_card(op, _roster("op40k"), RosterEntry(
+        unit="Ork Boyz", count=15, upgrades=("Shootas", "Boss Nob")))
+    assert boyz is not None
+    rows = [row[0] for row in boyz.profile.tables[0].rows]
+    assert rows == ["15x Shoota", "14x Choppa", "1x Power Klaw"]
+
+
+def _roster(system_id: str) -> object:
+    from listbuilder.engine.model import Roster
+
+    factions = {"actionhammer": ("Cobalt Brigade",), "op40k": ("Orks",)}[system_id]
+    return Roster(system=system_id, name="t", points_limit=2000, factions=factions)
+
+
+def test_the_card_pdf_prints_the_fielded_numbers(tmp_path: Path) -> None:
+    import pdfplumber
+
+    roster = tmp_path / "boyz.yaml"
+    roster.write_text("format: 1\nsystem: op40k\nname: Boyz\npoints_limit: 500\n"
+                      "factions: [Orks]\nentries:\n"
+                      "  - {unit: Ork Boyz, count: 15, upgrades: [Shootas, Boss Nob]}\n")
+    out = tmp_path / "boyz.pdf"
+    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+                    str(roster), "--what", "cards", "-o", str(out)], check=True,
+                   capture_output=True, cwd=tmp_path)
+    with pdfplumber.open(out) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert "15x Shoota" in text and "1x Power Klaw" in text and "Slugga" not in text
+
+
+def test_quick_resolve_fights_the_unit_as_fielded() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", "from listbuilder.cli import main; main()", "resolve",
+         "actionhammer", "--roster", str(ROOT / "examples/actionhammer/legal.yaml"),
+         "--attacker", "Strider Walker", "--defender", "Brigade Captain"],
+        check=True, capture_output=True, text=True)
+    assert "Brigade Captain saves on 2+" in run.stdout
+
+
+def test_validate_json_gives_each_entry_as_fielded() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", "from listbuilder.cli import main; main()", "validate",
+         str(ROOT / "examples/actionhammer/legal.yaml"), "--json"],
+        capture_output=True, text=True)
+    entries = json.loads(run.stdout)["entries"]
+    captain = next(e for e in entries if e["unit"] == "Brigade Captain")
+    assert captain["fielded"]["stats"]["save"] == 2
+    troopers = next(e for e in entries if e["unit"] == "Line Troopers")
+    assert {"name": "Frag Grenade", "models": 10} in troopers["fielded"]["weapons"]
+    assert troopers["fielded"]["rules_gained"] == ["Vox Caster"]
