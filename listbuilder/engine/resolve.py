@@ -97,10 +97,17 @@ def find_side(system: RuleSystem[C, U], catalog: C, text: str,
     return Side(tuple(members))
 
 
+def fielded_entries(system: RuleSystem[C, U], catalog: C,
+                    roster: Roster) -> tuple[RosterEntry, ...]:
+    """What quick-resolve may pick from a roster: its entries, then what it fields besides
+    them (`RuleSystem.resolve_extras`: Space Empires' starting draw)."""
+    return (*roster.entries, *system.resolve_extras(catalog, roster))
+
+
 def side_from_entry(system: RuleSystem[C, U], catalog: C, roster: Roster, index: int) -> Side[U]:
-    """The side a roster entry fields: its unit, count and upgrades, with the entries that join
-    it (for a view that lists a roster's entries)."""
-    entry = roster.entries[index]
+    """The side entry `index` of `fielded_entries` fields: its unit, count and upgrades, with
+    the entries that join it (for a view that lists a roster's entries)."""
+    entry = fielded_entries(system, catalog, roster)[index]
     found = _from_roster(system, catalog, roster, entry.label or entry.unit, entry)
     assert found is not None
     return Side(tuple(found))
@@ -109,7 +116,7 @@ def side_from_entry(system: RuleSystem[C, U], catalog: C, roster: Roster, index:
 def _from_roster(system: RuleSystem[C, U], catalog: C, roster: Roster,
                  name: str, match: RosterEntry | None = None) -> list[Member[U]] | None:
     folded = name.casefold()
-    entries = roster.entries
+    entries = fielded_entries(system, catalog, roster)
     if match is None:
         match = next((e for e in entries if e.label and e.label.casefold() == folded), None)
     if match is None:
@@ -119,7 +126,7 @@ def _from_roster(system: RuleSystem[C, U], catalog: C, roster: Roster,
     unit = system.unit_of(catalog, roster, match)
     if unit is None:
         raise ResolveError(f"the roster's {match.unit!r} is not in the catalog: fix the roster")
-    out = [Member(unit, match.count, match.upgrades)]
+    out = [Member(unit, 1 if system.copies_fight_alone else match.count, match.upgrades)]
     if match.label:
         for entry in entries:
             joined = system.unit_of(catalog, roster, entry)

@@ -9,6 +9,7 @@ are kept for malformed input.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -393,6 +394,12 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """Choices that seed a random draw: the builder fills them in and offers a re-draw."""
         return ()
 
+    def join_refusal(self, catalog: CatalogT, roster: Roster, index: int,
+                     target: int) -> str | None:
+        """Why entry `index` may not join entry `target` (a short reason for the builder to
+        show beside the units it offers), or None when it may."""
+        return None
+
     def can_join(self, unit: UnitT) -> bool:
         """May an entry of this unit join another entry (a Leader its Bodyguard)?"""
         return False
@@ -450,13 +457,19 @@ class RuleSystem(Generic[CatalogT, UnitT]):
     def roster_sheet(self, catalog: CatalogT, roster: Roster) -> RosterSheet:
         """The roster sheet: each entry with its cost, the totals, choices and a glossary."""
         lines = []
-        # a sheet names the unit joined, the player's label after it to tell two alike apart
-        labelled = {e.label: f"{e.unit} ({e.label})" for e in roster.entries if e.label}
+        # a sheet names the unit joined, with the player's label only to tell two alike apart
+        alike = Counter(e.unit for e in roster.entries)
+        labelled = {e.label: e.unit if alike[e.unit] == 1 else f"{e.unit} ({e.label})"
+                    for e in roster.entries if e.label}
         for entry in roster.entries:
             card = self.entry_card(catalog, roster, entry)
-            if card is None:
+            unit = self.unit_of(catalog, roster, entry)
+            if card is None or unit is None:
                 continue
             detail = ", ".join(dict.fromkeys(entry.upgrades))
+            fielded = self.fielded(catalog, unit, entry) if entry.upgrades else None
+            if fielded is not None and fielded.weapons:  # what the upgrades leave them carrying
+                detail += f": {fielded.weapons_text}"
             if entry.joins:
                 joined = labelled.get(entry.joins, entry.joins)
                 detail = ", ".join(x for x in (detail, f"joins {joined}") if x)
@@ -476,6 +489,15 @@ class RuleSystem(Generic[CatalogT, UnitT]):
             glossary=glossary(self.entry_cards(catalog, roster)), problems=problems)
 
     # -- quick-resolve hooks (listbuilder.engine.resolve) ------------------------------------
+    # True where a roster entry's count is copies of a one-model unit that each fight on their
+    # own (a Hammer Wars pool, WarStuff): a side taken from the roster is one of them.
+    copies_fight_alone: ClassVar[bool] = False
+
+    def resolve_extras(self, catalog: CatalogT, roster: Roster) -> tuple[RosterEntry, ...]:
+        """Units the roster fields besides its entries (Space Empires' starting draw), which
+        quick-resolve offers as if they were listed after them."""
+        return ()
+
     def resolver(self) -> Resolver[CatalogT, UnitT] | None:
         """The system's dice maths, or None when it has none. A system returns its own
         resolve.py module, imported inside this method so that loading data never pays for

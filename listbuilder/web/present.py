@@ -44,6 +44,7 @@ class EntryView:
     can_join: bool = False
     joins_index: int | None = None
     join_targets: list[tuple[int, str]] = field(default_factory=list)
+    join_refused: list[tuple[str, str]] = field(default_factory=list)  # (entry, why not)
     joined_by: list[str] = field(default_factory=list)
     joins_name: str | None = None  # the Bodyguard's unit, when this entry joined one
     price_note: str = ""  # its cost beside a different printed figure (WarStuff quickplay)
@@ -142,8 +143,15 @@ def roster_view(system: RuleSystem, catalog: Catalog, roster: Roster) -> RosterV
         if unit is not None and system.can_join(unit):
             view.can_join = True
             view.joins_index = labels.get(entry.joins) if entry.joins else None
-            view.join_targets = [(j, _entry_name(system, other, j)) for j, other in
-                                 enumerate(roster.entries) if j != i]
+            # the rules decide what is offered; why the others are not is shown beside it
+            for j, other in enumerate(roster.entries):
+                if j == i:
+                    continue
+                why = system.join_refusal(catalog, roster, i, j)
+                if why is None or j == view.joins_index:
+                    view.join_targets.append((j, _entry_name(system, other, j)))
+                else:
+                    view.join_refused.append((_entry_name(system, other, j), why))
         entries.append(view)
     for view in entries:
         if view.joins_index is not None and view.joins_index < len(entries):

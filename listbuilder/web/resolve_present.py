@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import SelectChoice
 
 from listbuilder.engine.chart import TAIL, chart_svg, shown_range
-from listbuilder.engine.model import Catalog, Roster
+from listbuilder.engine.model import Catalog, Roster, RosterEntry
 from listbuilder.engine.resolve import (
     Option,
     OptionValue,
@@ -27,6 +27,7 @@ from listbuilder.engine.resolve import (
     ResolveError,
     Result,
     Side,
+    fielded_entries,
     fight_alike,
     find_side,
     percent,
@@ -171,7 +172,7 @@ def catalog_targets(catalog: Catalog) -> list[Suggestion]:
 def _entry_sides(system: RuleSystem, catalog: Catalog,
                  roster: Roster) -> tuple[list[SelectChoice], dict[int, Side]]:
     picks, sides = [], {}
-    for i, entry in enumerate(roster.entries):
+    for i, entry in enumerate(fielded_entries(system, catalog, roster)):
         value = f"{i}:{entry.unit}"
         try:
             sides[i] = side_from_entry(system, catalog, roster, i)
@@ -179,11 +180,13 @@ def _entry_sides(system: RuleSystem, catalog: Catalog,
             picks.append(SelectChoice(value, f"{entry.unit} (can't be used: {exc})",
                                       {"disabled": True}))
             continue
-        picks.append(SelectChoice(value, sides[i].label))
+        # what the roster fields besides its entries (a starting draw) says so
+        besides = " (fielded besides the list)" if i >= len(roster.entries) else ""
+        picks.append(SelectChoice(value, sides[i].label + besides))
     return picks, sides
 
 
-def _entry_index(roster: Roster, usable: Mapping[int, Side], value: str) -> int:
+def _entry_index(entries: Sequence[RosterEntry], usable: Mapping[int, Side], value: str) -> int:
     """The entry a pick names. The unit name travels with the index, so a roster changed in
     another tab (an entry removed or moved) never silently swaps the unit."""
     index_text, sep, unit = value.partition(":")
@@ -191,10 +194,10 @@ def _entry_index(roster: Roster, usable: Mapping[int, Side], value: str) -> int:
         index_text, unit = "", value
     if (index_text.isascii() and index_text.isdigit() and len(index_text) <= 6
             and int(index_text) in usable
-            and roster.entries[int(index_text)].unit == unit):
+            and entries[int(index_text)].unit == unit):
         return int(index_text)
     for i in usable:
-        if roster.entries[i].unit.casefold() == unit.casefold():
+        if entries[i].unit.casefold() == unit.casefold():
             return i
     raise ValueError(f"{unit or value!r} is not in the roster any more: pick a unit from "
                      f"the list.")
@@ -289,17 +292,18 @@ def _target(system: RuleSystem, catalog: Catalog, form: PanelForm, other: Other 
         form.link.errors.append(f"{other.name} has no units to pick from.")
         return None
     index = next(iter(sides))
+    entries = fielded_entries(system, catalog, other.roster)
     if wanted:
         try:
-            index = _entry_index(other.roster, sides, wanted)
+            index = _entry_index(entries, sides, wanted)
         except ValueError as exc:
             form.link.errors.append(str(exc))
             return None
-    form.te.data = f"{index}:{other.roster.entries[index].unit}"
+    form.te.data = f"{index}:{entries[index].unit}"
     return sides[index]
 
 
-def _attackers(form: PanelForm, roster: Roster,
+def _attackers(form: PanelForm, entries: Sequence[RosterEntry],
                sides: Mapping[int, Side]) -> list[tuple[int, int]]:
     """(column, entry index) of each attacker asked for: the first unit when none is named,
     a second only when one is picked. A pick that names no entry is noted on its field."""
@@ -307,13 +311,13 @@ def _attackers(form: PanelForm, roster: Roster,
     for n, pick in ((1, form.a1), (2, form.a2)):
         try:
             if pick.data:
-                picked.append((n, _entry_index(roster, sides, pick.data)))
+                picked.append((n, _entry_index(entries, sides, pick.data)))
             elif n == 1:
                 picked.append((n, next(iter(sides))))
         except ValueError as exc:
             pick.errors.append(str(exc))
     for n, index in picked:
-        (form.a1 if n == 1 else form.a2).data = f"{index}:{roster.entries[index].unit}"
+        (form.a1 if n == 1 else form.a2).data = f"{index}:{entries[index].unit}"
     return picked
 
 
@@ -336,7 +340,7 @@ def build_panel(system: RuleSystem, catalog: Catalog, roster: Roster, args: Args
             "Add a unit to the roster to see what it does to a target."))
     form = PanelForm(MultiDict(args), attackers)
     panel = Panel(available=True, form=form, targets=catalog_targets(catalog))
-    picked = _attackers(form, roster, sides)
+    picked = _attackers(form, fielded_entries(system, catalog, roster), sides)
     panel.columns = [Column(n, sides[i].label) for n, i in picked]
     defender = _target(system, catalog, form, other, panel)
     if defender is None:

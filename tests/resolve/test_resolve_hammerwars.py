@@ -171,3 +171,23 @@ def test_energy_pulse_monte_carlo(hw) -> None:
     assert_matches(exact, counts, "Energy Pulse")
     assert_chance(Dist.binomial(2, Fraction(1, 3)).at_least(1), sum(
         c for v, c in counts.items() if v >= 1), sum(counts.values()), "pulse hits")
+
+
+def test_copies_of_the_attacker_roll_all_their_dice(hw) -> None:
+    """'4x Assault Infantry' is four units' dice at one target, and the working says so."""
+    one = run(hw, "Assault Infantry", "Ranged Infantry")
+    four = run(hw, "4x Assault Infantry", "Ranged Infantry")
+    p = Fraction(2, 3)  # one die needing 3+ against Light armor
+    assert one.outcome.p_kill == p
+    assert four.outcome.p_kill == 1 - (1 - p) ** 4 == Fraction(80, 81)
+    assert four.attacker == "4x Assault Infantry"
+    assert "4 units x 1 die = 4 dice" in four.steps[0]
+
+
+def test_a_counted_target_or_a_shared_attack_is_refused(hw) -> None:
+    from listbuilder.engine.resolve import ResolveError
+
+    with pytest.raises(ResolveError, match="the target is one unit"):
+        run(hw, "Assault Infantry", "4x Ranged Infantry")
+    with pytest.raises(ResolveError, match="copies of it don't add to it"):
+        run(hw, "2x Assault Infantry", "Ranged Infantry", attack="Deception (goal)")

@@ -209,3 +209,34 @@ def test_hands_match_a_monte_carlo(se) -> None:
     assert_chances({"win": chance_of(exact, "Attacker wins"),
                     "tie": chance_of(exact, "Standoff"),
                     "lose": chance_of(exact, "Defender wins")}, counts, "battle")
+
+
+def test_the_starting_draw_can_be_picked_from_a_new_empire(se) -> None:
+    """A new empire lists no recruits yet: its twenty drawn chits are what it fights with, by
+    name from the command line and in the browser's list."""
+    from listbuilder.engine.model import Roster
+    from listbuilder.engine.resolve import fielded_entries
+    from listbuilder.web.resolve_present import build_panel
+
+    system, catalog = se
+    roster = Roster(system="spaceempires", name="New", factions=("Orks",),
+                    choices={"seed": 2024})
+    drawn = system.resolve_extras(catalog, roster)
+    assert sum(e.count for e in drawn) == 20 and not roster.entries
+    assert fielded_entries(system, catalog, roster) == drawn
+    first = drawn[0]
+    side = find_side(system, catalog, first.unit, roster)
+    assert side.members[0].count == first.count  # the whole stack of that kind
+    panel = build_panel(system, catalog, roster, {})
+    assert panel.available
+    texts = [c.label for c in panel.form.a1.choices]
+    assert len(texts) == len(drawn) and all("(fielded besides the list)" in t for t in texts)
+
+
+def test_a_unit_at_force_0_says_why(se) -> None:
+    """Ground units ride transports in space: counted at Force 0, and the working says so."""
+    r = run(se, "Tactical Marines", "Ork Warship", battle="space")
+    assert "Tactical Marines 2: Force 0, a ground unit rides a transport in space" in r.steps[0]
+    r = run(se, "Gothic Battleship + Tactical Marines", "Goffs Ork Boyz", battle="ground",
+            bombard="no")
+    assert "a ship stays out of a ground battle unless" in r.steps[0]

@@ -322,3 +322,11 @@ def test_matches_a_monte_carlo_of_the_rule_text(ws, attacker: str, defender: str
     assert_matches(exact.outcome.dist, effect, f"{attacker} vs {defender}")
     stunned = sum(c for (_, s), c in outcomes.items() if s)
     assert_chance(chance_of(exact, "stunned (and alive)"), stunned, TRIALS, "stunned")
+
+
+def test_a_count_is_refused_rather_than_shown_and_not_rolled(ws) -> None:
+    """Copies each fight on their own: '4x' would label a fight the working doesn't make."""
+    from listbuilder.engine.resolve import ResolveError
+
+    with pytest.raises(ResolveError, match="each copy fights on its own"):
+        run(ws, "4x Human Warrior", "Human Warrior")

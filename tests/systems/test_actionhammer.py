@@ -470,7 +470,7 @@ def test_a_leader_may_not_be_the_bodyguard(violations) -> None:
                               "  - unit: Brigade Captain\n    joins: boss\n"))
     v = only(found, "actionhammer.leader-not-bodyguard")
     assert ids(found) == ["actionhammer.leader-not-bodyguard"]
-    assert "a Bodyguard may not be a Leader" in v.message
+    assert "(Field Commissar is a Leader; Field Commissar is 1 model, always)" in v.message
 
 
 def test_a_leader_may_not_join_itself(violations) -> None:
@@ -483,8 +483,12 @@ def test_the_bodyguard_has_two_models_or_more(violations) -> None:
                               "  - unit: Field Commissar\n    joins: hale\n"))
     v = only(found, "actionhammer.bodyguard-size")
     assert ids(found) == ["actionhammer.bodyguard-size"]
-    assert v.message == ("Field Commissar joins Sergeant Hale of 1 model; a Bodyguard has at "
-                         "least 2: add 1 or join another unit.")
+    # Sergeant Hale is always one model: the advice is what the player can do, not "add 1"
+    assert v.message == ("Field Commissar can't join Sergeant Hale (Sergeant Hale is 1 model, "
+                         "always): a Leader joins a unit of its faction, of 2 or more models, "
+                         "with the same Move and no other Leader. Join a Cobalt Brigade unit of "
+                         '2 or more models with Move 8" and no Leader of its own, or leave '
+                         "Field Commissar on its own.")
 
 
 def test_multi_model_means_the_entry_has_two_models(violations) -> None:
@@ -501,9 +505,11 @@ def test_leader_and_bodyguard_share_a_move(violations) -> None:
                               "  - unit: Recon Marshal\n    joins: line\n"))
     v = only(found, "actionhammer.bodyguard-move")
     assert ids(found) == ["actionhammer.bodyguard-move"]
-    assert v.message == ('Recon Marshal has Move 10" and Line Troopers Move 8"; a Leader joins '
-                         'a Bodyguard of the same Move: pick a unit with Move 10" or leave '
-                         "Recon Marshal on its own.")
+    assert v.message == ("Recon Marshal can't join Line Troopers (Line Troopers has Move 8\" "
+                         "and Recon Marshal Move 10\"): a Leader joins a unit of its faction, of "
+                         "2 or more models, with the same Move and no other Leader. Join a "
+                         'Cobalt Brigade unit of 2 or more models with Move 10" and no Leader '
+                         "of its own, or leave Recon Marshal on its own.")
 
 
 def test_leader_and_bodyguard_share_a_faction(violations) -> None:
@@ -512,9 +518,9 @@ def test_leader_and_bodyguard_share_a_faction(violations) -> None:
                               factions="[Cobalt Brigade, Ashen Horde]"))
     v = only(found, "actionhammer.bodyguard-faction")
     assert ids(found) == ["actionhammer.bodyguard-faction"]
-    assert v.message == ("Brigade Captain is Cobalt Brigade and Scrap Gunners is Ashen Horde; "
-                         "a Leader joins a Bodyguard of its own faction: pick a Cobalt Brigade "
-                         "unit.")
+    assert v.message.startswith("Brigade Captain can't join Scrap Gunners (Scrap Gunners is "
+                                "Ashen Horde)")
+    assert "Join a Cobalt Brigade unit" in v.message
 
 
 def test_one_leader_per_bodyguard(violations) -> None:
@@ -690,3 +696,19 @@ def test_violations_name_the_reading_that_decided_them(violations) -> None:
     move = violations(roster("  - unit: Line Troopers\n    count: 5\n    label: line\n"
                              "  - unit: Recon Marshal\n    joins: line\n"))
     assert [v.reading for v in move] == [None]  # the seed says it plainly
+
+
+def test_every_broken_join_rule_is_named_with_advice_the_player_can_follow(violations) -> None:
+    """Recon Marshal (10") on the one-model Strider Walker (8"): both reasons, the Move named,
+    and no "add a model" to a unit that is always one."""
+    found = violations(roster("  - unit: Strider Walker\n    label: w\n"
+                              "  - unit: Recon Marshal\n    joins: w\n"))
+    v = only(found, "actionhammer.bodyguard-size")
+    assert "Strider Walker is 1 model, always" in v.message
+    assert 'Strider Walker has Move 8" and Recon Marshal Move 10"' in v.message
+    assert "Give" not in v.message and 'with Move 10"' in v.message
+    small = violations(roster("  - unit: Line Troopers\n    count: 1\n    label: line\n"
+                              "  - unit: Brigade Captain\n    joins: line\n"))
+    assert "Give Line Troopers 1 more model, or join another unit." in only(
+        small, "actionhammer.bodyguard-size").message
+

@@ -9,6 +9,9 @@ import yaml
 from flask.testing import FlaskClient
 from webtools import Player, csrf_of
 
+from listbuilder.engine.library import Library
+from listbuilder.web.present import roster_view
+
 
 def entries(player: Player) -> list[dict[str, object]]:
     return yaml.safe_load(player.saved_text()).get("entries", [])
@@ -358,3 +361,31 @@ def test_the_unit_filter_is_kept_across_a_change(player: Player) -> None:
     page = player.get(response.headers["Location"]).get_data(as_text=True)
     assert 'value="nob"' in page and "Trukk</a>" not in page
     assert f'action="/r/{player.token}/remove?q=nob"' in page
+
+
+def test_the_builder_offers_only_units_a_leader_may_join(library: Library) -> None:
+    """Joins lists units of the Leader's faction, of two models or more, with its Move and no
+    other Leader; each unit left out says why."""
+    loaded = library.read_roster(
+        "format: 1\nsystem: actionhammer\nname: Test\npoints_limit: 2000\n"
+        "factions: [Cobalt Brigade]\nentries:\n"
+        "  - unit: Line Troopers\n    count: 5\n    label: line\n"
+        "  - unit: Brigade Captain\n    joins: line\n"
+        "  - unit: Field Commissar\n"
+        "  - unit: Strider Walker\n"
+        "  - unit: Shock Squad\n    count: 5\n"
+        "  - unit: Recon Marshal\n", "r.yaml")
+    view = roster_view(loaded.system, loaded.catalog, loaded.roster)
+    commissar, marshal = view.entries[2], view.entries[5]
+    offered = [name for _, name in commissar.join_targets]
+    assert offered == ["Shock Squad (line 5)"]
+    refused = dict(commissar.join_refused)
+    assert refused["Line Troopers (line 1)"] == "Brigade Captain leads it already"
+    assert "Strider Walker is 1 model, always" in refused["Strider Walker (line 4)"]
+    assert "Brigade Captain is a Leader" in refused["Brigade Captain (line 2)"]
+    assert marshal.join_targets == []  # no unit with Move 10"
+    assert 'Move 8" and Recon Marshal Move 10"' in dict(marshal.join_refused)[
+        "Shock Squad (line 5)"]
+    captain = view.entries[1]
+    assert [name for _, name in captain.join_targets] == [
+        "Line Troopers (line 1)", "Shock Squad (line 5)"]  # its own Bodyguard stays offered

@@ -24,6 +24,7 @@ from listbuilder.systems.actionhammer.limits import (
     check_allowances,
     check_characters,
     check_joins,
+    join_reasons,
     leader_allowance,
     unit_allowance,
     unit_count,
@@ -99,6 +100,19 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
     # -- builder hooks ---------------------------------------------------------------------
     def can_join(self, unit: Datasheet) -> bool:
         return unit.is_leader
+
+    def join_refusal(self, catalog: ActionHammerCatalog, roster: Roster, index: int,
+                     target: int) -> str | None:
+        leader, guard = roster.entries[index], roster.entries[target]
+        a, b = self.unit_of(catalog, roster, leader), self.unit_of(catalog, roster, guard)
+        if a is None or b is None:
+            return "not in the game's data"
+        reasons = [text for _, text in join_reasons(a, b, guard.count)]
+        taken = [e.unit for i, e in enumerate(roster.entries) if i != index
+                 and guard.label and e.joins == guard.label]
+        if taken:
+            reasons.append(f"{taken[0]} leads it already")
+        return "; ".join(reasons) or None
 
     # -- printing hooks --------------------------------------------------------------------
     def entry_card(self, catalog: ActionHammerCatalog, roster: Roster,

@@ -175,33 +175,51 @@ def check_joins(placed: Sequence[Placed], labels: Iterable[str]) -> list[Violati
     return out
 
 
+def join_reasons(a: Datasheet, b: Datasheet, models: int) -> list[tuple[str, str]]:
+    """Why `a` may not join `b` fielding `models` models: (rule id, reason) for each rule
+    broken, in the order the rules are checked; [] when it may."""
+    out = []
+    if not a.is_leader:
+        out.append(("actionhammer.only-leaders-join", f"{a.name} is no Leader"))
+    if b.is_leader:
+        out.append(("actionhammer.leader-not-bodyguard", f"{b.name} is a Leader"))
+    if models < MULTI_MODEL:
+        always = "" if b.max_models >= MULTI_MODEL else ", always"
+        out.append(("actionhammer.bodyguard-size",
+                    f"{b.name} is {plural(models, 'model')}{always}"))
+    if a.move != b.move:
+        out.append(("actionhammer.bodyguard-move",
+                    f'{b.name} has Move {b.move}" and {a.name} Move {a.move}"'))
+    if (a.faction or "").casefold() != (b.faction or "").casefold():
+        out.append(("actionhammer.bodyguard-faction", f"{b.name} is {b.faction}"))
+    return out
+
+
+def join_fix(a: Datasheet, b: Datasheet, models: int, reasons: list[tuple[str, str]]) -> str:
+    """What the player can do about `reasons`: only what is in their hands."""
+    ids = [rule for rule, _ in reasons]
+    if ids == ["actionhammer.bodyguard-size"] and b.max_models >= MULTI_MODEL:
+        return (f"give {b.name} {MULTI_MODEL - models} more "
+                f"{'model' if MULTI_MODEL - models == 1 else 'models'}, or join another unit")
+    return (f"join a {a.faction} unit of {MULTI_MODEL} or more models with Move {a.move}\" and "
+            f"no Leader of its own, or leave {a.name} on its own")
+
+
 def _join_problem(leader: Placed, guard: Placed) -> Violation | None:
     a, b = leader.sheet, guard.sheet
-    label = leader.entry.joins
+    reasons = join_reasons(a, b, guard.entry.count)
+    if not reasons:
+        return None
     if not a.is_leader:
         return Violation("actionhammer.only-leaders-join", "error", leader.where,
                          f"{a.name} joins {b.name}, but only Leaders join a Bodyguard: "
-                         f"remove `joins: {label}`.")
-    if b.is_leader:
-        return Violation("actionhammer.leader-not-bodyguard", "error", leader.where,
-                         f"{a.name} joins {b.name}, a Leader; a Bodyguard may not be a Leader: "
-                         f"join a unit without the Leader keyword.")
-    models = guard.entry.count
-    if models < MULTI_MODEL:
-        return Violation("actionhammer.bodyguard-size", "error", leader.where,
-                         f"{a.name} joins {b.name} of {plural(models, 'model')}; a Bodyguard "
-                         f"has at least {MULTI_MODEL}: add {MULTI_MODEL - models} or join "
-                         f"another unit.")
-    if a.move != b.move:
-        return Violation("actionhammer.bodyguard-move", "error", leader.where,
-                         f'{a.name} has Move {a.move}" and {b.name} Move {b.move}"; a Leader '
-                         f'joins a Bodyguard of the same Move: pick a unit with Move {a.move}" '
-                         f"or leave {a.name} on its own.")
-    if (a.faction or "").casefold() != (b.faction or "").casefold():
-        return Violation("actionhammer.bodyguard-faction", "error", leader.where,
-                         f"{a.name} is {a.faction} and {b.name} is {b.faction}; a Leader joins "
-                         f"a Bodyguard of its own faction: pick a {a.faction} unit.")
-    return None
+                         f"remove `joins: {leader.entry.joins}`.")
+    why = "; ".join(text for _, text in reasons)
+    fix = join_fix(a, b, guard.entry.count, reasons)
+    return Violation(reasons[0][0], "error", leader.where,
+                     f"{a.name} can't join {b.name} ({why}): a Leader joins a unit of its "
+                     f"faction, of {MULTI_MODEL} or more models, with the same Move and no "
+                     f"other Leader. {fix[0].upper()}{fix[1:]}.")
 
 
 def _one_leader(guard: Placed, leaders: list[Placed]) -> list[Violation]:

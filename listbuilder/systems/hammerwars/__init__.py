@@ -37,6 +37,7 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
     id = "hammerwars"
     order = 10
     name = "Hammer Wars"
+    copies_fight_alone = True  # quick-resolve: a roster entry is one of its copies
     blurb = ("A fixed pool of 17 single-model units bought onto the table round by round, "
              "fighting for one of two faction goals.")
     data_schema = HammerWarsFile

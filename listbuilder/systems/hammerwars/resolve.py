@@ -35,12 +35,16 @@ IGNORES_COVER = "Ignores Cover"
 MAX_NEARBY = 6
 
 
-def _units(attacker: Side[HwUnit], defender: Side[HwUnit]) -> tuple[HwUnit, HwUnit]:
+def _units(attacker: Side[HwUnit], defender: Side[HwUnit]) -> tuple[HwUnit, HwUnit, int]:
+    """The two units, and how many copies of the attacker roll together ("4x Assault
+    Infantry": four units' dice at one target). A target is one unit: its lives are its own."""
     for side in (attacker, defender):
-        # a count above 1 (a roster's models in the pool) means copies: each fights alone
         if len(side.members) != 1:
             raise ResolveError(f"{side.label}: a Hammer Wars unit is one model; name one unit")
-    return attacker.unit, defender.unit
+    if defender.members[0].count != 1:
+        raise ResolveError(f"{defender.label}: the target is one unit (each has its own lives); "
+                           f"name it without a count")
+    return attacker.unit, defender.unit, attacker.members[0].count
 
 
 def fixed_attacks(catalog: HammerWarsCatalog, unit: HwUnit) -> dict[str, FixedAttack]:
@@ -98,7 +102,7 @@ def hit_chance(need: int, modifier: int, natural_hit: int = 6) -> Fraction:
 
 def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[HwUnit],
             situation: Situation) -> Result:
-    a, d = _units(attacker, defender)
+    a, d, copies = _units(attacker, defender)
     lives = int(situation["lives"])
     nearby = int(situation["nearby"])
     mode = str(situation["attack"])
@@ -120,9 +124,9 @@ def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[H
         for i, line in enumerate(a.attacks):
             if chosen not in ("all", f"line {i + 1}"):
                 continue
-            dice_groups.append(_line(line, d.armor, modifier, catalog.combat.natural_hit))
-            p = dice_groups[-1][1]
-            steps.append(f"line {i + 1}: {line.dice} {'die' if line.dice == 1 else 'dice'} "
+            dice, p, star = _line(line, d.armor, modifier, catalog.combat.natural_hit)
+            dice_groups.append((dice * copies, p, star))
+            steps.append(f"line {i + 1}: {_dice(line.dice, copies)} "
                          f"needing {line.to_hit(d.armor)}+ against {d.armor} armor"
                          f"{' (' + ', '.join(why) + ')' if why else ''}: "
                          f"{percent(p)} a die ({p})")
@@ -130,11 +134,14 @@ def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[H
         attack = fixed_attacks(catalog, a).get(mode)
         if attack is None:
             raise ResolveError(f"{a.name} has no attack {mode!r}")
+        if copies != 1 and mode not in a.special_rules:
+            raise ResolveError(f"{mode} is not {a.name}'s own attack, so copies of it don't "
+                               f"add to it: name one {a.name}")
         repeats = int(situation.get("pulse", 1)) if mode == "Energy Pulse" else 1
         p = Fraction(7 - attack.hits_on, 6)
         dice = attack.dice * repeats
-        dice_groups.append((dice, p, attack.blast))
-        steps.append(f"{mode}: {dice} {'die' if dice == 1 else 'dice'} hitting on "
+        dice_groups.append((dice * copies, p, attack.blast))
+        steps.append(f"{mode}: {_dice(dice, copies)} hitting on "
                      f"{attack.hits_on}+, no modifiers: {percent(p)} a die ({p})")
 
     if not dice_groups:
@@ -155,9 +162,15 @@ def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[H
                               each.at_least(1)))
         steps.append(f"* : one more die at each of {nearby} nearby "
                      f"{'unit' if nearby == 1 else 'units'}")
-    return Result(system="hammerwars", attacker=a.name, defender=d.name,
+    return Result(system="hammerwars", attacker=attacker.label, defender=d.name,
                   summary=kill_summary(outcome), outcome=outcome, chances=tuple(chances),
                   steps=tuple(steps))
+
+
+def _dice(each: int, copies: int) -> str:
+    """"1 die", or with copies "4 units x 1 die = 4 dice": the working says what it rolls."""
+    one = f"{each} {'die' if each == 1 else 'dice'}"
+    return one if copies == 1 else f"{copies} units x {one} = {each * copies} dice"
 
 
 def _line(line: Attack, armor: str, modifier: int, natural: int) -> tuple[int, Fraction, bool]:

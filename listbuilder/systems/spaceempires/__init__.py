@@ -12,6 +12,7 @@ the starting draw and the roster limits; this module the RuleSystem hooks.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
@@ -145,6 +146,16 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         return cards.sheet_choices(roster)
 
     # -- quick-resolve hooks ---------------------------------------------------------------
+    def resolve_extras(self, catalog: SpaceEmpiresCatalog,
+                       roster: Roster) -> tuple[RosterEntry, ...]:
+        """The starting draw's chits, a stack of each kind, labelled as drawn."""
+        draw = Empire.of(catalog, roster).draw(catalog)
+        if draw is None:
+            return ()
+        kinds = Counter((*draw.space, *draw.ground))
+        return tuple(RosterEntry(unit=name, count=n, label=f"drawn: {name}")
+                     for name, n in kinds.items())
+
     def resolver(self) -> Resolver[SpaceEmpiresCatalog, Chit]:
         from listbuilder.systems.spaceempires import resolve
 

@@ -287,7 +287,9 @@ def resolve(cat: SpaceEmpiresCatalog, attacker: Side[Chit], defender: Side[Chit]
     stacks = (_chits(attacker), _chits(defender))
     where = str(situation["battle"])
     b = battle(cat, stacks, where, bool(situation["bombard"]))
-    steps = [f"{side.title()}: Force {_num(b.force[i])} before cards ({_stack_text(stacks[i])})"
+    bombard = bool(situation["bombard"])
+    steps = [f"{side.title()}: Force {_num(b.force[i])} before cards "
+             f"({_stack_text(cat, stacks[i], where, i == 0, bombard)})"
              for i, side in enumerate(SIDES)]
     if situation["cards"] == RANDOM:
         gap = random_bonus_gap(cat, stacks, where, int(situation["hand"]))
@@ -346,8 +348,25 @@ def _num(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
-def _stack_text(stack: Sequence[Chit]) -> str:
-    return ", ".join(f"{c.name} {c.force}" for c in stack)
+def _stack_text(cat: SpaceEmpiresCatalog, stack: Sequence[Chit], where: str, invader: bool,
+                bombard: bool) -> str:
+    """Each chit with the Force it fights with here, and why when that is not its printed
+    Force: a count of 0 the player can't see the reason for reads as a mistake."""
+    fought = {id(f.chit): f for f in fighters(cat, stack, where, invader, bombard)}
+    out = []
+    for chit in stack:
+        f = fought.get(id(chit))
+        if f is None:
+            out.append(f"{chit.name} {chit.force}: a ship stays out of a ground battle unless "
+                       f"the invader's ships bombard")
+        elif f.transport:
+            out.append(f"{chit.name} {chit.force}: Force {_num(f.force)}, a ground unit rides a "
+                       f"transport in space")
+        elif f.bombarding:
+            out.append(f"{chit.name} {chit.force}: Force {_num(f.force)} bombarding")
+        else:
+            out.append(f"{chit.name} {chit.force}")
+    return "; ".join(out)
 
 
 def _lost_text(lost: Sequence[Fighter]) -> str:

@@ -51,6 +51,7 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
     id = "warstuff"
     order = 30
     name = "WarStuff"
+    copies_fight_alone = True  # quick-resolve: a roster entry is one of its copies
     blurb = ("Skirmish with any miniatures: design each model from a Quality and special rules, "
              "priced by one formula.")
     data_schema = WarStuffFile

@@ -41,9 +41,11 @@ State = tuple[int, bool, bool]
 
 
 def _unit(side: Side[WarStuffUnit]) -> WarStuffUnit:
-    # a count above 1 (a roster's copies) means copies: each one fights alone
-    if len(side.members) != 1:
-        raise ResolveError(f"{side.label}: a WarStuff unit is one model; name one unit")
+    # copies each fight alone (a roster's entry gives one of them): a count would label a
+    # fight the working doesn't make
+    if len(side.members) != 1 or side.members[0].count != 1:
+        raise ResolveError(f"{side.label}: a WarStuff unit is one model and each copy fights "
+                           f"on its own; name one unit, without a count")
     return side.unit
 
 
