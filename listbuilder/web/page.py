@@ -3,6 +3,7 @@ carrying the saved version the page shows."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 from flask import request
 from werkzeug.datastructures import MultiDict
 
-from listbuilder.engine.model import UnitDesign
+from listbuilder.engine.model import Unit, UnitDesign
+from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import Violation
 from listbuilder.storage import Stored
 from listbuilder.web import forms
@@ -64,15 +66,16 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
     rows = unit_rows(system, catalog, roster, (filters.q.data or "") if not filters.q.errors
                      else "", (filters.category.data or "")[:80], max_cost,
                      points_left=limit - view.totals.points if limit else None)
-    preview_unit = find_by_key(catalog, request.args.get("preview", "")[:200])
+    preview, preview_unit, preview_entry = _preview(opened, request.args.get("preview", "")[:200])
     ctx: dict[str, Any] = {
         "view": view, "system": system, "stored": stored, "token": token,
         "editable": token is not None, "said": "",
         "rows": rows, "categories": categories(catalog, roster), "filters": filters,
-        "preview": profile_of(system, catalog, preview_unit) if preview_unit else None,
-        "preview_unit": preview_unit, "notices": notices or [],
+        "preview": preview, "preview_unit": preview_unit, "preview_entry": preview_entry,
+        "notices": notices or [],
         # a previewed unit the player may copy into the unit creator (systems with designs)
-        "preview_copyable": bool(preview_unit and system.design_of(preview_unit)),
+        "preview_copyable": bool(preview_unit and not preview_entry
+                                 and system.design_of(preview_unit)),
         "open_entry": open_entry(),
     }
     if token is None:
@@ -109,6 +112,24 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "import_form": cache(lambda: forms.ReplaceForm(formdata=None, data=version)),
     })
     return ctx
+
+
+_ENTRY = re.compile(r"entry-(\d{1,5})")
+
+
+def _preview(opened: Opened, wanted: str) -> tuple[Profile | None, Unit | None, bool]:
+    """The profile the address asks to preview: a unit of the catalog as printed ("Nobz",
+    "Knight|Fantasy"), or a roster entry as fielded ("entry-2": its card's profile, with its
+    size, upgrades and the weapons they leave each model). The last: whether it is an entry."""
+    system, catalog, roster = opened.system, opened.catalog, opened.roster
+    if (m := _ENTRY.fullmatch(wanted)) and int(m[1]) < len(roster.entries):
+        entry = roster.entries[int(m[1])]
+        card = system.entry_card(catalog, roster, entry)
+        unit = system.unit_of(catalog, roster, entry)
+        if card is not None and unit is not None:
+            return card.profile, unit, True
+    unit = find_by_key(catalog, wanted)
+    return (profile_of(system, catalog, unit) if unit else None), unit, False
 
 
 def open_entry() -> int | None:

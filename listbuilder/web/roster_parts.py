@@ -55,7 +55,7 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
          lambda c: (_roster(c).name, _roster(c).points_limit, _roster(c).factions)),
     Part("filters", "web/_filters.html", lambda c: c["categories"]),
     Part("preview-part", "web/_preview.html",
-         lambda c: (c["preview"], c["preview_copyable"])),
+         lambda c: (c["preview"], c["preview_copyable"], c["preview_entry"])),
     Part("unit-count", "web/_unit_count.html",
          lambda c: (len(c["rows"]), all(row.fits for row in c["rows"]))),
     Items("unit-rows", "web/_unit_rows.html", "web/_unit_row.html", _unit_rows),

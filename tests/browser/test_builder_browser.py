@@ -237,22 +237,24 @@ def test_actionhammer(page: Page, browser: Any, server: str, screenshots: Path,
     page.get_by_label("Cobalt Brigade").check()
     submit_start(page)
     add(page, "Line Troopers")
-    add(page, "Brigade Captain")
     add(page, "Recon Marshal")
+    add(page, "Brigade Captain")
+    unfold(page, 1)
+    # the Marshal (Move 10") is not offered the Troopers (Move 8"); why is one tap away
+    assert page.locator("#join-1 option[value='0:Line Troopers']").count() == 0
+    page.locator("#entry-1 details.why-not summary").click()
+    assert 'Line Troopers has Move 8" and Recon Marshal Move 10"' in page.locator(
+        "#entry-1 details.why-not").inner_text()
     unfold(page, 2)
     change(page, lambda: page.locator("#join-2").select_option(value="0:Line Troopers"))
-    assert "same Move" in entry_problems(page, 2)
+    assert entry_problems(page, 2) == ""
     # the Leader is shown right under its Bodyguard
     assert page.locator("#entry-list > li").evaluate_all("l => l.map(e => e.id)") == [
         "entry-0", "entry-2", "entry-1"]
-    change(page, lambda: page.locator("#join-2").select_option(""))
-    assert entry_problems(page, 2) == ""
-    unfold(page, 1)
-    change(page, lambda: page.locator("#join-1").select_option(value="0:Line Troopers"))
     unfold(page, 0)
     assert "Joined by Brigade Captain" in page.locator("#entry-0").inner_text()
     finish(page, browser, server, "actionhammer",
-           ["Line Troopers", "Brigade Captain", "Recon Marshal"], screenshots, tmp_path)
+           ["Line Troopers", "Recon Marshal", "Brigade Captain"], screenshots, tmp_path)
 
 
 def test_space_empires(page: Page, browser: Any, server: str, screenshots: Path,

@@ -263,3 +263,60 @@ def test_validate_json_gives_each_entry_as_fielded() -> None:
     troopers = next(e for e in entries if e["unit"] == "Line Troopers")
     assert {"name": "Frag Grenade", "models": 10} in troopers["fielded"]["weapons"]
     assert troopers["fielded"]["rules_gained"] == ["Vox Caster"]
+
+
+def _printed_text(tmp_path: Path, roster_text: str) -> str:
+    import pdfplumber
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    roster = tmp_path / "r.yaml"
+    roster.write_text(roster_text)
+    out = tmp_path / "r.pdf"
+    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+                    str(roster), "--what", "cards", "-o", str(out)], check=True,
+                   capture_output=True, cwd=tmp_path)
+    with pdfplumber.open(out) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+AH_ROSTER = ("format: 1\nsystem: actionhammer\nname: T\npoints_limit: 2000\n"
+             "factions: [Cobalt Brigade, Ashen Horde]\nentries:\n")
+
+
+def test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded(tmp_path: Path) -> None:
+    """Set a stat (Save 2+: the Captain's only 2+, his weapons and Morale are 3+), add a weapon
+    for some models, and change a weapon's stat, read back from the printed cards."""
+    captain = _printed_text(tmp_path / "a", AH_ROSTER + (
+        "  - {unit: Brigade Captain, upgrades: [Refractor Field]}\n"))
+    assert "2+" in captain
+    plain = _printed_text(tmp_path / "b", AH_ROSTER + "  - {unit: Brigade Captain}\n")
+    assert "2+" not in plain
+    # one card a print: cards side by side read across each other
+    crew = _printed_text(tmp_path / "c", AH_ROSTER + (
+        "  - {unit: Heavy Weapons Crew, count: 3, upgrades: [Mortar Tube]}\n"))
+    assert "3x Autocannon" in crew and "1x Mortar" in crew
+    riders = _printed_text(tmp_path / "d", AH_ROSTER + (
+        "  - {unit: Tusk Riders, count: 4, upgrades: [Iron Tusks]}\n"))
+    assert "-2" in riders.split("4x Boar Spear", 1)[1].splitlines()[0]
+
+
+def _resolve(*args: str) -> str:
+    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+                           "resolve", *args], check=True, capture_output=True, text=True).stdout
+
+
+def test_resolve_uses_added_and_changed_weapons(tmp_path: Path) -> None:
+    roster = tmp_path / "r.yaml"
+    roster.write_text(AH_ROSTER + (
+        "  - {unit: Line Troopers, count: 5, upgrades: [Frag Grenades]}\n"
+        "  - {unit: Tusk Riders, count: 4, upgrades: [Iron Tusks]}\n"
+        "  - {unit: Heavy Weapons Crew, count: 3, upgrades: [Mortar Tube]}\n"))
+    troopers = _resolve("actionhammer", "--roster", str(roster), "--attacker", "Line Troopers",
+                        "--defender", "Sergeant Hale")
+    assert "Frag Grenade: 5 dice" in troopers  # every trooper throws one
+    riders = _resolve("actionhammer", "--roster", str(roster), "--attacker", "Tusk Riders",
+                      "--defender", "Sergeant Hale", "--set", "weapon=all melee")
+    assert "against AP -2" in riders
+    crew = _resolve("actionhammer", "--roster", str(roster), "--attacker",
+                    "Heavy Weapons Crew", "--defender", "Sergeant Hale")
+    assert "Mortar: 2 dice" in crew and "Autocannon: 9 dice" in crew  # 1 mortar, 3 autocannons

@@ -134,7 +134,8 @@ def test_actionhammer_card_says_its_save_morale_point_and_stances(library: Libra
         best = min(int(m.rstrip("+")) for m in (s["Morale"], *(
             stats(r.profile)["Morale"] for r in card.attached)))
         if models > 1:
-            assert f"Morale {best}+: at {models // 2} models or fewer, roll {best}+" in text
+            below = f"{models // 2} model{'s' if models // 2 != 1 else ''}"
+            assert f"Morale {best}+: at {below} or fewer, roll {best}+" in text
 
 
 def test_space_empires_card_names_its_types_and_the_cards_that_lift_it(

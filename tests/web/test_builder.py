@@ -220,6 +220,23 @@ def test_browse_search_category_cost_and_preview(player: Player) -> None:
     assert response.status_code == 200
 
 
+def test_an_entry_previews_as_fielded(player: Player) -> None:
+    """An entry's "Profile of ... as fielded" shows its card's profile: its size, and the
+    weapons its upgrades leave each model, with no Add button (it is in the roster)."""
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    player.post("add", unit="Ork Boyz")
+    player.post("entry", index=0, unit="Ork Boyz", count=15, upgrades=["Shootas", "Boss Nob"],
+                anchor="entry-0")
+    assert "Profile of Ork Boyz as fielded" in player.html
+    assert "carrying 15x Shoota, 14x Choppa, 1x Power Klaw" in player.html
+    player.get(f"/r/{player.token}", query_string={"preview": "entry-0"})
+    preview = player.html.split('id="preview"', 1)[1].split('id="unit-list"', 1)[0]
+    assert "15x Shoota" in preview and "1x Power Klaw" in preview and "Slugga" not in preview
+    assert "Add Ork Boyz" not in preview
+    player.get(f"/r/{player.token}", query_string={"preview": "entry-9"})  # no such entry
+    assert 'id="preview-title"' not in player.html
+
+
 def test_user_text_is_escaped(player: Player) -> None:
     player.start("warstuff", "<script>alert(1)</script>", (), 150)
     assert "<script>alert(1)</script>" not in player.html

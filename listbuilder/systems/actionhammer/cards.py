@@ -9,13 +9,16 @@ from dataclasses import replace
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
+from listbuilder.engine.system import plural
 from listbuilder.systems.actionhammer.limits import Placed, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Weapon
 
 WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
 # a card's weapon line: 12" · Att 1 · Sk 3+ · AP -1 · Keen (range and features read alone)
 WEAPON_LABELS = ("", "", "Att", "Sk", "AP", "")
-WEAPON_WIDTHS = (30, 14, 8, 10, 9, 29)  # per cent of a card's width: names and rules need most
+# per cent of a card's width: names (with how many carry each, "3x Autocannon") and rules need
+# most
+WEAPON_WIDTHS = (36, 14, 8, 9, 8, 25)
 
 
 def _ap(ap: int) -> str:
@@ -65,7 +68,7 @@ def reminders(catalog: ActionHammerCatalog, sheet: Datasheet, models: int,
     models += sum(p.entry.count for p in joined)
     morale = min([sheet.morale, *(p.sheet.morale for p in joined)])
     if models > 1:
-        below = f"{models // half} models or fewer"
+        below = f"{plural(models // half, 'model')} or fewer"
     elif sheet.wounds // half:
         below = f"{sheet.wounds // half} Wounds or fewer"
     else:
