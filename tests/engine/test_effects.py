@@ -320,3 +320,19 @@ def test_resolve_uses_added_and_changed_weapons(tmp_path: Path) -> None:
     crew = _resolve("actionhammer", "--roster", str(roster), "--attacker",
                     "Heavy Weapons Crew", "--defender", "Sergeant Hale")
     assert "Mortar: 2 dice" in crew and "Autocannon: 9 dice" in crew  # 1 mortar, 3 autocannons
+
+
+OP_ROSTER = ("format: 1\nsystem: op40k\nname: T\npoints_limit: 500\n"
+             "factions: [Imperial Guard, Orks]\nentries:\n")
+
+
+def test_the_op40k_card_pdf_prints_removed_weapons_and_added_models(tmp_path: Path) -> None:
+    """Remove (two Guardsmen put down their lasguns for one launcher), and a model more (the
+    Runtherd, with his rule among the upgrades), read back from the printed cards."""
+    guards = _printed_text(tmp_path / "a", OP_ROSTER + (
+        "  - {unit: Guardsmen, count: 10, upgrades: [Missile Launcher]}\n"))
+    assert "8x Lasgun" in guards and "1x Missile Launcher" in guards
+    grots = _printed_text(tmp_path / "b", OP_ROSTER + (
+        "  - {unit: Gretchin, count: 10, upgrades: [Runtherd]}\n"))
+    assert "11 SIZE" in grots.replace("\n", " ") and "10x Grot Blasta" in grots
+    assert "Runtherd" in grots
