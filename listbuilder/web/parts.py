@@ -70,6 +70,12 @@ def reads_of(parts: Iterable[Part | Items], ctx: Context) -> Reads:
     return out
 
 
+# Safe to mark: what is marked here is either one of our templates as Jinja rendered it (with
+# autoescaping on, so a roster's own text in it is escaped already) or literal markup whose
+# arguments go in through `Markup.format`/`join`, which escape them. Pinned by the escaping
+# checks in tests/web/test_partial_answers.py (a roster named with markup).
+
+
 def draw(template: str, ctx: Context, swapped: str, **more: Any) -> Markup:
     """One part drawn alone, its root element marked to swap itself in (`part_id` in
     web/templating.py reads `swap_part`)."""
