@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import render_template
+from flask import current_app
 from markupsafe import Markup
 
 Context = Mapping[str, Any]
@@ -76,10 +76,16 @@ def reads_of(parts: Iterable[Part | Items], ctx: Context) -> Reads:
 # checks in tests/web/test_partial_answers.py (a roster named with markup).
 
 
+def _render(template: str, ctx: Context, **more: Any) -> Markup:
+    """`template` drawn with `ctx`, a context the app's context processors have filled
+    already: an answer draws many parts from one context, so they run once, not a part."""
+    return Markup(current_app.jinja_env.get_template(template).render({**ctx, **more}))
+
+
 def draw(template: str, ctx: Context, swapped: str, **more: Any) -> Markup:
     """One part drawn alone, its root element marked to swap itself in (`part_id` in
     web/templating.py reads `swap_part`)."""
-    return Markup(render_template(template, **{**ctx, **more, "swap_part": swapped}))
+    return _render(template, ctx, **more, swap_part=swapped)
 
 
 def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
@@ -88,6 +94,8 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
     what its parts read now. Parts and items named in `always` are sent even when they read
     the same (a notice to clear, a form to put back)."""
     after = reads_of(parts, ctx)
+    ctx = dict(ctx)
+    current_app.update_template_context(ctx)
     wanted = set(always)
     out: list[Markup] = []
     sent: set[str] = set()
@@ -117,7 +125,7 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
                    for gone in old_ids[common:])
         if len(items) > common:
             added = Markup("").join(
-                Markup(render_template(part.item_template, **{**ctx, **item.context}))
+                _render(part.item_template, ctx, **item.context)
                 for item in items[common:])
             out.append(Markup('<div hx-swap-oob="beforeend:#{}">{}</div>').format(part.id, added))
     return out, after

@@ -186,6 +186,18 @@ def _entry_sides(system: RuleSystem, catalog: Catalog,
     return picks, sides
 
 
+def attacker_choices(system: RuleSystem, catalog: Catalog,
+                     roster: Roster) -> tuple[tuple[str, str, bool], ...] | None:
+    """What the panel's attacker lists offer, as (value, label, disabled): what a change to
+    the roster can alter in the panel as a page first shows it. None: the game has no quick
+    resolve (the panel is not offered)."""
+    if not system.has_quick_resolve():
+        return None
+    picks, _ = _entry_sides(system, catalog, roster)
+    return tuple((c.value, c.label, bool(c.render_kw and c.render_kw.get("disabled")))
+                 for c in picks)
+
+
 def _entry_index(entries: Sequence[RosterEntry], usable: Mapping[int, Side], value: str) -> int:
     """The entry a pick names. The unit name travels with the index, so a roster changed in
     another tab (an entry removed or moved) never silently swaps the unit."""

@@ -17,7 +17,15 @@ from listbuilder.storage import Stored
 from listbuilder.web import services
 from listbuilder.web.present import RosterView
 from listbuilder.web.resolve_form import Suggestion
-from listbuilder.web.resolve_present import Args, Other, Panel, arg, build_panel, share_token
+from listbuilder.web.resolve_present import (
+    Args,
+    Other,
+    Panel,
+    arg,
+    attacker_choices,
+    build_panel,
+    share_token,
+)
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("resolve", __name__)
@@ -94,6 +102,16 @@ def resolve_panel(view: RosterView) -> Panel:
     if id(view) not in panels:  # the view is held with its panel, so its id is not reused
         panels[id(view)] = (view, build_panel(view.system, view.catalog, view.roster, {}))
     return panels[id(view)][1]
+
+
+def resolve_attackers(view: RosterView) -> tuple[tuple[str, str, bool], ...] | None:
+    """The panel's attacker choices for this view (`attacker_choices`), without building the
+    panel: what an answer to a change compares, once a request for each view."""
+    choices: dict[int, tuple[RosterView, tuple[tuple[str, str, bool], ...] | None]] = \
+        g.setdefault("resolve_attackers", {})
+    if id(view) not in choices:  # the view is held with its choices, so its id is not reused
+        choices[id(view)] = (view, attacker_choices(view.system, view.catalog, view.roster))
+    return choices[id(view)][1]
 
 
 @bp.app_template_global("resolve_rosters")

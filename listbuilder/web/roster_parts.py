@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from listbuilder.engine.model import Roster
 from listbuilder.web.parts import Context, Item, Items, Part
-from listbuilder.web.resolve_views import my_rosters, resolve_panel
+from listbuilder.web.resolve_views import my_rosters, resolve_attackers
 
 
 def _entries(c: Context) -> list[Item]:
@@ -32,6 +32,14 @@ def _unit_rows(c: Context) -> list[Item]:
 def _roster(c: Context) -> Roster:
     roster: Roster = c["view"].roster
     return roster
+
+
+def _resolve_state(c: Context) -> tuple[bool, bool]:
+    """Whether the panel is offered, and whether it has a form (a usable unit to pick)."""
+    choices = resolve_attackers(c["view"])
+    if choices is None:
+        return False, False
+    return True, not all(off for _, _, off in choices)
 
 
 ROSTER_PARTS: tuple[Part | Items, ...] = (
@@ -62,7 +70,12 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
     Part("text", "web/_text.html", lambda c: c["view"].text),
     # the Print menu reads only the roster's links and its game's print offer
     Part("print-slot", "web/_print_slot.html", lambda c: c["view"].system.id),
+    # the quick-resolve panel is drawn whole only when it comes or goes (the first unit
+    # added, the last removed) or this browser's other rosters change; else a change redraws
+    # only its attacker lists, and a target picked, with its odds, stays
     Part("resolve-slot", "web/_resolve_slot.html", lambda c: (
-        resolve_panel(c["view"]),
-        my_rosters(c["view"].system.id, c["stored"].share_token, c["token"]))),
+        _resolve_state(c), my_rosters(c["view"].system.id, c["stored"].share_token,
+                                      c["token"]))),
+    Part("rs-attackers", "web/_rs_attackers.html", lambda c: resolve_attackers(c["view"]),
+         inside="resolve-slot"),
 )

@@ -240,3 +240,35 @@ def test_resolve_works_without_javascript(browser: Any, server: str, library: Li
         opened(page, "#units-title")
     finally:
         context.close()
+
+
+def test_odds_follow_a_change_to_the_roster(page: Page, server: str, library: Library) -> None:
+    """A change to the roster redraws only the panel's attacker lists: the unit picked stays
+    picked, the target stays, and the odds shown are asked again for the roster as it is now
+    (the Nobz made bigger fight as 7, not 5)."""
+    from dataclasses import replace
+
+    system = get_system("op40k")
+    catalog = library.catalog(system)
+    roster = roster_of(library, "op40k")
+    nobz = side_from_entry(system, catalog, roster, 1)
+    open_example(page, server, "op40k")
+    swapped(page, lambda: page.get_by_label("Attacker", exact=True).select_option(
+        label=nobz.label))
+    page.get_by_label("Target unit").fill("Veterans")
+    swapped(page, lambda: page.get_by_label("Target unit").press("Enter"))
+    answered(page, 1, expected(library, "op40k", 1, "Veterans", {}).summary)
+
+    page.locator("#entry-1-sum").click()
+    page.fill("#count-1", "7")
+    page.press("#count-1", "Enter")
+    bigger = replace(roster, entries=[*roster.entries[:1], replace(roster.entries[1], count=7),
+                                      *roster.entries[2:]])
+    grown = side_from_entry(system, catalog, bigger, 1)
+    assert grown.label != nobz.label
+    want = quick_resolve(system, catalog, grown, find_side(system, catalog, "Veterans"), {})
+    assert want.summary != expected(library, "op40k", 1, "Veterans", {}).summary
+    answered(page, 1, want.summary)
+    picked = page.locator("#rs-a1 option:checked")
+    assert picked.inner_text() == grown.label
+    assert page.get_by_label("Target unit").input_value() == "Veterans"

@@ -304,8 +304,10 @@ def test_a_part_is_drawn_only_when_what_it_reads_changed(
     assert not any("print-slot" in d or "u-trukk" in d for d in each), each
     assert ["settings-part" in d for d in each] == [False, False, True, False, False]
     assert ["u-nobz" in d for d in each] == [False, True, False, False, True]
-    # the quick-resolve panel lists the roster's units: drawn when they change
-    assert ["resolve-slot" in d for d in each] == [True, True, False, True, True]
+    # the quick-resolve panel is drawn whole when it comes (the first unit); after that only
+    # its attacker lists, when the roster's units change, so a target picked stays
+    assert ["resolve-slot" in d for d in each] == [True, False, False, False, False]
+    assert ["rs-attackers" in d for d in each] == [False, True, False, True, True]
     # always: the notices, what a screen reader hears, and the version (in the heading when
     # that is drawn)
     assert all({"said", "notices"} <= d and d & {"saved-version", "roster-title"}

@@ -218,6 +218,25 @@
     if ((box.id === "rs-target" && event.inputType === "insertReplacementText") ||
         (box.id === "rs-link" && event.inputType === "insertFromPaste")) askAgain(form);
   });
+  // A change to the roster redraws only the attacker lists (roster_parts.py): keep the units
+  // picked where they are still offered, and, when odds are shown, ask again so they follow
+  // the roster (a bigger unit, an upgrade bought).
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var old = event.detail && event.detail.target;
+    if (!old || old.id !== "rs-attackers") return;
+    old.querySelectorAll("select").forEach(function (select) {
+      var fresh = event.detail.fragment.querySelector("select[name='" + select.name + "']");
+      var keep = fresh && Array.prototype.find.call(fresh.options, function (o) {
+        return o.value === select.value && !o.disabled;
+      });
+      if (!keep) return;
+      Array.prototype.forEach.call(fresh.options, function (o) {
+        if (o === keep) o.setAttribute("selected", ""); else o.removeAttribute("selected");
+      });
+    });
+    var form = old.closest("form.rs-form");
+    if (form && form.querySelector(".rs-results")) setTimeout(function () { askAgain(form); });
+  });
 
   // -- print previews --------------------------------------------------------------------------
   // The picture of a print's first page follows the options chosen: a changed option asks the
