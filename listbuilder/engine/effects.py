@@ -383,7 +383,14 @@ def field(unit: U, models: int, weapons: Sequence[W], upgrades: Sequence[Upgrade
                     keywords.append(effect.keyword)
                 case ChangeModels():
                     extra += effect.by
-    fielded_unit = dataclasses.replace(unit, **stats) if stats else unit  # type: ignore[type-var]
+    changes: dict[str, object] = dict(stats)
+    # the unit as fielded has the rules and keywords it gained, so what reads a unit's rules
+    # (quick-resolve's Stealthy or Furious, a card's rule list) sees them too
+    for attr, gained in (("special_rules", rules), ("keywords", keywords)):
+        had = getattr(unit, attr, None)
+        if had is not None and gained:
+            changes[attr] = tuple(dict.fromkeys((*had, *gained)))
+    fielded_unit = dataclasses.replace(unit, **changes) if changes else unit  # type: ignore[type-var]
     return Fielded(fielded_unit, max(1, models + extra),
                    tuple(Carried(w, n) for w, n in carried if n > 0),
                    tuple((s, getattr(fielded_unit, s)) for s in stat_names),

@@ -54,15 +54,23 @@ def suggest(name: str, options: Iterable[str]) -> str:
 
 @dataclass(frozen=True)
 class Member(Generic[UnitT_co]):
-    """One unit of a side: `count` is its models (or, for chits, copies in the stack)."""
+    """One unit of a side: `count` is its models (or, for chits, copies in the stack) as its
+    roster entry gives them; `models`, when not 0, the models it fields after upgrades that add
+    or take some (a Runtherd joining the Gretchin), which is what fights and what it is called."""
 
     unit: UnitT_co
     count: int
     upgrades: tuple[str, ...] = ()
+    models: int = 0
+
+    @property
+    def fielded_models(self) -> int:
+        return self.models or self.count
 
     @property
     def label(self) -> str:
-        return self.unit.name if self.count == 1 else f"{self.count}x {self.unit.name}"
+        n = self.fielded_models
+        return self.unit.name if n == 1 else f"{n}x {self.unit.name}"
 
 
 @dataclass(frozen=True)

@@ -126,13 +126,23 @@ def _from_roster(system: RuleSystem[C, U], catalog: C, roster: Roster,
     unit = system.unit_of(catalog, roster, match)
     if unit is None:
         raise ResolveError(f"the roster's {match.unit!r} is not in the catalog: fix the roster")
-    out = [Member(unit, 1 if system.copies_fight_alone else match.count, match.upgrades)]
+    out = [Member(unit, 1 if system.copies_fight_alone else match.count, match.upgrades,
+                  _models(system, catalog, unit, match))]
     if match.label:
         for entry in entries:
             joined = system.unit_of(catalog, roster, entry)
             if entry.joins == match.label and joined is not None:
-                out.append(Member(joined, entry.count, entry.upgrades))
+                out.append(Member(joined, entry.count, entry.upgrades,
+                                  _models(system, catalog, joined, entry)))
     return out
+
+
+def _models(system: RuleSystem[C, U], catalog: C, unit: U, entry: RosterEntry) -> int:
+    """The models the entry fields when its upgrades add or take some; else 0 (its count)."""
+    if system.copies_fight_alone or not entry.upgrades:
+        return 0
+    fielded = system.fielded(catalog, unit, entry)
+    return fielded.models if fielded is not None and fielded.models != entry.count else 0
 
 
 def _profile(unit: Unit) -> Unit:

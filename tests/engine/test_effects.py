@@ -5,6 +5,7 @@ of the fielded unit."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -336,3 +337,82 @@ def test_the_op40k_card_pdf_prints_removed_weapons_and_added_models(tmp_path: Pa
         "  - {unit: Gretchin, count: 10, upgrades: [Runtherd]}\n"))
     assert "11 SIZE" in grots.replace("\n", " ") and "10x Grot Blasta" in grots
     assert "Runtherd" in grots
+
+
+# A faction of our own, in a player's data folder, for the kinds the sample factions do not
+# use: a rule and a keyword gained, a stat changed, a weapon put away and a model added.
+GHOST_LEGION = """\
+sample: true
+factions:
+  - {name: Ghost Legion, text: Test faction of ours.}
+datasheets:
+  - name: Veil Stalkers
+    faction: Ghost Legion
+    keywords: [Infantry]
+    move: 8
+    save: 5
+    wounds: 1
+    morale: 4
+    control: 1
+    models: {min: 4, max: 8}
+    pts: 15
+    weapons:
+      - {name: Stalker Carbine, range: 24, att: 1, sk: 4, ap: 0}
+      - {name: Knife, range: Melee, att: 1, sk: 4, ap: 0}
+    upgrades:
+      - name: Camo Cloaks
+        pts: 10
+        text: The squad fades from sight and hardens its cloaks.
+        effects: [{rule: Stealthy}, {keyword: Camouflaged}, {change: save, by: -1}]
+      - name: Spotter
+        pts: 5
+        text: One stalker puts his carbine away to spot; one more model joins.
+        effects: [{remove: Stalker Carbine, models: 1}, {models: 1}]
+"""
+GHOST_ROSTER = (
+    "format: 1\nsystem: actionhammer\nname: T\npoints_limit: 2000\n"
+    "factions: [Cobalt Brigade, Ghost Legion]\nentries:\n"
+    "  - {unit: Line Troopers, count: 5}\n"
+    "  - {unit: Veil Stalkers, count: 5, upgrades: [Camo Cloaks, Spotter]}\n")
+
+
+def _ghost_cli(tmp_path: Path, *args: str) -> str:
+    data = tmp_path / "data" / "actionhammer"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "ghost-legion.yaml").write_text(GHOST_LEGION)
+    (tmp_path / "r.yaml").write_text(GHOST_ROSTER)
+    (tmp_path / "stalkers.yaml").write_text(GHOST_ROSTER.replace(
+        "  - {unit: Line Troopers, count: 5}\n", ""))
+    env = {**os.environ, "LISTBUILDER_DATA": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+                           *args], check=True, capture_output=True, text=True, env=env,
+                          cwd=tmp_path).stdout
+
+
+def test_the_card_pdf_prints_gained_rules_keywords_and_changed_stats(tmp_path: Path) -> None:
+    import pdfplumber
+
+    _ghost_cli(tmp_path, "print", "stalkers.yaml", "--what", "cards", "--card", "poker",
+               "-o", "c.pdf")
+    with pdfplumber.open(tmp_path / "c.pdf") as pdf:
+        stalkers = " ".join(w["text"] for page in pdf.pages for w in page.extract_words())
+    assert "4+ SAVE" in stalkers  # 5+ changed by -1
+    assert "6 MODELS" in stalkers  # 5 bought, one more joins
+    assert "4x Stalker" in stalkers and "6x" not in stalkers  # one carbine put away
+    assert "Stealthy:" in stalkers and "CAMOUFLAGED" in stalkers
+
+
+def test_quick_resolve_fights_gained_rules_and_models(tmp_path: Path) -> None:
+    """The gained Stealthy makes far shots worse, the changed save is rolled, and the side is
+    called what it fields: 6 Stalkers firing 4 carbines."""
+    near = _ghost_cli(tmp_path, "resolve", "actionhammer", "--roster", "r.yaml",
+                      "--attacker", "Line Troopers", "--defender", "Veil Stalkers")
+    far = _ghost_cli(tmp_path, "resolve", "actionhammer", "--roster", "r.yaml",
+                     "--attacker", "Line Troopers", "--defender", "Veil Stalkers",
+                     "--set", "far=yes")
+    assert "-> 6x Veil Stalkers" in near and "Veil Stalkers saves on 4+" in near
+    assert "Skill 4+ (no modifier)" in near and "Skill 4+ (-1)" in far
+    shooting = _ghost_cli(tmp_path, "resolve", "actionhammer", "--roster", "r.yaml",
+                          "--attacker", "Veil Stalkers", "--defender", "Line Troopers")
+    assert shooting.startswith("ActionHammer: 6x Veil Stalkers")
+    assert "Veil Stalkers: models: 6" in shooting and "Stalker Carbine: 4 dice" in shooting

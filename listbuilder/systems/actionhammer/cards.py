@@ -101,7 +101,7 @@ def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntr
     card = replace(base, stats=tuple(Stat("Models", str(fielded.models)) if s.label == "Models"
                                      else s for s in base.stats),
                    tables=tuple(replace(t, rows=rows) for t in base.tables),
-                   rules=base.rules + gained, keywords=base.keywords + fielded.keywords)
+                   rules=base.rules + gained, keywords=base.keywords)
     return UnitCard(profile=card, size=f"{fielded.models} models" if many else "",
                     cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades,
                     reminders=reminders(catalog, fielded.unit, fielded.models))

@@ -81,15 +81,16 @@ def options(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide) -> tup
                        "it. Defensive: -1 both ways. Stunned overrides every other modifier."),
            Option.pick("defender_stance", "Target's stance", _stances(cat, d[0]), "Regular",
                        "The target's stance changes the attacker's hit rolls the same way.")]
+    a_models, d_models = _fielded(attacker.members[0]).models, _fielded(defender.members[0]).models
     out.append(Option.number("attacker_models", f"{a[0].name}: models", 1,
-                             max(a[0].max_models, attacker.count), attacker.count,
+                             max(a[0].max_models, a_models), a_models,
                              "Models of the attacking unit that fight."))
-    if max(d[0].max_models, defender.count) > 1:
+    if max(d[0].max_models, d_models) > 1:
         out.append(Option.number("defender_models", f"{d[0].name}: models left", 1,
-                                 max(d[0].max_models, defender.count), defender.count,
+                                 max(d[0].max_models, d_models), d_models,
                                  "Models of the target unit still on the table."))
         out.append(Option.number("defender_start", f"{d[0].name}: starting models", 1,
-                                 max(d[0].max_models, defender.count), defender.count,
+                                 max(d[0].max_models, d_models), d_models,
                                  "Its size at the start of the game, for the morale test."))
     out.append(Option.number("wounds_lost", f"{d[0].name}: wounds already lost", 0,
                              d[0].wounds - 1, 0,
@@ -191,7 +192,7 @@ def volleys(cat: ActionHammerCatalog, attacker: AhSide, defender_models: int,
     for i, member in enumerate(attacker.members):
         fielded = _fielded(member)
         sheet = fielded.unit
-        models = int(situation["attacker_models"]) if i == 0 else member.count
+        models = int(situation["attacker_models"]) if i == 0 else fielded.models
         for carried in fielded.weapons:
             w = carried.weapon
             # a weapon every model carries fires from every model left; one a few carry,
@@ -311,8 +312,8 @@ def resolve(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide,
             situation: Situation) -> Result:
     _sheets(attacker)
     d = _sheets(defender)
-    first = int(situation.get("defender_models", defender.count))
-    models = (first, *(m.count for m in defender.members[1:]))
+    first = int(situation.get("defender_models", _fielded(defender.members[0]).models))
+    models = (first, *(_fielded(m).models for m in defender.members[1:]))
     target = Target(tuple(d), models, int(situation["wounds_lost"]))
     if target.wounds_lost >= d[0].wounds:
         raise ResolveError(f"{d[0].name} has {d[0].wounds} wounds a model: wounds_lost is "
@@ -351,7 +352,7 @@ def _morale(cat: ActionHammerCatalog, sheets: Sequence[Datasheet], target: Targe
     divisor = cat.game.morale_divisor
     test = zero
     start = max(int(situation.get("defender_start", target.models[0])), target.models[0])
-    start += sum(m.count for m in defender.members[1:])
+    start += sum(_fielded(m).models for m in defender.members[1:])
     if start > 1:  # a multi-model unit counts models; a single model counts its Wounds
         for v, p in dealt.items():
             left = target.total_models - target.destroyed(v)

@@ -120,6 +120,6 @@ def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
                    if (r := catalog.rule(name)) is not None and r.name not in shown)
     return UnitCard(profile=Profile(name=base.name, subtitle=base.subtitle, cost=base.cost,
                                     stats=stats, tables=tables, rules=base.rules + gained,
-                                    keywords=base.keywords + fielded.keywords, note=base.note),
+                                    keywords=base.keywords, note=base.note),
                     size="" if unit.is_vehicle else f"{fielded.models} models", cost=pts(cost),
                     upgrades=upgrades, reminders=reminders(catalog, fielded.unit))

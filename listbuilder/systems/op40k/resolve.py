@@ -70,7 +70,8 @@ def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Opti
                                  "On Hold a vehicle may split its weapons between targets."))
     else:
         out.append(Option.number("attacker_models", f"{a.name}: models", 1,
-                                 max(MAX_MODELS, attacker.count), attacker.count,
+                                 max(MAX_MODELS, attacker.members[0].fielded_models),
+                                 attacker.members[0].fielded_models,
                                  "Models left in the attacking unit."))
     if d.is_vehicle:
         out.append(Option.pick("facing", "Facing hit", [f.name for f in cat.facings],
@@ -79,7 +80,8 @@ def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Opti
                                "the harsher counts."))
     else:
         out.append(Option.number("defender_models", f"{d.name}: models", 1,
-                                 max(MAX_MODELS, defender.count), defender.count,
+                                 max(MAX_MODELS, defender.members[0].fielded_models),
+                                 defender.members[0].fielded_models,
                                  "Models left in the target unit."))
     return tuple(out)
 
