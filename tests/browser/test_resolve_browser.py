@@ -272,3 +272,35 @@ def test_odds_follow_a_change_to_the_roster(page: Page, server: str, library: Li
     picked = page.locator("#rs-a1 option:checked")
     assert picked.inner_text() == grown.label
     assert page.get_by_label("Target unit").input_value() == "Veterans"
+
+
+def test_a_new_empire_fights_with_its_starting_chits(page: Page, server: str, tmp_path: Path,
+                                                     library: Library) -> None:
+    """A Space Empires roster with nothing recruited yet still fields its 20 starting chits:
+    the attacker list offers each kind drawn, marked as fielded besides the list, and one
+    picked fights (as the engine works it out for the same roster)."""
+    text = ("format: 1\nsystem: spaceempires\nname: Fresh\nfactions: [Orks]\n"
+            "choices: {seed: 2024, homeworlds: 1, treasury: 0}\nentries: []\n")
+    path = tmp_path / "fresh.yaml"
+    path.write_text(text)
+    page.goto(server + "/")
+    page.set_input_files("#file", str(path))
+    page.get_by_role("button", name="Open file").click()
+    opened(page, "#resolve-panel", state="attached")
+    show_panel(page)
+    options = page.locator("#rs-a1 option")
+    labels = options.all_inner_texts()
+    drawn = [t for t in labels if t.endswith("(fielded besides the list)")]
+    assert drawn and len(drawn) == len(labels), labels
+    value = options.nth(len(labels) - 1).get_attribute("value")
+    assert value is not None
+    system = get_system("spaceempires")
+    catalog = library.catalog(system)
+    roster = library.read_roster(text, "x").roster
+    index = int(value.split(":")[0])
+    side = side_from_entry(system, catalog, roster, index)
+    swapped(page, lambda: page.locator("#rs-a1").select_option(value))
+    page.get_by_label("Target unit").fill("Predator Tanks")
+    swapped(page, lambda: page.get_by_label("Target unit").press("Enter"))
+    want = quick_resolve(system, catalog, side, find_side(system, catalog, "Predator Tanks"), {})
+    answered(page, 1, want.summary)

@@ -416,3 +416,17 @@ def test_quick_resolve_fights_gained_rules_and_models(tmp_path: Path) -> None:
                           "--attacker", "Veil Stalkers", "--defender", "Line Troopers")
     assert shooting.startswith("ActionHammer: 6x Veil Stalkers")
     assert "Veil Stalkers: models: 6" in shooting and "Stalker Carbine: 4 dice" in shooting
+
+
+def test_a_vehicle_fires_each_gun_its_upgrades_mount(tmp_path: Path) -> None:
+    """Lascannon Sponsons add two lascannons to the Predator's two guns: four dice on Hold."""
+    roster = tmp_path / "r.yaml"
+    for upgrades, guns in (("[Lascannon Sponsons]", 4), ("[]", 2)):
+        roster.write_text("format: 1\nsystem: op40k\nname: T\npoints_limit: 500\n"
+                          "factions: [Space Marines, Orks]\nentries:\n"
+                          f"  - {{unit: Predator, upgrades: {upgrades}}}\n"
+                          "  - {unit: Ork Boyz, count: 15}\n")
+        out = _resolve("op40k", "--roster", str(roster), "--attacker", "Predator",
+                       "--defender", "Ork Boyz")
+        assert f"Predator: {guns} weapons fired, a die each" in out
+        assert f"{guns} dice to hit" in out

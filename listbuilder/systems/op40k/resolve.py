@@ -41,10 +41,12 @@ def _sheet(side: OpSide) -> Datasheet:
 
 
 def ranged_weapons(catalog: Op40kCatalog, side: OpSide) -> tuple[Weapon, ...]:
-    """The side's guns as fielded: its equipment after its upgrades."""
+    """The side's guns as fielded (its equipment after its upgrades), one for each model or
+    mount carrying it: a Predator with sponsons has two Lascannons, so four guns to fire."""
     member = side.members[0]
     fielded = _sheet(side).fielded(catalog, member.count, member.upgrades)
-    return tuple(c.weapon for c in fielded.weapons if not c.weapon.melee)
+    return tuple(c.weapon for c in fielded.weapons if not c.weapon.melee
+                 for _ in range(c.models))
 
 
 def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Option, ...]:
