@@ -29,6 +29,7 @@ from listbuilder.engine.cards import (
     merge_identical,
 )
 from listbuilder.engine.effects import Fielded
+from listbuilder.engine.errors import closest
 from listbuilder.engine.fight import Option, ResolveError, Resolver, Result, Side, Situation
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
@@ -277,13 +278,20 @@ class RuleSystem(Generic[CatalogT, UnitT]):
                 f"remove {n - self.max_factions}."))
         for f in roster.factions:
             if catalog.faction(f) is None:
-                out.append(Violation("roster.unknown-faction", "error", "roster",
-                                     f"Faction {f!r} is not in the {self.name} catalog."))
+                out.append(Violation(
+                    "roster.unknown-faction", "error", "roster",
+                    f"Faction {f!r} is not in the {self.name} catalog"
+                    f"{closest(f, (x.name for x in catalog.factions))}: choose one of its "
+                    f"factions."))
         for i, entry in enumerate(roster.entries):
             unit = self.unit_of(catalog, roster, entry)
             if unit is None:
-                out.append(Violation("roster.unknown-unit", "error", where_entry(i, entry),
-                                     f"{entry.unit!r} is not a unit of the chosen faction."))
+                mine = [u.name for u in catalog.units
+                        if not roster.factions or u.faction in roster.factions]
+                out.append(Violation(
+                    "roster.unknown-unit", "error", where_entry(i, entry),
+                    f"{entry.unit!r} is not a unit of the chosen faction"
+                    f"{closest(entry.unit, mine)}: correct the name or remove the entry."))
                 continue
             out += self._check_faction(roster, i, entry, unit)
             lo, hi = self.count_bounds(unit)

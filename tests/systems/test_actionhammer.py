@@ -565,6 +565,16 @@ def test_unknown_units_are_left_to_the_base_class(library: Library) -> None:
     assert SYSTEM.roster_points(c, r) == 80
 
 
+def test_an_unknown_unit_is_told_what_to_do(library: Library) -> None:
+    """Every message says what the player can do: a unit the data no longer has (renamed in
+    an update, say) is named with the nearest of the faction's units."""
+    r = Roster(system="actionhammer", name="T", points_limit=1000, factions=("Cobalt Brigade",),
+               entries=(RosterEntry(unit="Line Trooper", count=5),))
+    [found] = SYSTEM.validate(cat(library), r)
+    assert found.message == ("'Line Trooper' is not a unit of the chosen faction (did you mean "
+                             "'Line Troopers'?): correct the name or remove the entry.")
+
+
 # -- data errors and the player's own data ----------------------------------------------------
 
 def _copy_data(tmp_path: Path) -> tuple[Path, Path]:

@@ -287,8 +287,9 @@ def test_repeated_unit_says_to_merge(violations) -> None:
     found = violations(roster(entries))
     assert rule_ids(found) == ["hammerwars.repeated-unit"]
     assert found[0].where == "entries[7] Assault Infantry"
-    assert found[0].message == ("Assault Infantry is already listed at entries[0]: merge them "
-                                "into one entry (add this count of 2 to entries[0]).")
+    # counted from 1, as the builder and the file's reader count them
+    assert found[0].message == ("Assault Infantry is listed twice (entries 1 and 8): remove "
+                                "entry 8 and add its 2 to entry 1.")
 
 
 def test_goal_not_open_to_the_faction(violations) -> None:

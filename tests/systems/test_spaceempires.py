@@ -288,8 +288,9 @@ def test_upkeep_counts_the_starting_draw_and_not_the_treasury(violations: Violat
     found = violations(roster("Orks", homeworlds=0, rich_planets=1, treasury=50))
     upkeep = [v for v in found if v.rule == "spaceempires.upkeep"]
     assert [v.message for v in upkeep] == [
-        "20 units (20 at start + 0 recruited); upkeep keeps 5 x 3 revenue = 15: recruit none "
-        "and discard 5 starting units, or hold more planets."]
+        "20 units (20 at start + 0 recruited); upkeep keeps 5 x 3 revenue = 15: set the "
+        "planets you hold to 1 more revenue (Poor 1, Rich 3, Homeworld 5 each); at the table "
+        "the rules would have you discard 5 starting units instead."]
 
 
 def test_recruits_are_not_tied_to_a_five_chit_draw(violations: Violations,

@@ -41,8 +41,8 @@ def check_repeats(listed: Listed) -> list[Violation]:
         if j != i:
             out.append(Violation(
                 "hammerwars.repeated-unit", "error", where_entry(i, entry),
-                f"{unit.name} is already listed at entries[{j}]: merge them into one entry "
-                f"(add this count of {entry.count} to entries[{j}])."))
+                f"{unit.name} is listed twice (entries {j + 1} and {i + 1}): remove entry "
+                f"{i + 1} and add its {entry.count} to entry {j + 1}."))
     return out
 
 

@@ -172,8 +172,14 @@ def _check_upkeep(catalog: SpaceEmpiresCatalog, empire: Empire, recruits: Sequen
     excess = start + n - upkeep
     if excess <= 0:
         return []
+    # the starting draw can't be put back in the builder: past the recruits, what the player
+    # can change is the planets held (each revenue keeps `per` units more)
+    more = -(-(excess - n) // per)
+    kinds = ", ".join(f"{k.name} {k.revenue}" for k, _ in empire.planets)
     fix = (f"recruit {excess} fewer" if excess <= n else
-           f"recruit none and discard {excess - n} starting units, or hold more planets")
+           f"{'remove every recruit and ' if n else ''}set the planets you hold to "
+           f"{more} more revenue ({kinds} each); at the table the rules would have you "
+           f"discard {excess - n} starting units instead")
     return [Violation(
         "spaceempires.upkeep", "error", "roster",
         f"{plural(start + n, 'unit')} ({start} at start + {n} recruited); upkeep keeps "
