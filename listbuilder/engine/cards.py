@@ -7,9 +7,11 @@ systems make them (the printing hooks of `RuleSystem`); templates only lay these
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from listbuilder.engine.effects import shown_on_card
+from listbuilder.engine.model import Unit
 from listbuilder.engine.profile import Profile, RuleText
 
 
@@ -22,26 +24,22 @@ class UnitCard:
     size: str = ""  # "10 models"; empty where every unit is one model
     cost: str = ""  # what this entry costs, upgrades included: "142 pts"
     upgrades: tuple[RuleText, ...] = ()  # the upgrades taken, with their cost and text
-    attached: tuple[UnitCard, ...] = ()  # units riding on this card (an ActionHammer Leader)
-    # what a player looks up most while playing this unit, worked out from its own numbers
-    # ("Save 4+: ..."). Not rules of the game, so the roster sheet's glossary leaves them out.
+    # the unit's own numbers for the core rules a player checks most, printed as one line
+    # ("Save 4+ (3+ in cover) · Morale 3+ at 5 models or fewer"); what the rules themselves
+    # say is on the quick-reference card and the roster sheet (RuleSystem.core_rules)
     reminders: tuple[RuleText, ...] = ()
 
     def has_notes(self) -> bool:
-        return bool(self.profile.note) or any(card.has_notes() for card in self.attached)
+        return bool(self.profile.note)
 
     def without_notes(self) -> UnitCard:
-        """The same card without its flavour lines (`Profile.note`), its riders' too: what a
-        card too long for its stock gives up before it runs onto a second card."""
-        return replace(self, profile=replace(self.profile, note=""),
-                       attached=tuple(card.without_notes() for card in self.attached))
+        """The same card without its flavour line (`Profile.note`): what a card too long for
+        its stock gives up before it runs onto a second card."""
+        return replace(self, profile=replace(self.profile, note=""))
 
     def rules_used(self) -> tuple[RuleText, ...]:
-        """Every special rule this card prints, attached units' included."""
-        out = list(self.profile.rules)
-        for card in self.attached:
-            out += card.rules_used()
-        return tuple(out)
+        """Every special rule this card prints."""
+        return self.profile.rules
 
 
 @dataclass(frozen=True)
@@ -88,6 +86,9 @@ class SheetLine:
     count: int  # what RosterSheet.count_label says it counts
     detail: str  # upgrades taken, who it joins
     cost: str
+    stats: str = ""  # the card's stats on one line: '8" Move · 4+ Save · 1 Wounds'
+    track: int = 0  # boxes to tick off in play, one a `track_label` (models, wounds, lives)
+    track_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,17 @@ class RosterSheet:
     summary: tuple[tuple[str, str], ...]  # the system's own totals
     glossary: tuple[RuleText, ...]  # only the rules the roster's cards print
     problems: tuple[str, ...] = ()  # what makes the roster illegal, if anything
+
+    @property
+    def has_details(self) -> bool:
+        """Whether any line has upgrades or joins: else the sheet leaves that column out."""
+        return any(line.detail for line in self.lines)
+    core: tuple[RuleText, ...] = ()  # the core rules the cards leave to the reference card
+
+
+def stats_line(profile: Profile) -> str:
+    """A card's stats as the roster sheet prints them, on one line."""
+    return " · ".join(f"{s.value} {s.label}" for s in profile.stats)
 
 
 def merge_identical(cards: Iterable[UnitCard]) -> tuple[UnitCard, ...]:
@@ -122,6 +134,28 @@ def glossary(cards: Iterable[UnitCard]) -> tuple[RuleText, ...]:
         for rule in card.rules_used():
             seen.setdefault(rule.name.casefold(), rule)
     return tuple(seen[k] for k in sorted(seen))
+
+
+def upgrades_taken(unit: Unit, names: Iterable[str],
+                   price: Callable[[int], str]) -> tuple[RuleText, ...]:
+    """Each upgrade taken, once, as a card lists it: its name and price, and its words only
+    where the card does not show what it does (`shown_on_card`)."""
+    out = []
+    for name in dict.fromkeys(names):
+        if (u := unit.upgrade(name)) is not None:
+            label = f"{u.name} (+{price(u.pts)}{' per model' if u.per_model else ''})"
+            out.append(RuleText(label, "" if shown_on_card(u.effects) else u.text))
+    return tuple(out)
+
+
+REFERENCE = "Quick reference"
+
+
+def reference_card(system_name: str, rules: tuple[RuleText, ...]) -> UnitCard:
+    """The card printed after a roster's unit cards: the core rules their cards leave out,
+    so each unit card keeps its room for its own numbers and rules."""
+    return UnitCard(profile=Profile(name=REFERENCE, subtitle=system_name, cost="",
+                                    rules=rules))
 
 
 def pts(n: int) -> str:

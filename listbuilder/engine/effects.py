@@ -229,6 +229,13 @@ Effect = (SetStat | ChangeStat | AddWeapon | ReplaceWeapon | RemoveWeapon | SetW
           | AddRule | AddKeyword | ChangeModels)
 
 
+def shown_on_card(effects: Sequence[Effect]) -> bool:
+    """Whether a card shows all that these effects do (stats, weapons, keywords, models are
+    printed as fielded), so an upgrade with them needs no words there; a rule gained, or an
+    upgrade with no effects at all (free text), still does."""
+    return bool(effects) and not any(isinstance(e, AddRule) for e in effects)
+
+
 def effect_of(model: EffectModel) -> Effect:
     """The effect a checked YAML mapping describes."""
     match model:

@@ -32,6 +32,18 @@ class Table:
     # each column's share of a card's width in percent (see `column_widths`)
     widths: tuple[int, ...] = ()
 
+    def without_empty_columns(self) -> Table:
+        """The table less the columns (but the first) no row fills: a heading over nothing
+        takes a card's room for nothing (Features, where no weapon has one)."""
+        keep = [j for j in range(len(self.headers))
+                if j == 0 or any(row[j] for row in self.rows)]
+        if len(keep) == len(self.headers):
+            return self
+        return Table(self.title, tuple(self.headers[j] for j in keep),
+                     tuple(tuple(row[j] for j in keep) for row in self.rows),
+                     tuple(self.labels[j] for j in keep) if self.labels else (),
+                     tuple(self.widths[j] for j in keep) if self.widths else ())
+
     def column_widths(self) -> tuple[int, ...]:
         """`widths`, or the first column (a name) a third and the rest equal shares; always
         summing to 100."""

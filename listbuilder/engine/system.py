@@ -27,6 +27,8 @@ from listbuilder.engine.cards import (
     UnitCard,
     glossary,
     merge_identical,
+    stats_line,
+    upgrades_taken,
 )
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.errors import closest
@@ -427,9 +429,7 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         unit = self.unit_of(catalog, roster, entry)
         if unit is None:
             return None
-        taken = tuple(RuleText(f"{u.name} (+{u.pts} {self.cost_unit}"
-                               f"{' per model' if u.per_model else ''})", u.text)
-                      for name in dict.fromkeys(entry.upgrades) if (u := unit.upgrade(name)))
+        taken = upgrades_taken(unit, entry.upgrades, lambda n: f"{n} {self.cost_unit}")
         return UnitCard(profile=self.profile(catalog, unit),
                         size=f"{entry.count} {self.count_label}",
                         cost=f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}",
@@ -446,6 +446,13 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         cards = self.entry_cards(catalog, roster)
         return merge_identical(cards) if merge else tuple(cards)
 
+    def core_rules(self, catalog: CatalogT,
+                   cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        """The core rules `cards` refer to but leave out (how a save or a morale test works,
+        what a weapon feature does), in our words: printed once, on the quick-reference card
+        after the unit cards and on the roster sheet, instead of on every card."""
+        return ()
+
     def card_set(self, catalog: CatalogT) -> CardSet | None:
         """The system's own printable set (a shared deck, a set of unit cards); None if none."""
         if not catalog.decks:
@@ -457,6 +464,17 @@ class RuleSystem(Generic[CatalogT, UnitT]):
     def chits(self, catalog: CatalogT, faction: str) -> tuple[ChitFace, ...]:
         """The counters of a faction's chit pile, for systems played with chits."""
         return ()
+
+    def sheet_cost(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> str:
+        """What an entry costs, as the roster sheet's cost column prints it."""
+        return f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}"
+
+    def sheet_track(self, catalog: CatalogT, unit: UnitT,
+                    entry: RosterEntry) -> tuple[int, str]:
+        """How many boxes the roster sheet gives an entry to tick off in play, and what each
+        stands for: by default one a model it fields."""
+        fielded = self.fielded(catalog, unit, entry) if entry.upgrades else None
+        return (fielded.models if fielded is not None else entry.count), "models"
 
     def sheet_choices(self, catalog: CatalogT, roster: Roster) -> tuple[RuleText, ...]:
         """The roster's choices as the roster sheet prints them."""
@@ -481,20 +499,31 @@ class RuleSystem(Generic[CatalogT, UnitT]):
             if entry.joins:
                 joined = labelled.get(entry.joins, entry.joins)
                 detail = ", ".join(x for x in (detail, f"joins {joined}") if x)
-            cost = self.entry_cost(catalog, roster, entry)
+            track, track_label = self.sheet_track(catalog, unit, entry)
             lines.append(SheetLine(card.profile.name, entry.count, detail,
-                                   f"{cost} {self.cost_unit}"))
+                                   self.sheet_cost(catalog, roster, entry),
+                                   stats_line(card.profile), track, track_label))
+        # what the roster fields besides its entries (a starting draw) is played from the
+        # sheet too
+        for extra in self.resolve_extras(catalog, roster):
+            unit = self.unit_of(catalog, roster, extra)
+            if unit is not None:
+                track, track_label = self.sheet_track(catalog, unit, extra)
+                lines.append(SheetLine(unit.name, extra.count, "starting draw", "-",
+                                       stats_line(self.profile(catalog, unit)), track,
+                                       track_label))
         totals = self.totals(catalog, roster)
-        problems = tuple(message_line(v) for v in self.validate(catalog, roster)
+        cards = self.unit_cards(catalog, roster)
+        # a player's sheet says what to fix; which reading decided it is for the builder
+        problems = tuple(v.message for v in self.validate(catalog, roster)
                          if v.severity == "error")
+        # (the sections, a starting draw, are lines of the table above)
         summary = totals.lines + tuple(("Printed price", note) for note in totals.notes)
-        for section in self.sections(catalog, roster):
-            summary += ((section.title, ""), *section.lines)
         return RosterSheet(
             title=roster.name, system=self.name, factions=roster.factions,
             choices=self.sheet_choices(catalog, roster), count_label=self.count_label,
             lines=tuple(lines), total=totals.headline, summary=summary,
-            glossary=glossary(self.entry_cards(catalog, roster)), problems=problems)
+            glossary=glossary(cards), problems=problems, core=self.core_rules(catalog, cards))
 
     # -- quick-resolve hooks (listbuilder.engine.resolve) ------------------------------------
     # True where a roster entry's count is copies of a one-model unit that each fight on their

@@ -18,6 +18,9 @@ SAFE = 5.0  # home printers print nothing this close to the paper's edge: nothin
 MARGIN = 7.0  # the least room kept at the paper's edge: the safe band, then room for a cut mark
 FOLD_GAP = 8.0  # between a front and its back on a gutter-fold sheet: the fold runs down it
 BLEED = 3.0
+# mm: a print-shop file keeps its text this far inside the trim, where a cut a little off
+# still leaves it whole (the usual safe zone)
+BLEED_SAFE = 3.0
 MARK_GAP = 1.0  # crop marks start this far from the grid
 MARK_LENGTH = 5.0
 

@@ -29,7 +29,9 @@ from weasyprint.text.fonts import FontConfiguration
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
+from listbuilder.printing.geometry import BLEED_SAFE
 from listbuilder.printing.templating import render_template
+from listbuilder.printing.textwidth import card_text_width, largest_pt
 from listbuilder.printing.workers import in_child, pool, split_work
 
 Progress = Callable[[str, int, int], None]
@@ -54,6 +56,7 @@ START_K = 215.0
 POKER_MM2 = 63.0 * 88.0
 TAG = re.compile(r"<[^>]+>")
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
+MINI_WIDTH = 50  # mm: a card narrower than this prints its weapons as lines (profile.html)
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
 UA_CSS = ("print-ua.css",)
@@ -79,7 +82,12 @@ class Stock:
     font_pt: float = 7.0
     floor_pt: float = 6.0
     max_pt: float = 7.0  # the largest text a sparse face grows to (font_pt: none grows)
-    table_pt: float = 7.5  # the largest text in weapon columns, whose widths are set
+
+    @property
+    def inset(self) -> float:
+        """mm from a bled face's edge to its text: the bleed, then the safe zone inside the
+        trim (0 without bleed: the card's own paddings apply)."""
+        return self.bleed + BLEED_SAFE if self.bleed else 0.0
 
 
 @dataclass
@@ -207,6 +215,19 @@ def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
     return min(stock.font_pt, round(size, 2))
 
 
+def _cap(face: Face, stock: Stock) -> float:
+    """The largest size a face may take: the stock's, or less when its weapon columns would
+    not hold their words at that size. Columns print at the card's own size (a player looks
+    them up first), so they, not the rules text, set how far a card grows."""
+    if not isinstance(face.item, UnitCard) or stock.width < MINI_WIDTH:
+        return stock.max_pt
+    width = card_text_width(stock.width, stock.bleed and BLEED_SAFE)
+    cap = min([stock.max_pt, *(largest_pt(t.without_empty_columns(), width, stock.floor_pt,
+                                          stock.max_pt)
+                               for t in face.item.profile.tables if t.rows)])
+    return max(stock.floor_pt, math.floor(cap * 20) / 20)
+
+
 def _guess(font_pt: float, overflow: float) -> float:
     """The size at which a face that overflowed at `font_pt` should just fit."""
     return float(font_pt * (1 / overflow) ** (1 / SHRINK_POWER))
@@ -297,7 +318,9 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     placed: dict[int, tuple[list[Any], float]] = {}
     # a face whose text should not fit even at the floor goes straight to continuation cards
     # (laid out below, after the rounds): its refits would all end there anyway
-    starts = [_start(face, stock, context) for face in faces]
+    caps = [_cap(face, stock) for face in faces]
+    starts = [min(_start(face, stock, context), cap) for face, cap in zip(faces, caps,
+                                                                           strict=True)]
     tries: dict[int, list[float]] = {i: [size] for i, size in enumerate(starts)
                                      if size >= stock.floor_pt}
     grown: set[int] = set()  # each face grows once, and tries once more in between
@@ -329,7 +352,7 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
                     placed[i] = (pages[:1], size)
                 # a sparse face grows (a shrink may have gone too far): one grown too far
                 # keeps the size that fitted
-                if i not in grown and (bigger := _grow(size, fill, stock.max_pt)):
+                if i not in grown and (bigger := _grow(size, fill, caps[i])):
                     grown.add(i)
                     tries[i] = [bigger]
                 continue

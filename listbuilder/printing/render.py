@@ -10,7 +10,7 @@ from typing import Any
 
 from jinja2 import TemplateNotFound
 
-from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
+from listbuilder.engine.cards import CardSet, ChitFace, UnitCard, reference_card
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import RuleSystem
@@ -41,7 +41,6 @@ MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grow
 # Faces are first laid out at the largest size: most cards of a roster end there or near it,
 # so most need no second layout (starting small, nearly every face grew: a round more)
 FONT_PT = MAX_PT
-TABLE_PT = {"poker": 7.5, "mini": 6.5, "tarot": 8.5}  # weapon columns: what their widths hold
 FLOOR_PT = 6.0
 CHIT_FONT_PT = 6.5
 CHIT_FLOOR_PT = 6.0
@@ -80,7 +79,7 @@ class Printed:
 def _stock(options: PrintOptions) -> Stock:
     w, h = CARDS[options.card]
     return Stock(w, h, BLEED if options.bleed else 0.0, FONT_PT[options.card], FLOOR_PT,
-                 MAX_PT[options.card], TABLE_PT[options.card])
+                 MAX_PT[options.card])
 
 
 def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,
@@ -180,6 +179,10 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
     if options.what in ("cards", "all"):
         cards = system.unit_cards(catalog, roster, merge=options.merge)
         if cards:
+            # the core rules the cards leave out, once, on a card of their own after them
+            core = system.core_rules(catalog, cards)
+            if core:
+                cards = (*cards, reference_card(system.name, core))
             cards_part = print_unit_cards(system, cards, options, roster.name, progress)
             parts.append(cards_part)
         elif options.what == "cards":
@@ -263,15 +266,14 @@ def print_rules(catalog: Catalog, system: RuleSystem,
 # -- one-time set-up --------------------------------------------------------------------------
 
 def _sample_card() -> UnitCard:
-    rider = UnitCard(Profile("Sample Leader", "Sample", "10 pts", stats=(Stat("Move", '6"'),)),
-                     cost="10 pts")
     profile = Profile(
         "Sample", "Sample · Infantry", "10 pts per model",
         stats=(Stat("Move", '6"'), Stat("Save", "4+"), Stat("Models", "5")),
         tables=(Table("Weapons", ("Weapon", "Range", "Att"), (("Blade", "Melee", "2"),)),),
         rules=(RuleText("Rule", "What it does."),), keywords=("Infantry",), note="A note.")
     return UnitCard(profile, copies=2, size="5 models", cost="50 pts",
-                    upgrades=(RuleText("Upgrade", "What it adds."),), attached=(rider,))
+                    upgrades=(RuleText("Upgrade", "What it adds."),),
+                    reminders=(RuleText("Save 4+", "(3+ in cover)"),))
 
 
 def warm_up() -> float:

@@ -8,6 +8,7 @@ from typing import Any
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, select_autoescape
 
+from listbuilder.printing.textwidth import card_text_width, column_shares
 from listbuilder.templates_loader import template_loader
 
 
@@ -41,6 +42,8 @@ def environment(loader: BaseLoader | None = None) -> Environment:
     env.filters["play_icon"] = play_icon
     env.filters["mm"] = mm
     env.filters["size_class"] = size_class
+    env.globals["column_shares"] = column_shares
+    env.globals["card_text_width"] = card_text_width
     return env
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,6 +268,25 @@ def test_validate_json_gives_each_entry_as_fielded() -> None:
     assert troopers["fielded"]["rules_gained"] == ["Vox Caster"]
 
 
+def _printed_words(tmp_path: Path, roster_text: str) -> list[dict[str, Any]]:
+    """The words of the roster's one unit card, with their places."""
+    import pdfplumber
+
+    from listbuilder.printing.geometry import CARDS, PT_PER_MM, grid
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "r.yaml").write_text(roster_text)
+    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+                    "r.yaml", "--what", "cards", "-o", "r.pdf"], check=True,
+                   capture_output=True, cwd=tmp_path)
+    cell = grid("a4", CARDS["poker"])
+    with pdfplumber.open(tmp_path / "r.pdf") as pdf:
+        first = pdf.pages[0].crop((cell.left * PT_PER_MM, cell.top * PT_PER_MM,
+                                   (cell.left + CARDS["poker"][0]) * PT_PER_MM,
+                                   (cell.top + CARDS["poker"][1]) * PT_PER_MM))
+        return list(first.extract_words())
+
+
 def _printed_text(tmp_path: Path, roster_text: str) -> str:
     import pdfplumber
 
@@ -276,8 +297,18 @@ def _printed_text(tmp_path: Path, roster_text: str) -> str:
     subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
                     str(roster), "--what", "cards", "-o", str(out)], check=True,
                    capture_output=True, cwd=tmp_path)
+    # the roster's one unit card: the first cell of the sheet (the quick-reference card that
+    # follows it says what the core rules are, in numbers of its own)
+    from listbuilder.printing.geometry import CARDS, PT_PER_MM, grid
+
+    cell = grid("a4", CARDS["poker"])
     with pdfplumber.open(out) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+        first = pdf.pages[0].crop((cell.left * PT_PER_MM, cell.top * PT_PER_MM,
+                                   (cell.left + CARDS["poker"][0]) * PT_PER_MM,
+                                   (cell.top + CARDS["poker"][1]) * PT_PER_MM))
+        # a stat's value (larger) and its label read as one line; names that wrap in their
+        # column join up again
+        return " ".join((first.extract_text(y_tolerance=4) or "").split())
 
 
 AH_ROSTER = ("format: 1\nsystem: actionhammer\nname: T\npoints_limit: 2000\n"
@@ -289,16 +320,20 @@ def test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded(tmp_path: Path) -> 
     for some models, and change a weapon's stat, read back from the printed cards."""
     captain = _printed_text(tmp_path / "a", AH_ROSTER + (
         "  - {unit: Brigade Captain, upgrades: [Refractor Field]}\n"))
-    assert "2+" in captain
+    assert "Save 2+ (2+ vs shots in cover)" in captain
     plain = _printed_text(tmp_path / "b", AH_ROSTER + "  - {unit: Brigade Captain}\n")
-    assert "2+" not in plain
+    assert "Save 3+ (2+ vs shots in cover)" in plain
     # one card a print: cards side by side read across each other
     crew = _printed_text(tmp_path / "c", AH_ROSTER + (
         "  - {unit: Heavy Weapons Crew, count: 3, upgrades: [Mortar Tube]}\n"))
-    assert "3x Autocannon" in crew and "1x Mortar" in crew
-    riders = _printed_text(tmp_path / "d", AH_ROSTER + (
+    # (a long name may wrap in its column: its count starts its first line)
+    assert re.search(r"\b3x (Autocannon|36)", crew) and "Autocannon" in crew
+    assert "1x Mortar" in crew
+    riders = _printed_words(tmp_path / "d", AH_ROSTER + (
         "  - {unit: Tusk Riders, count: 4, upgrades: [Iron Tusks]}\n"))
-    assert "-2" in riders.split("4x Boar Spear", 1)[1].splitlines()[0]
+    (count,) = [w for w in riders if w["text"] == "4x"]
+    row = [w["text"] for w in riders if abs(w["top"] - count["top"]) < 1.5]
+    assert row[:3] == ["4x", "Boar", "Spear"] and row[-1] == "-2"  # its AP set by Iron Tusks
 
 
 def _resolve(*args: str) -> str:
@@ -394,8 +429,14 @@ def test_the_card_pdf_prints_gained_rules_keywords_and_changed_stats(tmp_path: P
 
     _ghost_cli(tmp_path, "print", "stalkers.yaml", "--what", "cards", "--card", "poker",
                "-o", "c.pdf")
+    from listbuilder.printing.geometry import CARDS, PT_PER_MM, grid
+
+    cell = grid("a4", CARDS["poker"])
     with pdfplumber.open(tmp_path / "c.pdf") as pdf:
-        stalkers = " ".join(w["text"] for page in pdf.pages for w in page.extract_words())
+        first = pdf.pages[0].crop((cell.left * PT_PER_MM, cell.top * PT_PER_MM,
+                                   (cell.left + CARDS["poker"][0]) * PT_PER_MM,
+                                   (cell.top + CARDS["poker"][1]) * PT_PER_MM))
+        stalkers = " ".join((first.extract_text(y_tolerance=4) or "").split())
     assert "4+ SAVE" in stalkers  # 5+ changed by -1
     assert "6 MODELS" in stalkers  # 5 bought, one more joins
     assert "4x Stalker" in stalkers and "6x" not in stalkers  # one carbine put away

@@ -205,6 +205,7 @@ def geometry_problems(pdf_bytes: bytes, check: Check = Check(), limit: int = 12)
     text too faint for its background. Empty: the print is fit to use."""
     problems: list[str] = []
     boxes_per_page = placements(pdf_bytes)
+    trims = trim_boxes(pdf_bytes)
     band = check.safe_mm * PT_PER_MM
     scale = 100 / 72
     doc = pdfium.PdfDocument(pdf_bytes)
@@ -226,6 +227,20 @@ def geometry_problems(pdf_bytes: bytes, check: Check = Check(), limit: int = 12)
                     problems.append(f"{where}: {_word_at(page, a)!r} ({a['size']:.1f} pt) "
                                     f"overlaps {_word_at(page, b)!r} ({b['size']:.1f} pt) at "
                                     f"{mm(a['x0']):.1f}, {mm(a['top']):.1f} mm")
+                if check.bleed and (trim := trims[n]) is not None:
+                    # a print-shop page: every glyph in the safe zone inside its trim line
+                    x0, y0, x1, y1 = trim
+                    safe = (x0 + TRIM_SAFE_PT, h - y1 + TRIM_SAFE_PT, x1 - TRIM_SAFE_PT,
+                            h - y0 - TRIM_SAFE_PT)
+                    cut = [c for c in chars if not (
+                        safe[0] - EPS <= c["x0"] and c["x1"] <= safe[2] + EPS
+                        and safe[1] - EPS <= c["top"] and c["bottom"] <= safe[3] + EPS)]
+                    if cut:
+                        near = min(min(c["x0"] - x0, c["top"] - (h - y1), x1 - c["x1"],
+                                       (h - y0) - c["bottom"]) for c in cut)
+                        problems.append(f"{where}: {len(cut)} glyphs less than "
+                                        f"{mm(TRIM_SAFE_PT):g} mm inside the trim, e.g. "
+                                        f"{_word_at(page, cut[0])!r} {mm(near):.1f} mm from it")
                 if cards := boxes_per_page[n]:
                     inset = BLEED_PT if check.bleed else 0.0
                     rects = [(b.x + inset, h - b.y - b.h + inset, b.x + b.w - inset,
@@ -269,6 +284,18 @@ def geometry_problems(pdf_bytes: bytes, check: Check = Check(), limit: int = 12)
 
 
 BLEED_PT = 3.0 * PT_PER_MM
+TRIM_SAFE_PT = 3.0 * PT_PER_MM  # a print-shop file's text stays this far inside the trim
+
+
+def trim_boxes(pdf_bytes: bytes) -> list[tuple[float, float, float, float] | None]:
+    """Per page, its TrimBox (x0, y0, x1, y1 in PDF points from the bottom left), if any."""
+    pdf = pikepdf.open(io.BytesIO(pdf_bytes))
+    out: list[tuple[float, float, float, float] | None] = []
+    for page in pdf.pages:
+        box = page.obj.get("/TrimBox")
+        out.append(None if box is None else (float(box[0]), float(box[1]), float(box[2]),
+                                             float(box[3])))
+    return out
 
 
 def _deduped(page: Any) -> Any:

@@ -1,7 +1,8 @@
-"""Cards use their space: a face whose text the fit set under the largest readable size had
-enough to say to fill its card, so its text must run most of the way down. Faces at the largest
-size may stop short (a WarStuff Human Warrior has little to say), and faces that run onto a
-continuation card are full by definition.
+"""Cards use their space: a face whose text the fit set under the largest size it may take had
+enough to say to fill its card, so its text must run most of the way down. Faces at that size
+may stop short: the stock's largest (a WarStuff Human Warrior has little to say), or the
+largest its weapon columns hold (they print at the card's size, so a card grows no further
+than they fit). Faces that run onto a continuation card are full by definition.
 
 Measured where the layout leaves each face (one page per face, before imposition): the lowest
 glyph's bottom over the card's usable height (its height less the body's bottom padding).
@@ -17,7 +18,7 @@ import pytest
 
 from listbuilder.engine.library import Library
 from listbuilder.printing.geometry import PT_PER_MM
-from listbuilder.printing.layout import SPARSE, lay_out
+from listbuilder.printing.layout import SPARSE, _cap, lay_out
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import _context, _stock, unit_faces
 
@@ -55,12 +56,12 @@ def test_a_face_under_the_largest_size_fills_its_card(library: Library, card: st
         for face, size, fill in zip(faces, laid.font_pt, fills(laid.pdf, laid.pages, usable),
                                     strict=True):
             assert fill is None or fill <= 1.0, (path.name, face.title, fill)  # inside the card
-            if fill is None or size >= stock.max_pt:
+            if fill is None or size >= _cap(face, stock) - 0.01:
                 continue
             checked += 1
             # the layout grows a face that ends above SPARSE; one that shrank lands below FILL
             if fill < SPARSE:
                 sparse.append(f"{path.parent.name}/{path.stem} {face.title} at {size} pt: "
                               f"{fill:.2f}")
-    assert checked >= 10  # enough faces under the largest size for the check to mean something
+    assert checked >= 5  # enough faces under the largest size for the check to mean something
     assert sparse == []

@@ -75,19 +75,23 @@ def test_a_sparse_face_grows_towards_a_full_card_up_to_the_maximum(
     assert layout._grow(size, fill, 10.5) == (pytest.approx(grown, abs=0.01) if grown else None)
 
 
-# A Bodyguard with its Leader (a face too long for one poker card at 6 pt) and a short unit.
-LONG_ROSTER = """
+# A design carrying every special rule (a face too long for one poker card even at 6 pt) and a
+# short unit.
+EVERY_RULE = ("Armored", "Brutal", "Camouflaged", "Deadly", "Death Blow", "Elite", "Entangle",
+              "Fear", "Fearless", "Fire", "Flying", "Frenzy", "Healer", "Hit & Run", "Leader",
+              "Pathfinder", "Poison", "Power Shot", "Power Strike", "Regeneration", "Scout",
+              "Sweep Attack", "Tough", "Trapper", "Vanguard", "Vicious")
+LONG_ROSTER = f"""
 format: 1
-system: actionhammer
+system: warstuff
 name: Long
-points_limit: 2000
-factions: [Cobalt Brigade]
+points_limit: 500
+designs:
+  - {{name: Walking Rulebook, quality: 5, rules: [{", ".join(EVERY_RULE)}]}}
 entries:
-  - {unit: Line Troopers, count: 10, upgrades: [Frag Grenades, Vox Caster], label: line}
-  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: line}
-  - {unit: Sniper Team, count: 2}
+  - {{unit: Walking Rulebook}}
+  - {{unit: Human Warrior}}
 """
-
 
 def test_a_card_too_long_for_the_floor_is_laid_out_once_on_continuation_cards(
         read, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,11 +108,12 @@ def test_a_card_too_long_for_the_floor_is_laid_out_once_on_continuation_cards(
     printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
                            PrintOptions(what="cards"))
     name, size, cards = printed.longest
-    assert (name, size) == ("Line Troopers", FLOOR_PT) and cards >= 2
+    assert (name, size) == ("Walking Rulebook", FLOOR_PT) and cards >= 2
     # its text should not fit even at the floor: no try on one card, one continued layout
     assert [r for r in renders if r[0]] == [(True, [FLOOR_PT])]
     rounds = [sizes for continued, sizes in renders if not continued]
-    assert 1 <= len(rounds) <= 2  # the short face: its first size, a refit at most
+    # the short faces (the other unit, the quick-reference card): first sizes, a refit at most
+    assert 1 <= len(rounds) <= 3
     assert all(len(sizes) <= 2 and min(sizes) >= FLOOR_PT for sizes in rounds)
 
 
@@ -141,6 +146,6 @@ def test_a_unit_card_starts_at_the_size_its_text_should_fit(read) -> None:
     cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
     (long, _), (short, _) = unit_faces(loaded.system, cards)
     long_pt, short_pt = (layout._start(face, stock, context) for face in (long, short))
-    assert long_pt < short_pt < stock.font_pt  # more text, smaller start
+    assert long_pt < short_pt <= stock.font_pt  # more text, smaller start
     back = layout.Face(["print/back.html"], long.item, "back", "x")
     assert layout._start(back, stock, context) == stock.font_pt  # not a unit card: the largest

@@ -54,7 +54,12 @@ def test_hammer_wars_profile(library: Library) -> None:
     heavy = system.profile(catalog, catalog.find_unit("Support Heavy"))
     assert heavy.cost == "6 pts + 3 xp"
     assert heavy.tables[0].rows[0] == ("1*", "3+", "4+", "5+")
-    assert any(r.name.startswith("*") and '2"' in r.text for r in heavy.rules)
+    # what the blast (*) does is the same on every card: the quick-reference card says it
+    assert not any(r.name.startswith("*") for r in heavy.rules)
+    core = system.core_rules(catalog, (UnitCard(heavy),))
+    assert any(r.name.startswith("*") and '2"' in r.text for r in core)
+    assert not any(r.name.startswith("*") for r in system.core_rules(
+        catalog, (UnitCard(infantry),)))
 
 
 def test_op40k_profile_and_upgrade_weapons_on_the_card(library: Library, read) -> None:
@@ -126,15 +131,18 @@ def test_actionhammer_profile(library: Library) -> None:
     assert stats(troopers) == {"Move": '8"', "Save": "4+", "Wounds": "1", "Morale": "4+",
                                "Control": "1", "Models": "5-10"}
     assert troopers.tables[0].rows[0] == ("Service Rifle", '30"', "1", "4+", "0", "Rapid")
-    # a weapon feature is explained on the card that uses it
-    assert "Rapid" in {r.name for r in troopers.rules}
+    # a weapon feature is explained once, on the quick-reference card, not on each card
+    assert "Rapid" not in {r.name for r in troopers.rules}
+    assert "Rapid" in {r.name for r in system.core_rules(catalog, (UnitCard(troopers),))}
     captain = system.profile(catalog, catalog.find_unit("Brigade Captain"))
     assert captain.cost == "80 pts"
     assert "Models" not in stats(captain)
     assert captain.keywords == ("Leader", "Character", "Infantry")
 
 
-def test_actionhammer_leader_rides_on_its_bodyguards_card(read) -> None:
+def test_actionhammer_leader_has_his_own_card_after_his_bodyguards(read) -> None:
+    """One card for both pushed a Leader and his Bodyguard to the smallest text: each has its
+    own, side by side, saying whom it leads or is led by, both with the unit's morale."""
     system, cat, r = roster(read, """
 format: 1
 system: actionhammer
@@ -143,26 +151,32 @@ points_limit: 2000
 factions: [Cobalt Brigade]
 entries:
   - {unit: Line Troopers, count: 10, label: first-line}
-  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: first-line}
   - {unit: Line Troopers, count: 10}
+  - {unit: Brigade Captain, upgrades: [Refractor Field], joins: first-line}
   - {unit: Recon Marshal}
 """)
     cards = system.unit_cards(cat, r)
     names = [(c.profile.name, c.copies) for c in cards]
-    assert names == [("Line Troopers", 1), ("Line Troopers", 1), ("Recon Marshal", 1)]
-    guard = cards[0]
+    assert names == [("Line Troopers", 1), ("Brigade Captain", 1), ("Line Troopers", 1),
+                     ("Recon Marshal", 1)]
+    guard, leader, other = cards[:3]
     assert stats(guard.profile)["Models"] == "10"  # as fielded
-    (leader,) = guard.attached
-    assert leader.profile.name == "Brigade Captain"
+    assert guard.profile.subtitle.endswith("led by Brigade Captain")
+    assert leader.profile.subtitle.endswith("leads Line Troopers")
     assert leader.cost == "95 pts"
     assert [u.name for u in leader.upgrades] == ["Refractor Field (+15 pts)"]
-    assert cards[1].attached == ()
-    # the Leader's rules are in the glossary although it has no card of its own
+    assert stats(leader.profile)["Save"] == "2+"
+    # 11 models together, on the better Morale (the Captain's 3+); his own save
+    assert [(m.name, m.text) for m in guard.reminders] == [
+        ("Save 4+", "(3+ vs shots in cover)"), ("Morale 3+", "at 5 models or fewer")]
+    assert [(m.name, m.text) for m in leader.reminders] == [
+        ("Save 2+", "(2+ vs shots in cover)"), ("Morale 3+", "at 5 models or fewer")]
+    assert "led by" not in other.profile.subtitle
     sheet = system.roster_sheet(cat, r)
     assert "Rally Cry" in {g.name for g in sheet.glossary}
-    assert [line.name for line in sheet.lines] == ["Line Troopers", "Brigade Captain",
-                                                   "Line Troopers", "Recon Marshal"]
-    assert "joins Line Troopers (first-line)" in sheet.lines[1].detail
+    assert [line.name for line in sheet.lines] == ["Line Troopers", "Line Troopers",
+                                                   "Brigade Captain", "Recon Marshal"]
+    assert "joins Line Troopers (first-line)" in sheet.lines[2].detail
 
 
 def test_identical_entries_share_a_card(read) -> None:
@@ -186,11 +200,11 @@ def test_space_empires_profile_chits_and_deck(library: Library) -> None:
     system = get_system("spaceempires")
     catalog = library.catalog(system)
     warboss = system.profile(catalog, catalog.find_unit("Warboss", ["Orks"]))
-    assert warboss.cost == "Force 4 (costs 2)"
+    assert warboss.cost == "Force 4, costs 2"  # a Leader: half its Force
     assert stats(warboss)["Type"] == "L"
     assert "Leader Bonus" in {r.name for r in warboss.rules}
     wagons = system.profile(catalog, catalog.find_unit("Battlewagons", ["Orks"]))
-    assert wagons.cost == "Force 3"
+    assert wagons.cost == "Force 3, costs 3"  # said alike for every chit
     assert (stats(wagons)["Speed"], stats(wagons)["Spaces"]) == ("Fast", "1-3")
     grinda = system.profile(catalog, catalog.find_unit("Giblet Grinda", ["Orks"]))
     assert grinda.note == "BF: Battle Fortress"
@@ -282,5 +296,5 @@ entries:
     assert table.rows == (("Hits on", *(f"{to_hit(quality, q)}+"
                                         for q in range(low, high + 1))),)
     rules = {rule.name: rule.text for rule in card.reminders}
-    assert f"{quality + 1}+ kills it" in rules["Wounds"]
-    assert f"A die over {quality} stuns it" in rules["Morale"]
+    assert rules["Killed on"] == f"{quality + 1}+ (a die + its wounds)"
+    assert rules["Stunned on"] == f"{quality + 1}+"

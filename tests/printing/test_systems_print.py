@@ -57,7 +57,8 @@ def test_the_example_roster_prints_its_sheet_and_cards(library: Library, system)
 
     cards = system.unit_cards(cat, roster)
     boxes = [b for page in placements(printed.pdf) for b in page]
-    assert len(boxes) == len(cards) + printed.longest[2] - 1
+    # each card, the longest's continuations, the quick-reference card
+    assert len(boxes) == len(cards) + printed.longest[2] - 1 + 1
     # card by card (a page read across interleaves cards side by side), lines joined
     text = " ".join(word for n, page in enumerate(placements(printed.pdf))
                     for card_text in texts_in_boxes(printed.pdf, n, page)
@@ -77,12 +78,16 @@ def test_the_glossary_holds_only_the_rules_the_roster_uses(library: Library) -> 
                            PrintOptions(what="sheet"))
     assert printed.cards == 0 and printed.pages == 1
     text = sheet_text(printed.pdf)
-    used = {r.name for c in loaded.system.unit_cards(loaded.catalog, loaded.roster)
-            for r in c.rules_used()}
+    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    used = {r.name for c in cards for r in c.rules_used()}
+    assert used == {"Fearless", "Rally Cry", "Scout"}  # the units' own
+    core = {r.name for r in loaded.system.core_rules(loaded.catalog, cards)}
     # Blast: the Frag Grenades upgrade gives every Line Trooper a Blast weapon
-    assert used == {"Blast", "Fearless", "Keen", "Rally Cry", "Rapid", "Scout"}
-    for name in used:
+    assert core == {"Save", "Morale", "Stances", "Blast", "Keen", "Rapid"}
+    assert "Core rules the cards use" in text
+    for name in used | core:
         assert f"{name}:" in text
+    used |= core
     for rule in loaded.catalog.rules:
         if rule.name not in used:
             assert f"{rule.name}:" not in text

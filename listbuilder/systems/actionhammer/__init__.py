@@ -15,7 +15,7 @@ from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.profile import Profile
+from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation
 from listbuilder.systems.actionhammer import cards
 from listbuilder.systems.actionhammer.build import build_catalog
@@ -122,6 +122,18 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
 
     def entry_cards(self, catalog: ActionHammerCatalog, roster: Roster) -> list[UnitCard]:
         return cards.entry_cards(catalog, self.placed(catalog, roster))
+
+    def sheet_track(self, catalog: ActionHammerCatalog, unit: Datasheet,
+                    entry: RosterEntry) -> tuple[int, str]:
+        """Models as fielded; a unit of one model, its wounds."""
+        fielded = unit.fielded(entry.count, entry.upgrades)
+        if fielded.models > 1:
+            return fielded.models, "models"
+        return fielded.unit.wounds, "wounds"
+
+    def core_rules(self, catalog: ActionHammerCatalog,
+                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        return cards.core_rules(catalog, unit_cards)
 
     # -- quick-resolve hooks ---------------------------------------------------------------
     def resolve_models(self, unit: Datasheet) -> int:

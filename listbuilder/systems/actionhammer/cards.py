@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from listbuilder.engine.cards import UnitCard, pts
+from listbuilder.engine.cards import UnitCard, pts, upgrades_taken
+from listbuilder.engine.effects import Fielded
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import plural
@@ -40,9 +41,9 @@ def profile(catalog: ActionHammerCatalog, sheet: Datasheet) -> Profile:
              Stat("Control", str(sheet.control))]
     if sheet.max_models > 1:
         stats.append(Stat("Models", f"{sheet.min_models}-{sheet.max_models}"))
-    # Weapon features are explained beside the unit's abilities: a card is read alone.
-    names = [*sheet.special_rules, *(f for w in sheet.weapons for f in w.features)]
-    rules = tuple(RuleText(r.name, r.text) for name in dict.fromkeys(names)
+    # the unit's own abilities; what its weapons' features do is the same on every card, so
+    # the quick-reference card explains them (core_rules)
+    rules = tuple(RuleText(r.name, r.text) for name in dict.fromkeys(sheet.special_rules)
                   if (r := catalog.rule(name)) is not None)
     return Profile(
         name=sheet.name, subtitle=sheet.faction or "", cost=cost_text(sheet),
@@ -56,17 +57,18 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def reminders(catalog: ActionHammerCatalog, sheet: Datasheet, models: int,
-              joined: Sequence[Placed] = ()) -> tuple[RuleText, ...]:
-    """What a player checks in play, in this unit's numbers: the save roll a hit calls for,
-    when it tests morale (half its starting models, or Wounds for one model; a Leader and its
-    Bodyguard count together and test on their best Morale) and the stances' hit changes."""
-    out = [RuleText(f"Save {sheet.save}+",
-                    f"each hit on it, a die plus the attack's AP; {sheet.save}+ saves "
-                    f"(+{catalog.terrain.cover_save_bonus} against shooting in cover).")]
+def reminders(catalog: ActionHammerCatalog, fielded: Fielded[Datasheet, Weapon],
+              joined: Sequence[Fielded[Datasheet, Weapon]] = ()) -> tuple[RuleText, ...]:
+    """The unit's numbers (as fielded) for the rolls a player makes for it most, for one
+    line: the save (and in cover), and when it tests morale (half its starting models, or
+    Wounds for one model; a Leader and its Bodyguard count together and test on their best
+    Morale)."""
+    sheet = fielded.unit
+    covered = max(2, sheet.save - catalog.terrain.cover_save_bonus)
+    out = [RuleText(f"Save {sheet.save}+", f"({covered}+ vs shots in cover)")]
     half = catalog.game.morale_divisor
-    models += sum(p.entry.count for p in joined)
-    morale = min([sheet.morale, *(p.sheet.morale for p in joined)])
+    models = fielded.models + sum(j.models for j in joined)
+    morale = min([sheet.morale, *(j.unit.morale for j in joined)])
     if models > 1:
         below = f"{plural(models // half, 'model')} or fewer"
     elif sheet.wounds // half:
@@ -74,21 +76,37 @@ def reminders(catalog: ActionHammerCatalog, sheet: Datasheet, models: int,
     else:
         below = ""  # one wound: it is gone before it could test
     if below:
-        out.append(RuleText(f"Morale {morale}+", f"at {below}, roll {morale}+ on activating "
-                                                 f"or be Stunned."))
+        out.append(RuleText(f"Morale {morale}+", f"at {below}"))
+    return tuple(out)
+
+
+def core_rules(catalog: ActionHammerCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+    """Saves, morale tests and stances, which every card's one-line reminder refers to, and
+    the features of the weapons the cards list."""
+    bonus = catalog.terrain.cover_save_bonus
+    out = [RuleText("Save", f"Each hit calls for a save: roll a die and add the attack's AP; "
+                            f"the unit's Save or more stops the hit. Against shooting, a unit "
+                            f"in cover saves on {bonus} less."),
+           RuleText("Morale", f"A unit down to 1/{catalog.game.morale_divisor} of its starting "
+                              f"models or fewer (a single model: of its Wounds) rolls when it "
+                              f"activates: its Morale or more, or it is Stunned. A Leader and "
+                              f"its Bodyguard count together and roll the better Morale.")]
     if catalog.stances:
-        out.append(RuleText("Stances", "to hit, its own/enemies': " + " · ".join(
-            f"{s.name} {_signed(s.own_hit)}/{_signed(s.enemy_hit)}" for s in catalog.stances)
-                            + "."))
+        out.append(RuleText("Stances", "To hit: the unit's own attacks / enemies attacking it. "
+                            + " · ".join(f"{s.name} {_signed(s.own_hit)}/{_signed(s.enemy_hit)}"
+                                         for s in catalog.stances) + "."))
+    features = [f.strip() for card in cards for table in card.profile.tables
+                for row in table.rows
+                for f in row[-1].split(",") if f.strip()]
+    out += [RuleText(r.name, r.text) for name in dict.fromkeys(features)
+            if (r := catalog.rule(name)) is not None]
     return tuple(out)
 
 
 def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
     """The unit as fielded: its stats after upgrades, each weapon with how many models carry
     it, its models the entry's rather than the datasheet's range."""
-    upgrades = tuple(
-        RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})", u.text)
-        for name in dict.fromkeys(entry.upgrades) if (u := sheet.upgrade(name)) is not None)
+    upgrades = upgrades_taken(sheet, entry.upgrades, pts)
     fielded = sheet.fielded(entry.count, entry.upgrades)
     weapons = tuple(c.weapon for c in fielded.weapons)
     base = profile(catalog, replace(fielded.unit, weapons=weapons))
@@ -104,41 +122,39 @@ def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntr
                    rules=base.rules + gained, keywords=base.keywords)
     return UnitCard(profile=card, size=f"{fielded.models} models" if many else "",
                     cost=pts(sheet.cost(entry.count, entry.upgrades)), upgrades=upgrades,
-                    reminders=reminders(catalog, fielded.unit, fielded.models))
+                    reminders=reminders(catalog, fielded))
 
 
 def entry_cards(catalog: ActionHammerCatalog, placed: Sequence[Placed]) -> list[UnitCard]:
-    """One card per unit on the table: a Leader that joins a Bodyguard rides on its card."""
+    """One card per entry. A Leader that joins a Bodyguard gets a card of his own, printed
+    right after theirs (one card for both pushed every word to the smallest size): each says
+    whom it leads or is led by, and both carry the morale of the unit they make together."""
     joins = joined_to(placed)
-    riders: dict[int, list[UnitCard]] = {}
-    joined: dict[int, list[Placed]] = {}
+    leaders: dict[int, list[Placed]] = {}
     for p in placed:
         if p.index in joins:
-            # the host card's reminders speak for the whole unit; the rider's numbers are
-            # on its own stats line
-            riders.setdefault(joins[p.index].index, []).append(
-                replace(entry_card(catalog, p.sheet, p.entry), reminders=()))
-            joined.setdefault(joins[p.index].index, []).append(p)
+            leaders.setdefault(joins[p.index].index, []).append(p)
     out = []
     for p in placed:
         if p.index in joins:
-            continue
+            continue  # after the unit he leads
         card = entry_card(catalog, p.sheet, p.entry)
-        if p.index in riders:
-            card = replace(card, attached=_without_repeats(card, riders[p.index]),
-                           reminders=reminders(catalog, p.sheet, p.entry.count,
-                                               joined[p.index]))
-        out.append(card)
+        group = leaders.get(p.index, [])
+        if not group:
+            out.append(card)
+            continue
+        fielded = [g.sheet.fielded(g.entry.count, g.entry.upgrades) for g in group]
+        together = reminders(catalog, p.sheet.fielded(p.entry.count, p.entry.upgrades),
+                             fielded)
+        names = " & ".join(leader.sheet.name for leader in group)
+        out.append(_subtitled(replace(card, reminders=together), f"led by {names}"))
+        for leader, his in zip(group, fielded, strict=True):
+            own = entry_card(catalog, leader.sheet, leader.entry)
+            out.append(_subtitled(replace(own, reminders=reminders(catalog, his)[:1]
+                                          + together[1:]), f"leads {p.sheet.name}"))
     return out
 
 
-def _without_repeats(card: UnitCard, riders: Sequence[UnitCard]) -> tuple[UnitCard, ...]:
-    """Riders print only the rules the card does not already explain: one card, one
-    explanation of each rule."""
-    seen = {r.name for r in card.profile.rules}
-    out = []
-    for rider in riders:
-        rules = tuple(r for r in rider.profile.rules if r.name not in seen)
-        seen.update(r.name for r in rules)
-        out.append(replace(rider, profile=replace(rider.profile, rules=rules)))
-    return tuple(out)
+def _subtitled(card: UnitCard, more: str) -> UnitCard:
+    return replace(card, profile=replace(card.profile,
+                                         subtitle=f"{card.profile.subtitle} · {more}"))

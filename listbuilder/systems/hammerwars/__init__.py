@@ -63,6 +63,17 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
         unit = self.unit_of(catalog, roster, entry)
         return unit.pts * entry.count if unit is not None else 0
 
+    def sheet_cost(self, catalog: HammerWarsCatalog, roster: Roster, entry: RosterEntry) -> str:
+        """Pts and xp: a Hero or a Heavy costs both, paid round by round."""
+        unit = self.unit_of(catalog, roster, entry)
+        xp = unit.xp * entry.count if unit is not None else 0
+        pts = self.entry_cost(catalog, roster, entry)
+        return f"{pts} pts" + (f" + {xp} xp" if xp else "")
+
+    def sheet_track(self, catalog: HammerWarsCatalog, unit: HwUnit,
+                    entry: RosterEntry) -> tuple[int, str]:
+        return unit.lives * entry.count, "lives"
+
     def listed(self, catalog: HammerWarsCatalog, roster: Roster) -> Listed:
         """The entries whose unit is known; the base class reports the others."""
         return [(i, entry, unit) for i, entry in enumerate(roster.entries)
@@ -105,6 +116,10 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
 
     def card_set(self, catalog: HammerWarsCatalog) -> CardSet | None:
         return cards.card_set(catalog)
+
+    def core_rules(self, catalog: HammerWarsCatalog,
+                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        return cards.core_rules(catalog, unit_cards)
 
     def sheet_choices(self, catalog: HammerWarsCatalog, roster: Roster) -> tuple[RuleText, ...]:
         return cards.sheet_choices(catalog, roster)

@@ -7,6 +7,8 @@ stands for `count` copies. Costs are paid round by round, so a card shows the ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from listbuilder.engine.cards import CardSet, UnitCard, pts
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
@@ -29,13 +31,9 @@ def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
     attacks = Table("Attacks", headers, tuple(
         (_dice(a), f"{a.light}+", f"{a.medium}+", f"{a.heavy}+") for a in unit.attacks),
         labels=headers)
+    # the unit's own rules; what a blast (*) does is on the quick-reference card
     rules = [RuleText(r.name, r.text) for name in unit.special_rules
              if (r := catalog.rule(name)) is not None]
-    if any(a.blast for a in unit.attacks):
-        blast = catalog.combat
-        rules.append(RuleText("* (blast)", f"Roll {blast.blast_dice} more die against each "
-                                           f"other enemy unit within {blast.blast_range}\" of "
-                                           f"the target."))
     examples = f"For example {', '.join(unit.examples)}." if unit.examples else ""
     return Profile(
         name=unit.name, subtitle=subtitle, cost=cost_text(unit),
@@ -45,23 +43,37 @@ def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
 
 
 def reminders(catalog: HammerWarsCatalog, unit: HwUnit) -> tuple[RuleText, ...]:
-    """What a player checks each activation: how far each action takes this unit and whether
-    it may attack after, and how its attack lines are rolled, in its own inches."""
+    """For one line: how far each action that moves takes this unit, and whether it may
+    attack after (in its own inches; what an attack rolls is on the quick-reference card)."""
+    out = []
+    for action in catalog.actions:
+        if action.move:
+            then = "and attack" if action.shoot else "no attack"
+            out.append(RuleText(action.name, f'{action.move * unit.move}", {then}'))
+    return tuple(out)
+
+
+def core_rules(catalog: HammerWarsCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+    """The actions, how an attack line is rolled, and the blast, for every card alike."""
     actions = []
     for action in catalog.actions:
-        reach = f'{action.move * unit.move}"' if action.move else "stay put"
+        reach = f"{action.move}x Move" if action.move else "stay put"
         then = " and attack" if action.shoot else ", no attack"
         actions.append(f"{action.name}: {reach}{then}")
-    if unit.range:
-        target = f'one enemy within {unit.range}" and in sight'
-    else:
-        target = "one enemy in base contact"
     modifiers = "".join(f"{t.hit_modifier:+d} if the target is in {t.name.lower()}; "
                         for t in catalog.terrain if t.hit_modifier)
-    attack = (f"Each line once an activation, at {target}: every die scoring the number for "
-              f"the target's armor or more takes one life ({modifiers}a "
-              f"{catalog.combat.natural_hit} always hits).")
-    return (RuleText("Actions", " · ".join(actions) + "."), RuleText("Attacks", attack))
+    out = [RuleText("Actions", "Each activation, one of: " + " · ".join(actions) + "."),
+           RuleText("Attacks", f"Each line of a card's attacks once an activation, at one "
+                               f"enemy within the unit's Range and in sight (Range 0: in base "
+                               f"contact). Roll its dice: each scoring the number in the "
+                               f"target's armor column or more takes one life ({modifiers}a "
+                               f"{catalog.combat.natural_hit} always hits).")]
+    if any("*" in row[0] for card in cards for t in card.profile.tables for row in t.rows):
+        blast = catalog.combat
+        out.append(RuleText("* (blast)", f"Roll {blast.blast_dice} more die against each "
+                                         f"other enemy unit within {blast.blast_range}\" of "
+                                         f"the target."))
+    return tuple(out)
 
 
 def entry_card(catalog: HammerWarsCatalog, unit: HwUnit, entry: RosterEntry) -> UnitCard:

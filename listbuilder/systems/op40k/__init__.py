@@ -15,7 +15,7 @@ from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.profile import Profile
+from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
 from listbuilder.systems.op40k import cards
 from listbuilder.systems.op40k.build import build_catalog
@@ -94,6 +94,10 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
         if unit is None:
             return None
         return cards.entry_card(catalog, unit, entry, self.entry_cost(catalog, roster, entry))
+
+    def core_rules(self, catalog: Op40kCatalog,
+                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        return cards.core_rules(catalog, unit_cards)
 
     # -- quick-resolve hooks ---------------------------------------------------------------
     def resolve_models(self, unit: Datasheet) -> int:

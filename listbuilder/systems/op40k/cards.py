@@ -3,12 +3,14 @@ taken and the weapons they bring)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
-from listbuilder.engine.cards import UnitCard, pts
+from listbuilder.engine.cards import UnitCard, pts, upgrades_taken
 from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.systems.op40k.model import (
+    VEHICLE,
     Action,
     Datasheet,
     Facing,
@@ -76,26 +78,36 @@ def _facing(facing: Facing) -> str:
 
 
 def reminders(catalog: Op40kCatalog, unit: Datasheet) -> tuple[RuleText, ...]:
-    """What a player checks while the unit acts, worked out from its Quality: the roll each
-    test needs, how far each action takes it, and what a failed roll does to it."""
-    q = f"{unit.quality}+"
-    uses = "to hit, to block each hit, and for the test a Shaken result asks" \
-        if unit.is_vehicle else "a die a model to hit or strike, a die to block each hit, " \
-                                "a die for morale"
-    out = [RuleText(f"Quality {q}", f"Every roll it makes needs {q}: {uses}."),
-           RuleText("Actions", " · ".join(_action(a) for a in catalog.actions_for(unit)) + ".")]
-    if unit.is_vehicle:
+    """For one line: the roll every test of this unit needs (its Quality), and what it is
+    rolled for; the actions, morale and damage are on the quick-reference card."""
+    uses = "to hit, to block and for Shaken tests" if unit.is_vehicle else \
+        "to hit, to block and for morale"
+    return (RuleText(f"Quality {unit.quality}+", uses),)
+
+
+def core_rules(catalog: Op40kCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+    """Quality, then the actions, morale and vehicle damage, as far as the cards need them."""
+    vehicles = [VEHICLE in c.profile.keywords for c in cards]
+    out = [RuleText("Quality", "Every roll a unit makes needs its Quality or more: a die a "
+                               "model to hit or strike, a die to block each hit, a die for "
+                               "morale (a vehicle: a die a weapon, and for Shaken tests).")]
+    if not all(vehicles):
+        out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
+                            + "."))
+        flee = catalog.setup.flee_dice
+        out.append(RuleText("Morale", f"A unit tests after losing an assault or when shooting "
+                                      f"halves it: its Quality or more, or it flees "
+                                      f"{flee}D6\" from the nearest enemy it sees."))
+    if any(vehicles):
+        out.append(RuleText("Vehicle actions", " · ".join(
+            _action(a) for a in catalog.vehicle_actions) + "."))
         results = ", ".join(
             f"{r.roll_min}{'' if r.roll_max == r.roll_min else f'-{r.roll_max}'} "
             f"{r.text.split('.')[0]}" for r in catalog.vehicle_damage)
         facings = ", ".join(_facing(f) for f in catalog.facings)
-        out.append(RuleText("Damage", f"For each hit it fails to block, roll on the damage "
-                                      f"table ({facings}): {results}. Cover never helps it."))
-    else:
-        flee = catalog.setup.flee_dice
-        out.append(RuleText("Morale", f"Tests after losing an assault or when shooting halves "
-                                      f"it: {q} or it flees {flee}D6\" from the nearest enemy "
-                                      f"it sees."))
+        out.append(RuleText("Damage", f"For each hit a vehicle fails to block, roll on the "
+                                      f"damage table ({facings}): {results}. Cover never "
+                                      f"helps it."))
     return tuple(out)
 
 
@@ -105,13 +117,10 @@ def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
     models carry it."""
     fielded = unit.fielded(catalog, entry.count, entry.upgrades)
     base = profile(catalog, fielded.unit)
-    taken = [u for name in dict.fromkeys(entry.upgrades)
-             if (u := unit.upgrade(name)) is not None]
     rows = tuple((f"{c.models}x {c.weapon.name}" if not unit.is_vehicle or c.models > 1
                   else c.weapon.name, _weapon_row(c.weapon)[1]) for c in fielded.weapons)
     tables = tuple(replace(t, rows=rows) for t in base.tables)
-    upgrades = tuple(RuleText(f"{u.name} (+{pts(u.pts)}{' per model' if u.per_model else ''})",
-                              u.text) for u in taken)
+    upgrades = upgrades_taken(unit, entry.upgrades, pts)
     # the card shows the unit as fielded: its size is the entry's, not the datasheet's range
     stats = tuple(Stat("Size", str(fielded.models)) if s.label == "Size" else s
                   for s in base.stats)

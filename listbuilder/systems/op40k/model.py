@@ -25,6 +25,7 @@ from listbuilder.systems.op40k.schema import (
     WeaponModel,
 )
 
+VEHICLE = "Vehicle"  # the keyword a vehicle carries, on its card too
 
 @dataclass(frozen=True, kw_only=True)
 class Setup:
@@ -150,7 +151,7 @@ class Datasheet(Unit):
                     upgrades: tuple[Upgrade, ...], origin: Origin) -> Datasheet:
         lo, hi = model.size_bounds()
         return cls(name=model.name, faction=model.faction, category=model.kind,
-                   keywords=("Vehicle",) if model.kind == "vehicle" else (),
+                   keywords=(VEHICLE,) if model.kind == "vehicle" else (),
                    special_rules=tuple(model.special_rules), upgrades=upgrades, origin=origin,
                    kind=model.kind, size=model.size, min_size=lo, max_size=hi,
                    quality=model.quality, pts_per_model=model.pts_per_model,

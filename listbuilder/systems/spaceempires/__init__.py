@@ -139,6 +139,14 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     def card_set(self, catalog: SpaceEmpiresCatalog) -> CardSet | None:
         return cards.card_set(catalog)
 
+    def sheet_track(self, catalog: SpaceEmpiresCatalog, unit: Chit,
+                    entry: RosterEntry) -> tuple[int, str]:
+        return entry.count, "lost"
+
+    def core_rules(self, catalog: SpaceEmpiresCatalog,
+                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        return cards.core_rules(catalog, unit_cards)
+
     def chits(self, catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
         return cards.chits(catalog, faction)
 

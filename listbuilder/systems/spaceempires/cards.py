@@ -3,6 +3,7 @@ times as the pile holds it) and the 49-card action deck with each card's effect 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
@@ -19,15 +20,21 @@ def speed_letter(catalog: SpaceEmpiresCatalog, chit: Chit) -> str:
 
 
 def cost_text(chit: Chit) -> str:
-    return f"Force {chit.force}" + (f" (costs {chit.cost})" if chit.cost != chit.force else "")
+    """Its Force and what it costs to recruit, said alike for every chit (a Leader costs half
+    its Force, the others their Force)."""
+    return f"Force {chit.force}, costs {chit.cost}"
+
+
+# the rules of a kind of unit that every card of that kind shares: on the quick-reference card
+SPACE_RULES, GROUND_RULES = ("Space Casualties", "Bombardment"), ("Transports",)
 
 
 def _rules(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
-    """The game rules that bear on this kind of unit, so its card explains them."""
+    """The rules that make this unit unlike others of its kind: a Leader's bonus, a
+    fortification's (what every space or ground unit shares is in `core_rules`)."""
     names = []
     if chit.is_leader:
         names.append("Leader Bonus")
-    names += ["Space Casualties", "Bombardment"] if chit.is_space else ["Transports"]
     if chit.fortification:
         names.append("Fortifications")
     return tuple(RuleText(r.name, r.text) for n in names if (r := catalog.rule(n)) is not None)
@@ -49,33 +56,40 @@ def profile(catalog: SpaceEmpiresCatalog, chit: Chit) -> Profile:
 
 
 def reminders(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
-    """What a player looks up in a battle: what its type letters stand for, which action
-    cards add to its Force, and the Force it brings where it fights at less than its own."""
+    """For one line: what its type letters stand for, the Force it bombards with (a space
+    unit), and which action cards add to its Force in its battle."""
     from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, card_applies, force_cards
 
-    k = catalog.constants
-    names = {t.letter: t.name for t in catalog.unit_types}
-    letters = [f"{t} {names.get(t, t)}" for t in chit.types]
-    if not chit.is_space:
-        letters.append("a Ground unit")  # G is never printed: it is every unit but ships
-    out = [RuleText(f"Type {''.join(chit.types)}".strip(), ", ".join(letters) + ".")]
-    own = SPACE if chit.is_space else GROUND
-    played = []
-    for card in force_cards(catalog):
-        if card_applies(card, chit, own):
-            played.append(f"{card.name} +{card.bonus}{' each' if card.scope == 'all' else ''}")
-        elif card_applies(card, chit, SPACE):  # a card that also lifts a transport
-            played.append(f"{card.name} +{card.bonus} to its transport in space")
-    if played:
-        out.append(RuleText("Cards", "Played in its battle: " + ", ".join(played) + "."))
+    kinds = _type_names(catalog, chit.types) if chit.types else ""
+    out = [RuleText(kinds or ("Space unit" if chit.is_space else "Ground unit"), "")]
     if chit.is_space:
-        bombard = Fraction(chit.force, k.bombard_force_divisor)
+        bombard = Fraction(chit.force, catalog.constants.bombard_force_divisor)
         force = str(bombard) if bombard.denominator == 1 else f"{float(bombard):g}"
-        out.append(RuleText("Invasions", f"Bombards a ground battle at Force {force}, takes no "
-                                         f"card and is lost last."))
-    else:
-        out.append(RuleText("In space", f"Rides a transport: Force "
-                                        f"{k.transport_force_in_space} in a space battle."))
+        out.append(RuleText("Bombards", f"at Force {force}"))
+    own = SPACE if chit.is_space else GROUND
+    played = [f"{card.name} +{card.bonus}{' each' if card.scope == 'all' else ''}"
+              for card in force_cards(catalog) if card_applies(card, chit, own)]
+    if played:
+        out.append(RuleText("Cards", ", ".join(played)))
+    return tuple(out)
+
+
+def core_rules(catalog: SpaceEmpiresCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+    """What the cards' type letters stand for, and the rules every space or ground unit
+    shares, as far as the cards need them."""
+    chits = [c for card in cards if (c := catalog.find_unit(card.profile.name)) is not None]
+    letters = dict.fromkeys(t for c in chits for t in c.types)
+    names = {t.letter: t.name for t in catalog.unit_types}
+    out = []
+    if letters:
+        out.append(RuleText("Types", ", ".join(f"{t} {names.get(t, t)}" for t in letters)
+                            + "; a unit with no letter fights on the ground."))
+    out.append(RuleText("Action cards", "A Force card adds its bonus to one unit of a type it "
+                                        "names (to each of them when it says each), in the "
+                                        "battle it is played in."))
+    wanted = [*(SPACE_RULES if any(c.is_space for c in chits) else ()),
+              *(GROUND_RULES if any(not c.is_space for c in chits) else ())]
+    out += [RuleText(r.name, r.text) for n in wanted if (r := catalog.rule(n)) is not None]
     return tuple(out)
 
 

@@ -15,7 +15,7 @@ from typing import ClassVar
 from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Origin, Roster, RosterEntry, UnitDesign
-from listbuilder.engine.profile import Profile
+from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.engine.system import (
     PrintedPrice,
     RuleSystem,
@@ -153,6 +153,14 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
                    entry: RosterEntry) -> UnitCard | None:
         unit = self.unit_of(catalog, roster, entry)
         return cards.entry_card(catalog, unit, entry) if unit is not None else None
+
+    def sheet_track(self, catalog: WarStuffCatalog, unit: WarStuffUnit,
+                    entry: RosterEntry) -> tuple[int, str]:
+        return entry.count, "lost"
+
+    def core_rules(self, catalog: WarStuffCatalog,
+                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        return cards.core_rules()
 
     # -- quick-resolve hooks ---------------------------------------------------------------
     def resolver(self) -> Resolver[WarStuffCatalog, WarStuffUnit]:

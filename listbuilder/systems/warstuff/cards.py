@@ -27,8 +27,9 @@ def profile(catalog: Catalog, unit: WarStuffUnit) -> Profile:
 
 
 def in_play(catalog: Catalog, quality: int) -> tuple[Table, tuple[RuleText, ...]]:
-    """What a unit's Quality means at the table, so its card is played without the rules
-    sheet: what it needs to hit each Quality, and the rolls that kill or stun it."""
+    """What a unit's Quality means at the table: the roll it needs to hit each Quality (a
+    table), and for one line the rolls that kill or stun it (the rules themselves are on the
+    quick-reference card)."""
     from listbuilder.systems.warstuff.resolve import to_hit
 
     low, high = getattr(catalog, "quality_range", (1, 5))
@@ -36,13 +37,19 @@ def in_play(catalog: Catalog, quality: int) -> tuple[Table, tuple[RuleText, ...]
     table = Table("To hit", ("Target Quality", *(str(q) for q in targets)),
                   (("Hits on", *(f"{to_hit(quality, q)}+" for q in targets)),))
     # a hit kills when a die plus the wounds already taken beats the Quality
-    kill = "a 6" if quality == 5 else f"{quality + 1}+"
-    rules = (
-        RuleText("Wounds", f"When hit, roll a die and add the wounds it already has: {kill} "
-                           f"kills it, less gives it one more wound."),
-        RuleText("Morale", f"A die over {quality} stuns it: Quality 0 until it recovers."),
-    )
-    return table, rules
+    kill = "6" if quality == 5 else f"{quality + 1}+"
+    stun = f"{quality + 1}+" if quality < 6 else "never"
+    return table, (RuleText("Killed on", f"{kill} (a die + its wounds)"),
+                   RuleText("Stunned on", stun))
+
+
+def core_rules() -> tuple[RuleText, ...]:
+    """How a hit wounds or kills and how a morale test stuns, for every card alike."""
+    return (RuleText("Wounds", "When a unit is hit, roll a die and add the wounds it already "
+                               "has: more than its Quality kills it, else it takes one more "
+                               "wound."),
+            RuleText("Morale", "A die over the unit's Quality stuns it: it fights at Quality 0 "
+                               "until it recovers."))
 
 
 def entry_card(catalog: Catalog, unit: WarStuffUnit, entry: RosterEntry) -> UnitCard:

@@ -1,0 +1,101 @@
+"""How wide a word prints in the cards' font, from the font's own metrics, and what that means
+for a card's weapon columns: each column as wide as its longest word (the names taking the
+rest), and the largest text at which they all fit the card, so that tables print as large as
+the rest of the card and never run into the next column."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from fontTools.ttLib import TTFont
+
+from listbuilder.engine.profile import Table
+from listbuilder.printing.fetcher import STATIC
+
+FONTS = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
+PT_PER_MM = 72 / 25.4
+BODY_PAD_MM, FRAME_MM = 1.8, 0.45  # a unit card's text: print-cards.css .body, .frame
+CELL_PAD_MM = 1.2  # between columns (print-cards.css: .crow .c, border-box)
+HEAD_SCALE = 0.86  # a column's heading, in capitals, at this share of the size (faces.html)
+
+
+@cache
+def _advances(bold: bool) -> tuple[dict[int, int], int, float]:
+    """Each character's advance in font units, the advance of a character the font lacks,
+    and the units per em."""
+    font = TTFont(STATIC / "fonts" / FONTS[bold], lazy=True)
+    cmap = font.getBestCmap()
+    metrics = font["hmtx"].metrics
+    advances = {code: metrics[glyph][0] for code, glyph in cmap.items()}
+    return advances, metrics[".notdef"][0], float(font["head"].unitsPerEm)
+
+
+def em_width(text: str, bold: bool = False) -> float:
+    """The width of `text` in ems (multiply by the size in pt for points)."""
+    advances, missing, per_em = _advances(bold)
+    return sum(advances.get(ord(c), missing) for c in text) / per_em
+
+
+def _two_lines(name: str) -> float:
+    """The width in ems of a name set on at most two lines, broken at its best space."""
+    words = name.split()
+    whole = em_width(name, True)
+    if len(words) < 2:
+        return whole
+    return min(max(em_width(" ".join(words[:i]), True), em_width(" ".join(words[i:]), True))
+               for i in range(1, len(words)))
+
+
+def _needs(table: Table) -> list[tuple[float, float]]:
+    """Each column's widest cell and heading word, in ems: the first column (the names, in
+    bold) set on two lines at most, the others a word a line at most."""
+    out = []
+    for j, heading in enumerate(table.headers):
+        if j == 0:
+            cells = [_two_lines(row[0]) for row in table.rows]
+        else:  # a list of features may wrap between them
+            cells = [em_width(w) for row in table.rows for w in row[j].split()]
+        heads = [em_width(w.upper()) for w in heading.split()]
+        out.append((max(cells, default=0.0), max(heads, default=0.0)))
+    return out
+
+
+def _widths_mm(needs: list[tuple[float, float]], font_pt: float, floor_pt: float) -> list[float]:
+    """Each column's width at `font_pt`, its heading at HEAD_SCALE of that, never under the
+    floor (faces.html)."""
+    head_pt = max(floor_pt, font_pt * HEAD_SCALE)
+    return [max(cell * font_pt, head * head_pt) / PT_PER_MM + CELL_PAD_MM
+            for cell, head in needs]
+
+
+def largest_pt(table: Table, width_mm: float, floor_pt: float, most_pt: float) -> float:
+    """The largest size up to `most_pt` at which every column holds its longest word, on a
+    card whose text is `width_mm` wide (each share rounded up to a whole per cent: one each
+    spared); `floor_pt` when even that is too large."""
+    needs = _needs(table)
+    room = width_mm * (1 - len(needs) / 100)
+    low, high = floor_pt, most_pt
+    if sum(_widths_mm(needs, high, floor_pt)) <= room:
+        return most_pt
+    for _ in range(20):  # the widths grow with the size: halve the gap to the largest fit
+        middle = (low + high) / 2
+        low, high = (middle, high) if sum(_widths_mm(needs, middle, floor_pt)) <= room else \
+            (low, middle)
+    return low
+
+
+def column_shares(table: Table, font_pt: float, width_mm: float, floor_pt: float) -> list[int]:
+    """Each column's share of the card's width in whole per cent at `font_pt`: the others as
+    wide as their longest word, the names the rest."""
+    widths = _widths_mm(_needs(table), font_pt, floor_pt)
+    rest = [min(95, math.ceil(w / width_mm * 100)) for w in widths[1:]]
+    return [max(5, 100 - sum(rest)), *rest]
+
+
+def card_text_width(card_width_mm: float, safe_mm: float = 0.0) -> float:
+    """The width of a unit card's text in mm: the card less its body's padding and frame,
+    or, printed with bleed, less the safe zone inside the trim on each side."""
+    if safe_mm:
+        return card_width_mm - 2 * safe_mm
+    return card_width_mm - 2 * BODY_PAD_MM - FRAME_MM
