@@ -182,8 +182,9 @@ def _form_class(name: str, **fields: Any) -> type[PrintForm]:
 
 RosterPrintForm = _form_class(
     "RosterPrintForm",
-    what=_radio("what", "The roster sheet lists the units with their costs, the totals and "
-                        "the special rules the roster uses.", WHAT),
+    what=_radio("what", "The roster sheet lists each unit with its stats, its cost and boxes "
+                        "to tick off in play, the totals and the rules the roster uses. The "
+                        "unit cards end with a quick-reference card of the core rules.", WHAT),
     paper=_paper(), card=_card_size(), **_sides("card fronts"),
     merge=_check("merge", "By default identical entries share one card marked ×N.",
                  sends="no"))
