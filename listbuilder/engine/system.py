@@ -165,6 +165,8 @@ class RuleSystem(Generic[CatalogT, UnitT]):
 
     id: ClassVar[str]
     name: ClassVar[str]
+    # the name where room is short (a card's back, `brief_name`); empty: `name` itself
+    short_name: ClassVar[str] = ""
     # Where the system is listed (home page, `listbuilder systems`), lowest first; ties by id.
     # Systems are found through entry points, whose order means nothing.
     order: ClassVar[int] = 1000
@@ -377,6 +379,11 @@ class RuleSystem(Generic[CatalogT, UnitT]):
     def sections(self, catalog: CatalogT, roster: Roster) -> tuple[Section, ...]:
         """Blocks shown after the totals, each under its own title (a starting draw)."""
         return ()
+
+    @property
+    def brief_name(self) -> str:
+        """The game's name where room is short: its short name, else its name."""
+        return self.short_name or self.name
 
     def profile(self, catalog: CatalogT, unit: UnitT) -> Profile:
         """The unit's full profile for cards and previews. Systems override with their stats."""

@@ -11,7 +11,8 @@ PT_PER_MM = 72 / 25.4
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0), "mini": (44.0, 68.0), "tarot": (70.0, 120.0)}
-CHIT = (25.0, 25.0)  # about an inch: room for a name on two lines, Force and letters
+CHIT = (24.0, 24.0)  # room for a name on two lines, Force and letters; 88 to an A4 or
+# Letter sheet, so the largest pile (85 chits) is one sheet
 GUTTER = 3.0  # between cards: each card is cut on its own lines, so a slip never eats a card
 CHIT_GUTTER = 0.0  # chits sit edge to edge: one cut between two chits
 SAFE = 5.0  # home printers print nothing this close to the paper's edge: nothing goes there

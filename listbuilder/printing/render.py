@@ -47,6 +47,11 @@ CHIT_FLOOR_PT = 6.0
 # rules sheets: the first size that fits a page, from large (a short sheet fills its page
 # instead of leaving a column empty) down to 6.7 pt, which keeps their 0.9 em text at 6 pt
 BACK_FILL = (0x24 / 255, 0x31 / 255, 0x3E / 255)  # .back in print-cards.css: runs into gutters
+# a faction's colour on its chits' fronts and backs (.fc-N in print-cards.css), by the faction's
+# place in the game's list, so piles laid out side by side never look alike; dark enough for
+# white text at more than 7:1
+FACTION_COLOURS = ("#7a1f1f", "#1f4e79", "#2e6b30", "#5b2a86", "#7a4a00", "#0f5e5e",
+                   "#8a1f5c", "#4a5a0f")
 RULES_PT = (10.0, 9.4, 8.8, 8.3, 7.8, 7.3, 6.7)
 
 
@@ -84,7 +89,8 @@ def _stock(options: PrintOptions) -> Stock:
 
 def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,
                 stock: Stock, gutter: float, options: PrintOptions, context: dict[str, Any],
-                title: str, progress: Progress | None = None) -> Printed:
+                title: str, progress: Progress | None = None,
+                back_fill: tuple[float, float, float] = BACK_FILL) -> Printed:
     """Lay out each distinct face once, then place `copies` of each on sheets.
 
     `fronts` pairs each face with how many times it is printed; `backs[i]` is the back of
@@ -122,7 +128,7 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
         layout = grid(options.paper, (stock.width, stock.height), gutter)
         pdf = impose_grid(laid.pdf, slots, layout, duplex=options.duplex,
                           cut_marks=options.cut_marks, title=title, progress=progress,
-                          back_fill=None if options.ink_saver else BACK_FILL)
+                          back_fill=None if options.ink_saver else back_fill)
         pages = -(-len(slots) // layout.per_page) * (2 if options.duplex != "none" else 1)
     front_sizes = laid.font_pt[:len(fronts)]
     smallest = min(range(len(fronts)), key=lambda i: (front_sizes[i], -len(laid.pages[i])))
@@ -138,6 +144,16 @@ def _context(system: RuleSystem, options: PrintOptions, title: str, **extra: Any
             "title": title, **extra}
 
 
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    return (int(hex_colour[1:3], 16) / 255, int(hex_colour[3:5], 16) / 255,
+            int(hex_colour[5:7], 16) / 255)
+
+
+def emblem(faction: str) -> str:
+    """A faction's mark on its chits: the initials of its name's first two words."""
+    return "".join(word[0] for word in faction.split()[:2]).upper()
+
+
 def unit_faces(system: RuleSystem, cards: Sequence[UnitCard]) -> list[tuple[Face, int]]:
     """A unit card is printed once; a count on it says how many units it stands for."""
     template = system_template(system.id, "unit_card.html")
@@ -146,7 +162,7 @@ def unit_faces(system: RuleSystem, cards: Sequence[UnitCard]) -> list[tuple[Face
 
 def print_unit_cards(system: RuleSystem, cards: Sequence[UnitCard], options: PrintOptions,
                      title: str, progress: Progress | None = None) -> Printed:
-    backs = [Face(["print/back.html"], Back(system.name, "Unit card", c.profile.name), "back",
+    backs = [Face(["print/back.html"], Back(system.brief_name, "Unit card", c.profile.name), "back",
                   c.profile.name) for c in cards]
     return print_faces(unit_faces(system, cards), backs, stock=_stock(options), gutter=GUTTER,
                        options=options, context=_context(system, options, title), title=title,
@@ -157,7 +173,7 @@ def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
                      progress: Progress | None = None) -> Printed:
     template = system_template(system.id, "play_card.html")
     fronts = [(Face(template, card, "play", card.name), card.copies) for card in deck.cards]
-    back = Face(["print/back.html"], Back(system.name, deck.title), "back", deck.title)
+    back = Face(["print/back.html"], Back(system.brief_name, deck.title), "back", deck.title)
     context = _context(system, options, deck.title, deck_title=deck.title)
     return print_faces(fronts, [back] * len(fronts), stock=_stock(options), gutter=GUTTER,
                        options=options, context=context, title=f"{system.name}: {deck.title}",
@@ -222,6 +238,7 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
         raise PrintError(f"{faction!r} has no chit pile in {system.name}; factions: "
                          f"{', '.join(with_chits)}")
     faction_name = chits[0].faction
+    colour = [f.name for f in catalog.factions].index(faction_name) % len(FACTION_COLOURS)
     template = system_template(system.id, "chit.html")
     fronts = [(Face(template, chit, "chit", chit.name), chit.copies) for chit in chits]
     # a chit is too small for the system's name: its back shows whose pile it belongs to
@@ -230,8 +247,10 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
                   CHIT_FLOOR_PT, CHIT_FONT_PT)
     title = f"{system.name}: {faction_name} chits"
     printed = print_faces(fronts, [back] * len(fronts), stock=stock, gutter=CHIT_GUTTER,
-                          options=options, context=_context(system, options, title),
-                          title=title, progress=progress)
+                          options=options, title=title, progress=progress,
+                          context=_context(system, options, title, faction_colour=colour,
+                                           emblem=emblem(faction_name)),
+                          back_fill=_rgb(FACTION_COLOURS[colour]))
     printed.noun = "chits"
     return printed
 

@@ -12,7 +12,14 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.printing.geometry import BLEED, CARDS, PAPERS, grid, pt
 from listbuilder.printing.options import PrintError, PrintOptions
-from listbuilder.printing.render import FLOOR_PT, Printed, print_chits, print_deck, print_roster
+from listbuilder.printing.render import (
+    FLOOR_PT,
+    Printed,
+    emblem,
+    print_chits,
+    print_deck,
+    print_roster,
+)
 
 from .pdfcheck import (
     Check,
@@ -114,6 +121,7 @@ def test_chits_match_the_pile(library: Library) -> None:
     found: Counter[str] = Counter()
     for i, page in enumerate(placed):
         for text in texts_in_boxes(printed.pdf, i, page):
+            text = text.removeprefix(emblem("Orks")).strip()  # the faction's mark comes first
             name = max((n for n in pile if text.startswith(n)), key=len)
             found[name] += 1
             chit = next(u for u in catalog.pile("Orks") if u.name == name)

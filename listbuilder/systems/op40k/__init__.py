@@ -29,6 +29,7 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
     id = "op40k"
     order = 20
     name = "One Page 40k (1st edition)"
+    short_name = "One Page 40k"
     blurb = "Units of N models with one Quality; alternate activations over 4 rounds."
     data_schema = Op40kData
     default_points_limit = 500  # our choice; the rules print no points (data/op40k/army.yaml)

@@ -48,6 +48,7 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     id = "spaceempires"
     order = 50
     name = "War Hammer Space Empires (Warp Empires)"
+    short_name = "Space Empires"
     blurb = ("Build a Warp Empire in the 40K galaxy: start from a random Homeworld draw, then "
              "recruit each turn within your planets' revenue, limits and upkeep.")
     data_schema = SpaceEmpiresFile
