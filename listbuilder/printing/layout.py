@@ -31,7 +31,7 @@ from listbuilder.engine.cards import UnitCard
 from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
 from listbuilder.printing.geometry import BLEED_SAFE
 from listbuilder.printing.templating import render_template
-from listbuilder.printing.textwidth import card_text_width, largest_pt
+from listbuilder.printing.textwidth import card_text_width, columns_fit, largest_pt
 from listbuilder.printing.workers import in_child, pool, split_work
 
 Progress = Callable[[str, int, int], None]
@@ -56,7 +56,6 @@ START_K = 215.0
 POKER_MM2 = 63.0 * 88.0
 TAG = re.compile(r"<[^>]+>")
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
-MINI_WIDTH = 50  # mm: a card narrower than this prints its weapons as lines (profile.html)
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
 UA_CSS = ("print-ua.css",)
@@ -219,12 +218,13 @@ def _cap(face: Face, stock: Stock) -> float:
     """The largest size a face may take: the stock's, or less when its weapon columns would
     not hold their words at that size. Columns print at the card's own size (a player looks
     them up first), so they, not the rules text, set how far a card grows."""
-    if not isinstance(face.item, UnitCard) or stock.width < MINI_WIDTH:
+    if not isinstance(face.item, UnitCard):
         return stock.max_pt
     width = card_text_width(stock.width, stock.bleed and BLEED_SAFE)
-    cap = min([stock.max_pt, *(largest_pt(t.without_empty_columns(), width, stock.floor_pt,
-                                          stock.max_pt)
-                               for t in face.item.profile.tables if t.rows)])
+    tables = [t.without_empty_columns() for t in face.item.profile.tables if t.rows]
+    # a table too wide for columns prints a line a row (profile.html), which sets no cap
+    cap = min([stock.max_pt, *(largest_pt(t, width, stock.floor_pt, stock.max_pt)
+                               for t in tables if columns_fit(t, width, stock.floor_pt))])
     return max(stock.floor_pt, math.floor(cap * 20) / 20)
 
 

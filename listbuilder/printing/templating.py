@@ -8,7 +8,7 @@ from typing import Any
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, select_autoescape
 
-from listbuilder.printing.textwidth import card_text_width, column_shares
+from listbuilder.printing.textwidth import card_text_width, column_shares, columns_fit
 from listbuilder.templates_loader import template_loader
 
 
@@ -44,6 +44,7 @@ def environment(loader: BaseLoader | None = None) -> Environment:
     env.filters["size_class"] = size_class
     env.globals["column_shares"] = column_shares
     env.globals["card_text_width"] = card_text_width
+    env.globals["columns_fit"] = columns_fit
     return env
 
 

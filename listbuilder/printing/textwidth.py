@@ -85,6 +85,13 @@ def largest_pt(table: Table, width_mm: float, floor_pt: float, most_pt: float) -
     return low
 
 
+def columns_fit(table: Table, width_mm: float, floor_pt: float) -> bool:
+    """Whether the table's columns hold their words at the smallest size on a card whose text
+    is `width_mm` wide: else (six weapon columns on a mini card) each row prints as a line."""
+    needs = _needs(table)
+    return sum(_widths_mm(needs, floor_pt, floor_pt)) <= width_mm * (1 - len(needs) / 100)
+
+
 def column_shares(table: Table, font_pt: float, width_mm: float, floor_pt: float) -> list[int]:
     """Each column's share of the card's width in whole per cent at `font_pt`: the others as
     wide as their longest word, the names the rest."""

@@ -63,3 +63,19 @@ def test_the_quick_reference_card_closes_every_roster_print(library: Library) ->
         _, cards = printed(library, path)
         assert cards[-1].text.startswith(REFERENCE), path
         assert sum(c.text.startswith(REFERENCE) for c in cards) == 1
+
+
+def test_a_mini_card_never_parts_a_label_from_its_value(library: Library) -> None:
+    """Six weapon columns do not fit a 44 mm card, so each weapon is a line, and "Sk 4+"
+    never breaks between its label and its value; a short table (WarStuff's to-hit row) keeps
+    its columns there, each number under its heading."""
+    _, cards = printed(library, ROOT / "examples/actionhammer/legal.yaml", "mini")
+    lines = [text for card in cards if not card.text.startswith(REFERENCE)
+             for text, _ in card.lines if " · " in text]
+    assert any(" · Sk " in text for text in lines)  # the weapon lines, labelled
+    assert not any(text.rstrip().endswith((" Att", " Sk", " AP")) for text in lines)
+    _, cards = printed(library, ROOT / "examples/warstuff/legal.yaml", "mini")
+    knight = next(c for c in cards if c.text.startswith("Knight"))
+    heading = next(i for i, (text, _) in enumerate(knight.lines) if text.startswith("TARGET"))
+    assert knight.lines[heading][0].split()[-5:] == ["1", "2", "3", "4", "5"]
+    assert knight.lines[heading + 2][0].split()[-5:] == ["3+", "4+", "5+", "6+", "6+"]
