@@ -18,7 +18,7 @@ def render_straight(fronts: Sequence[tuple[Face, int]], stock: Stock, paper: str
     copies = [face for face, n in fronts for _ in range(n)]
     sheets = [[(face, layout.cell(i)) for i, face in enumerate(copies[at:at + layout.per_page])]
               for at in range(0, len(copies), layout.per_page)]
-    html = render_template("print/straight.html", sheets=sheets, grid=layout,
+    html = render_template("print/straight.html", sheets=sheets, grid=layout, stock=stock,
                            font_pt=stock.font_pt, **context)
     with STYLES.borrow() as styles:
         return bytes(styles.document(html, CARD_CSS, StaticFetcher()).write_pdf())

@@ -149,3 +149,24 @@ def test_a_unit_card_starts_at_the_size_its_text_should_fit(read) -> None:
     assert long_pt < short_pt <= stock.font_pt  # more text, smaller start
     back = layout.Face(["print/back.html"], long.item, "back", "x")
     assert layout._start(back, stock, context) == stock.font_pt  # not a unit card: the largest
+
+
+def test_the_straight_reference_prints_the_same_cards(read) -> None:
+    """benchmarks/print.py times the cards laid out straight through WeasyPrint (every copy
+    in place) beside the imposed print: that reference must print the same unit cards."""
+    import io
+
+    import pdfplumber
+
+    from listbuilder.printing.geometry import GUTTER
+    from listbuilder.printing.render import _context, _stock, unit_faces
+    from listbuilder.printing.straight import render_straight
+
+    loaded = read(LONG_ROSTER)
+    options = PrintOptions(what="cards")
+    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    pdf = render_straight(unit_faces(loaded.system, cards), _stock(options), "a4", GUTTER,
+                          _context(loaded.system, options, "Straight"))
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = " ".join(page.extract_text() or "" for page in doc.pages)
+    assert all(card.profile.name in text for card in cards)
