@@ -75,6 +75,9 @@ class RosterRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # the id of the last change saved (given by the page's script): one sent again after its
+    # answer was lost is recognised instead of applied twice
+    last_edit: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class PrintRow(Base):
@@ -124,7 +127,8 @@ _SAVE = (update(ROSTERS)
          .where(ROSTERS.c.id == bindparam("roster_id"),
                 ROSTERS.c.version == bindparam("base_version"), ROSTERS.c.deleted_at.is_(None))
          .values(name=bindparam("name"), text=bindparam("text"),
-                 version=bindparam("new_version"), updated=bindparam("now")))
+                 version=bindparam("new_version"), updated=bindparam("now"),
+                 last_edit=bindparam("last_edit")))
 
 
 def _utc(moment: datetime) -> datetime:
@@ -144,13 +148,14 @@ class Stored:
     share_token: str
     updated: datetime
     deleted_at: datetime | None = None
+    last_edit: str = ""  # the id of the last change saved from a page (RosterRow.last_edit)
 
     @classmethod
     def of(cls, row: RosterRow | Row[Any]) -> Stored:
         """From a mapped row or a plain result row with the same column names."""
         deleted = _utc(row.deleted_at) if row.deleted_at is not None else None
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
-                   _utc(row.updated), deleted)
+                   _utc(row.updated), deleted, row.last_edit or "")
 
 
 class StaleRoster(Exception):
@@ -304,10 +309,11 @@ class RosterStore:
         return [(t, found[t]) for t in tokens if t in found]
 
     def save(self, roster_id: int, base_version: int, name: str, text: str,
-             read: Stored | None = None) -> Stored:
+             read: Stored | None = None, edit_id: str = "") -> Stored:
         """Store a new text for the roster, if nobody saved it since `base_version`. A deleted
         roster can't be saved (LookupError) until it is restored. `read`, the roster as this
-        request read it, spares reading it back when the save lands."""
+        request read it, spares reading it back when the save lands; `edit_id`, the change's
+        own id, is remembered as the roster's last change."""
         _check_size(text)
         now = _now()
         # Every edit comes here. On SQLite the conditional update is a transaction of its own:
@@ -319,7 +325,8 @@ class RosterStore:
         with self._one_statement.begin() as connection:
             changed = connection.execute(_SAVE, {
                 "roster_id": roster_id, "base_version": base_version, "name": name,
-                "text": text, "new_version": base_version + 1, "now": now}).rowcount
+                "text": text, "new_version": base_version + 1, "now": now,
+                "last_edit": edit_id or None}).rowcount
             landed = changed == 1 and read is not None and read.id == roster_id
             row = None if landed else connection.execute(_BY_ID, {"roster_id": roster_id}).first()
         known = read if landed else Stored.of(row) if row is not None else None
@@ -330,7 +337,7 @@ class RosterStore:
             # on SQLite another save may have followed before the read back, and this one's
             # version is still the one to answer with (its page then meets that one as stale)
             return replace(known, name=name, text=text, version=base_version + 1,
-                           updated=now, deleted_at=None)
+                           updated=now, deleted_at=None, last_edit=edit_id)
         if known.deleted_at is not None:
             raise LookupError(f"roster {roster_id} does not exist")
         raise StaleRoster(known)

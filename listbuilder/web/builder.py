@@ -7,6 +7,7 @@ in place for htmx, by redirect otherwise. A stale version is refused and nothing
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -88,11 +89,14 @@ def _page_key(opened: Opened) -> tuple[object, ...]:
 
 
 def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
-                   notices: list[Notice] | None = None, said: str = "") -> Response:
+                   notices: list[Notice] | None = None, said: str = "",
+                   old: parts.Reads | None = None) -> Response:
     """The answer to a change made with htmx: the page's title and the parts whose reads
     differ from the page the change was made on (roster_parts.py), the notices, and the part
-    of the form used (so a refused value is put back)."""
-    old = _pages().get(_page_key(before))
+    of the form used (so a refused value is put back). `old`: what that page's parts read,
+    when it is not `before` (an empty mapping: not known, every part is drawn)."""
+    if old is None:
+        old = _pages().get(_page_key(before))
     if old is None:
         old = parts.reads_of(ROSTER_PARTS, roster_context(before, token))
     ctx = roster_context(after, token, notices)
@@ -132,8 +136,8 @@ def _form_problems(form: FlaskForm) -> list[str]:
 
 
 def _retry_fields() -> list[tuple[str, str]]:
-    return [(k, v) for k, values in request.form.lists() if k not in ("csrf_token", "version")
-            for v in values]
+    return [(k, v) for k, values in request.form.lists()
+            if k not in ("csrf_token", "version", "edit") for v in values]
 
 
 def _conflict(token: str, latest: Opened, what: str, base: int | None) -> tuple[str, int]:
@@ -147,6 +151,28 @@ def _conflict(token: str, latest: Opened, what: str, base: int | None) -> tuple[
     return _page(token, latest, 409, [notice])
 
 
+EDIT_ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
+def _edit_id() -> str:
+    """The change's own id, which the page's script (static/js/edits.js) gives every change
+    it sends, and sends again with it after a dropped connection; empty without the script."""
+    sent = request.form.get("edit", "")
+    return sent if EDIT_ID.fullmatch(sent) else ""
+
+
+def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
+    """A change sent again whose first sending was saved, its answer lost with the
+    connection: not applied twice. The page, still at `base`, gets the roster as saved."""
+    if not services.is_htmx():
+        return redirect(url_for("builder.edit", token=token, **kept_args()))
+    page = _pages().get((opened.stored.id, base, id(opened.catalog),
+                         tuple(sorted(request.args.items(multi=True)))))
+    return _changed_parts(token, opened, opened, old=page or {},
+                          said=f"Saved: {what} (it had reached the server before the "
+                               f"connection dropped).")
+
+
 def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
     """Check the form, apply the change to the saved version it was based on, save, show."""
     opened = _open(token)
@@ -157,13 +183,16 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
                                                _form_problems(form))])
     base = getattr(form, "version", None)
     base_version = base.data if base is not None else opened.stored.version
+    edit_id = _edit_id()
+    if edit_id and edit_id == opened.stored.last_edit:
+        return _already_saved(token, opened, base_version, what)
     if base_version != opened.stored.version:
         return _conflict(token, opened, what, base_version)
     try:
         roster = change(opened, form)
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
         stored = services.store().save(opened.stored.id, base_version, roster.name, text,
-                                       read=opened.stored)
+                                       read=opened.stored, edit_id=edit_id)
     except (edits.EditError, RosterShapeError) as exc:
         return _refused(token, opened, [Notice("error", f"Not changed: {what}", [str(exc)])])
     except StaleRoster:

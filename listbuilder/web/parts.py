@@ -114,8 +114,8 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
         old_ids, new_ids = before.get(part.id, ()), after[part.id]
         assert isinstance(old_ids, tuple) and isinstance(new_ids, tuple)
         common = min(len(old_ids), len(new_ids))
-        if old_ids[:common] != new_ids[:common]:
-            send(part.id, part.template)  # moved or inserted: the list whole
+        if part.id not in before or old_ids[:common] != new_ids[:common]:
+            send(part.id, part.template)  # moved, inserted or not known: the list whole
             continue
         items = part.items(ctx)
         for item in items[:common]:

@@ -19,8 +19,9 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing, suppress
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pgserver
 import pytest
@@ -398,17 +399,28 @@ def test_a_file_that_is_not_a_good_backup_is_refused_losing_nothing(
     assert files_of(database.parent) == files  # no copy aside, no file left behind
 
 
+def old_roster(engine: Any) -> str:
+    """A roster saved as an older revision's code saved it (today's code writes columns that
+    revision lacks); its edit token."""
+    token = "an-old-edit-token-of-forty-three-characters"
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO rosters (edit_hash, share_token, system, name, text, version, created, "
+            "updated) VALUES (:hash, 'old-share-token', 'warstuff', 'Old', :text, 1, :now, "
+            ":now)"), {"hash": hash_token(token), "text": roster_text("Old"),
+                       "now": datetime.now(UTC)})
+    return token
+
+
 def test_a_backup_from_an_older_revision_is_restored_then_upgraded(tmp_path: Path) -> None:
     env = environment(tmp_path / "instance")
     database = tmp_path / "instance" / "listbuilder.sqlite3"
     engine = make_engine(sqlite_url(database))
     try:
         migrations.upgrade(engine, "0002")
+        token = old_roster(engine)
     finally:
         engine.dispose()
-    store = RosterStore(sqlite_url(database))
-    _, token = store.create("warstuff", "Old", roster_text("Old"))
-    store.close()
     target = tmp_path / "old.sqlite3"
     done = lb(env, "db", "backup", str(target))
     assert done.stdout.strip() == f"backed up 1 roster at revision 0002 to {target}"
@@ -633,11 +645,9 @@ def test_postgresql_backup_from_an_older_revision_is_restored_then_upgraded(
         engine = make_engine(older)
         try:
             migrations.upgrade(engine, "0002")
+            token = old_roster(engine)
         finally:
             engine.dispose()
-        store = RosterStore(older)
-        _, token = store.create("warstuff", "Old", roster_text("Old"))
-        store.close()
         target = tmp_path / "old.dump"
         done = lb({**env, "DATABASE_URL": older}, "db", "backup", str(target))
         assert done.stdout.strip() == f"backed up 1 roster at revision 0002 to {target}"

@@ -7,7 +7,7 @@ import re
 
 import yaml
 from flask.testing import FlaskClient
-from webtools import Player, csrf_of
+from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
 from listbuilder.web.present import roster_view
@@ -258,6 +258,35 @@ def test_stale_page_is_refused_and_the_change_can_be_applied_again(
     assert retry is not None and 'value="Nobz"' in retry[2]
     player.post("add", unit="Nobz")  # the retry form carries the latest version
     assert [e["unit"] for e in entries(player)] == ["Ork Boyz", "Nobz"]
+
+
+def test_a_change_sent_again_after_its_answer_was_lost_is_applied_once(
+        player: Player, client: FlaskClient) -> None:
+    """The page's script gives each change an id (static/js/edits.js) and sends it again,
+    same id, when the connection dropped before the answer came: the server saved it the
+    first time, so the second sending answers with the roster as saved."""
+    player.start("op40k", "Waaagh", ("Orks",), 500)
+    page = player.html
+    first = player.post("add", htmx=True, unit="Nobz", edit="a1b2c3d4e5f6a7b8")
+    assert first.status_code == 200
+    player.html = page  # the answer never reached the page: it sends the same change again
+    again = player.post("add", htmx=True, unit="Nobz", edit="a1b2c3d4e5f6a7b8")
+    assert again.status_code == 200
+    said = again.get_data(as_text=True)
+    assert "reached the server before the connection dropped" in said
+    assert "Nobz" in said  # the page, still at version 1, gets the entry it lacks
+    assert [e["unit"] for e in entries(player)] == ["Nobz"]
+    player.get(f"/r/{player.token}")
+    assert version_of(player.html) == 2  # saved once
+    # a new change, with an id of its own, is applied as usual
+    player.post("add", htmx=True, unit="Trukk", edit="b1b2c3d4e5f6a7b8")
+    assert [e["unit"] for e in entries(player)] == ["Nobz", "Trukk"]
+    # an id that is not one the script makes is ignored: the change is checked as any other
+    player.get(f"/r/{player.token}")
+    stale = player.html
+    player.post("add", unit="Gretchin", edit="x")
+    player.html = stale
+    assert player.post("add", unit="Gretchin", edit="x").status_code == 409
 
 
 def test_missing_csrf_or_version_is_refused(player: Player, client: FlaskClient) -> None:

@@ -1,0 +1,398 @@
+// Changes to a roster: sent one at a time, in the order they were made, and never lost.
+//
+// Every change the roster page posts (a form with the saved version in it) joins a queue,
+// its fields taken as they were when the player made it. The queue sends one change, waits
+// for its answer, then sends the next, so fifteen quick Adds land as fifteen units in order.
+// A change that cannot reach the server (no connection, a timeout, a proxy that is down)
+// stays first in the queue: a bar at the foot of the page says so at once, the queue is kept
+// in this browser (a reload does not lose it) and sent again as soon as the connection is back.
+// Each change carries an id of its own (`edit`): one whose answer was lost after the server
+// saved it is recognised there and not applied twice (builder._already_saved).
+// A change refused because the roster changed elsewhere meets the page's conflict notice; the
+// changes queued after it are set aside until the player sends them to the latest version or
+// drops them, while new changes (made on the latest version the page now shows) go on.
+(function () {
+  "use strict";
+
+  var RETRY_MS = 4000;  // a dropped connection is tried again this often (and at "online")
+  var KEY = "lb-pending:" + location.pathname;
+  var queue = [];       // {path, values: [[name, value]...], what, id, chained}
+  var sending = null;   // the change under way
+  var waiting = "";     // why the queue is held: "offline", "server" or ""
+  var paused = [];      // changes set aside after a conflict, for the player to decide
+  var releasing = false;
+  var retryTimer = null;
+  var troubled = false;  // changes were held: their saving is announced when it comes
+  var savedAfterTrouble = 0;
+
+  function byId(id) { return document.getElementById(id); }
+
+  function newId() {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function pageVersion() {
+    var saved = byId("saved-version");
+    return saved ? saved.getAttribute("data-version") : null;
+  }
+
+  function pageToken() {
+    var input = document.querySelector("#main input[name=csrf_token]");
+    return input ? input.value : null;
+  }
+
+  // A form that changes the roster: it posts and carries the version it was based on.
+  function isChange(elt, verb) {
+    if (verb !== "post" || !elt || !elt.closest) return false;
+    var form = elt.closest("form");
+    return !!(form && form.closest("#main") && form.querySelector("input[name=version]"));
+  }
+
+  // What the change does, in the player's words, for the bar: the button's label ("Add
+  // Trukk"), else the entry it is made on.
+  function describe(form, submitter) {
+    var said = form.getAttribute("data-what");
+    if (said) return said;
+    if (submitter) {
+      var label = submitter.getAttribute("aria-label") || submitter.textContent;
+      if (label && label.trim()) return label.trim();
+    }
+    var entry = form.closest(".entry");
+    var name = entry && entry.querySelector(".entry-name");
+    if (name) return "a change to " + name.textContent.trim();
+    return "a change to the roster";
+  }
+
+  function save() {
+    try {
+      var kept = queue.concat(paused);
+      if (kept.length) {
+        localStorage.setItem(KEY, JSON.stringify(kept.map(function (c) {
+          return { path: c.path, values: c.values, what: c.what, id: c.id, chained: c.chained };
+        })));
+      } else {
+        localStorage.removeItem(KEY);
+      }
+    } catch (e) { /* private mode, storage full: the queue still lives in this page */ }
+  }
+
+  function load() {
+    try {
+      var kept = JSON.parse(localStorage.getItem(KEY) || "[]");
+      return Array.isArray(kept) ? kept : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  // -- the bar --------------------------------------------------------------------------------
+
+  function bar() {
+    var found = byId("connection");
+    if (found) return found;
+    found = document.createElement("div");
+    found.id = "connection";
+    found.className = "connection";
+    found.setAttribute("role", "status");
+    found.setAttribute("aria-live", "polite");
+    found.hidden = true;
+    document.body.appendChild(found);
+    return found;
+  }
+
+  function button(label, action, name) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "button small";
+    b.textContent = label;
+    b.setAttribute("data-connection", name);
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  // The bar stands above a change's notice, which also sits at the foot of the screen, so
+  // neither hides the other's buttons.
+  function place() {
+    var el = byId("connection");
+    if (!el || el.hidden) return;
+    var notices = document.querySelector(".notices");
+    var box = notices && notices.children.length ? notices.getBoundingClientRect() : null;
+    var above = box && box.height ? window.innerHeight - box.top + 8 : 8;
+    el.style.bottom = Math.max(8, above) + "px";
+  }
+  document.addEventListener("htmx:afterSettle", place);
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-dismiss]")) setTimeout(place, 0);
+  });
+  window.addEventListener("resize", place);
+
+  function whats(items) {
+    var names = items.slice(0, 3).map(function (c) { return c.what; });
+    if (items.length > 3) names.push("and " + (items.length - 3) + " more");
+    return names.join("; ");
+  }
+
+  function show() {
+    var el = bar();
+    el.textContent = "";
+    var pending = (sending ? [sending] : []).concat(queue);
+    if (!waiting && paused.length) pending = paused;
+    var n = pending.length;
+    var count = n === 1 ? "1 change" : n + " changes";
+    var text = document.createElement("p");
+    el.className = "connection";
+    if (waiting === "offline") {
+      el.classList.add("trouble");
+      text.textContent = "Not saved yet: no connection to the server. " + count +
+        " kept in this browser: " + whats(pending) + ". " + (n === 1 ? "It is" : "They are") +
+        " sent as soon as the connection is back.";
+      el.appendChild(text);
+      el.appendChild(button("Try now", function () { retry(); }, "retry"));
+    } else if (waiting === "server") {
+      el.classList.add("trouble");
+      text.textContent = "Not saved: the server could not take " + whats(pending.slice(0, 1)) +
+        ". " + count + " kept in this browser.";
+      el.appendChild(text);
+      el.appendChild(button("Try again", function () { retry(); }, "retry"));
+      el.appendChild(button("Discard", function () { discard(); }, "discard"));
+    } else if (paused.length) {
+      el.classList.add("trouble");
+      text.textContent = count + " made after the change above " +
+        (n === 1 ? "is" : "are") + " waiting: " + whats(pending) + ".";
+      el.appendChild(text);
+      el.appendChild(button("Apply " + (n === 1 ? "it" : "them") + " to the latest version",
+                            function () { applyToLatest(); }, "apply"));
+      el.appendChild(button("Discard", function () { discard(); }, "discard"));
+    } else if (troubled && n) {
+      el.classList.add("good");
+      text.textContent = "Connection back: sending " + count + " kept in this browser" + "…";
+      el.appendChild(text);
+    } else if (savedAfterTrouble) {
+      el.classList.add("good");
+      text.textContent = "Back online: " + (savedAfterTrouble === 1 ? "1 change" :
+        savedAfterTrouble + " changes") + " saved.";
+      el.appendChild(text);
+      el.hidden = false;
+      var shown = savedAfterTrouble;
+      setTimeout(function () {
+        if (savedAfterTrouble === shown && !waiting) {
+          savedAfterTrouble = 0;
+          el.hidden = true;
+        }
+      }, 6000);
+      return;
+    } else {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    place();
+  }
+
+  // -- the queue ------------------------------------------------------------------------------
+
+  function pump() {
+    if (sending || waiting || !queue.length || !window.htmx) return;
+    sending = queue.shift();
+    var values = {};
+    sending.values.forEach(function (pair) {
+      var name = pair[0], value = pair[1];
+      if (name in values) {
+        values[name] = [].concat(values[name], value);
+      } else {
+        values[name] = value;
+      }
+    });
+    // a change made behind another of this page's own changes applies to what that one saved
+    if (sending.chained && pageVersion() !== null) values.version = pageVersion();
+    var token = pageToken();  // a fresh one after a reload: the one kept may have expired
+    if (token) values.csrf_token = token;
+    values.edit = sending.id;
+    var source = sending.form && document.body.contains(sending.form) ? sending.form :
+      document.body;
+    var item = sending;
+    releasing = true;
+    try {
+      window.htmx.ajax("POST", sending.path, {
+        source: source, values: values, target: "#main", select: "#main", swap: "outerHTML"
+      }).then(function () {
+        // answered: htmx:afterRequest took it off. Still under way here means htmx never sent
+        // it (its form was swapped out as it went): first in line again, a few times at most
+        if (sending !== item) return;
+        sending = null;
+        item.form = null;
+        item.drops = (item.drops || 0) + 1;
+        queue.unshift(item);
+        if (item.drops > 3) {
+          held("server");
+        } else {
+          setTimeout(pump, 50);
+        }
+      }, function () { /* answered by the htmx:sendError / timeout handlers */ });
+    } finally {
+      releasing = false;
+    }
+  }
+
+  function retry() {
+    if (waiting !== "offline" && waiting !== "server") return;
+    waiting = "";
+    pump();
+    show();
+  }
+
+  function discard() {
+    if (!waiting && paused.length) {
+      paused = [];
+    } else {
+      queue = [];
+      waiting = "";
+      troubled = false;
+    }
+    save();
+    show();
+  }
+
+  function applyToLatest() {
+    paused.forEach(function (c) { c.chained = true; });
+    queue = queue.concat(paused);
+    paused = [];
+    save();
+    show();
+    pump();
+  }
+
+  function held(reason) {
+    if (sending) {
+      queue.unshift(sending);
+      sending = null;
+    }
+    waiting = reason;
+    troubled = true;
+    save();
+    show();
+    if (reason === "offline") {
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(function again() {
+        if (waiting !== "offline") return;
+        retry();
+        retryTimer = setTimeout(again, RETRY_MS);
+      }, RETRY_MS);
+    }
+  }
+
+  // Every change joins the queue, with its fields as they are now.
+  document.addEventListener("htmx:confirm", function (event) {
+    var d = event.detail;
+    // one of this queue's own sends (htmx may hold one back in its own queue and ask again)
+    var own = d.etc && d.etc.values && d.etc.values.edit;
+    if (releasing || own || !isChange(d.elt, d.verb)) return;
+    event.preventDefault();
+    var form = d.elt.closest("form");
+    var submitter = d.triggeringEvent && d.triggeringEvent.submitter;
+    var data;
+    try {
+      data = new FormData(form, submitter || undefined);
+    } catch (e) {
+      data = new FormData(form);
+    }
+    var values = [];
+    data.forEach(function (value, name) {
+      if (typeof value === "string") values.push([name, value]);
+    });
+    queue.push({
+      path: d.path, values: values, what: describe(form, submitter), id: newId(),
+      chained: !!(sending || queue.length), form: form
+    });
+    save();
+    if (waiting) show();
+    pump();
+  });
+
+  function mine(event) {
+    return sending && event.detail && event.detail.requestConfig &&
+      event.detail.requestConfig.verb === "post" &&
+      (event.detail.requestConfig.parameters || {}).edit === sending.id;
+  }
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!mine(event)) return;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (!status) return;  // no answer: sendError or timeout says why
+    if (status === 502 || status === 503 || status === 504) {
+      held("offline");  // the proxy could not reach the server: as good as offline
+      return;
+    }
+    if (status >= 500) {
+      held("server");
+      return;
+    }
+    var was = sending;
+    sending = null;
+    if (status === 409) {
+      // the page now shows the conflict and the latest roster; what came after it is set
+      // aside for the player
+      paused = paused.concat(queue);
+      queue = [];
+      save();
+      show();
+      return;
+    }
+    if (was && status < 300 && troubled) {
+      savedAfterTrouble += 1;
+      if (!queue.length) troubled = false;
+    }
+    save();
+    show();
+    // after htmx has finished with this request (it holds its element busy until then)
+    setTimeout(pump, 0);
+  });
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (mine(event)) {
+      held("offline");
+    } else {
+      said("Could not reach the server: check the connection and try again.");
+    }
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    if (mine(event)) held("offline");
+  });
+
+  // A lookup (quick resolve, a unit's preview) that cannot be made says so, briefly.
+  function said(text) {
+    if (sending || waiting) return;  // the bar already speaks of the connection
+    var el = bar();
+    el.className = "connection trouble";
+    el.textContent = "";
+    var p = document.createElement("p");
+    p.textContent = text;
+    el.appendChild(p);
+    el.hidden = false;
+    setTimeout(function () { if (!waiting && !sending) el.hidden = true; }, 6000);
+  }
+
+  window.addEventListener("online", function () { retry(); });
+
+  // Changes kept from before a reload (made with no connection) are sent now, in order: the
+  // first against the version it was made on (the server refuses it with the conflict notice
+  // if the roster changed elsewhere meanwhile), the rest after it.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!byId("saved-version")) return;
+    var kept = load();
+    if (!kept.length) return;
+    queue = kept.map(function (c, i) {
+      return { path: c.path, values: c.values, what: c.what, id: c.id,
+               chained: i > 0 || !!c.chained };
+    });
+    troubled = true;
+    show();
+    // htmx wires the page's forms on DOMContentLoaded too: send once it has
+    setTimeout(pump, 0);
+  });
+})();

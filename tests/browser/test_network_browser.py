@@ -1,0 +1,172 @@
+"""A dropped connection is never silent and never loses a change (static/js/edits.js), in real
+Chromium with its network cut: the change is said at once and kept, then sent when the
+connection returns; changes made in a burst land in order, each once; a change whose answer
+was lost after the server saved it is not applied twice."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from browsertools import opened, until
+from test_builder_browser import start, submit_start
+
+Page = Any
+BAR = "#connection"
+
+
+def new_roster(page: Page, server: str, name: str) -> str:
+    start(page, server, "One Page 40k (1st edition)", name)
+    page.get_by_label("Faction").select_option("Orks")
+    submit_start(page)
+    until(page, "() => [...document.querySelectorAll('#main form[hx-post]')]"
+                ".every(f => (f['htmx-internal-data'] || {}).initHash)")
+    return str(page.url)
+
+
+def add_button(page: Page, unit: str) -> Any:
+    return page.locator("#unit-list").get_by_role(
+        "button", name=re.compile(rf"^Add {re.escape(unit)}( \(|$)"))
+
+
+def entries(page: Page) -> list[str]:
+    return [n.strip() for n in page.locator(".entry-name").all_inner_texts()]
+
+
+def saved_version(page: Page) -> int:
+    return int(page.locator("#saved-version").get_attribute("data-version"))
+
+
+def settled(page: Page) -> None:
+    until(page, "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+
+
+def test_a_change_made_offline_is_said_kept_and_sent_when_back(
+        context: Any, server: str, screenshots: Path) -> None:
+    page = context.new_page()
+    url = new_roster(page, server, "Offline")
+    context.set_offline(True)
+    add_button(page, "Trukk").click()
+    bar = page.locator(BAR)
+    bar.wait_for(state="visible")
+    said = bar.inner_text()
+    assert "Not saved yet" in said and "Add Trukk" in said, said
+    assert entries(page) == []
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('lb-pending:' + "
+                         "location.pathname))")
+    assert [c["what"] for c in kept] == ["Add Trukk (Orks)"]
+    add_button(page, "Nobz").click()  # a second one joins it, in order
+    until(page, "() => document.querySelector('#connection').innerText.includes('2 changes')")
+    # the bar sits at the foot of the screen, inside it
+    box = bar.bounding_box()
+    assert box and box["y"] + box["height"] <= 900 and box["y"] > 500
+    page.screenshot(path=str(screenshots / "offline-bar.png"))
+    context.set_offline(False)
+    until(page, "() => document.querySelectorAll('.entry-name').length === 2", timeout=20)
+    assert entries(page) == ["Trukk", "Nobz"]
+    until(page, "() => document.querySelector('#connection').innerText.includes('Back online')")
+    assert page.evaluate("localStorage.getItem('lb-pending:' + location.pathname)") is None
+    fresh = context.new_page()
+    fresh.goto(url)
+    assert entries(fresh) == ["Trukk", "Nobz"]  # saved, not only shown
+
+
+def test_changes_kept_in_a_closed_tab_are_sent_when_it_opens_again(context: Any,
+                                                                     server: str) -> None:
+    page = context.new_page()
+    url = new_roster(page, server, "Closed tab")
+    context.set_offline(True)
+    add_button(page, "Gretchin").click()
+    add_button(page, "Lootas").click()
+    until(page, "() => document.querySelector('#connection').innerText.includes('2 changes')")
+    page.close()  # the store's Wi-Fi drops, the player closes the tab
+    context.set_offline(False)
+    again = context.new_page()
+    again.goto(url)
+    opened(again, "#units-title", state="attached")
+    until(again, "() => document.querySelectorAll('.entry-name').length === 2", timeout=20)
+    assert entries(again) == ["Gretchin", "Lootas"]
+    settled(again)
+    assert saved_version(again) == 3
+
+
+def test_fifteen_quick_adds_land_in_order_each_once(context: Any, server: str) -> None:
+    page = context.new_page()
+    new_roster(page, server, "Burst")
+    units = ["Ork Boyz", "Nobz", "Gretchin", "Lootas", "Trukk"] * 3
+    # as fast as a script can click: every click before the first answer comes back
+    page.evaluate("names => names.forEach(n => [...document.querySelectorAll("
+                  "'#unit-list button')].find(b => b.getAttribute('aria-label') === 'Add ' + n"
+                  "|| (b.getAttribute('aria-label') || '').startsWith('Add ' + n + ' (')).click())",
+                  units)
+    until(page, "() => document.querySelectorAll('.entry-name').length >= 15", timeout=60)
+    settled(page)
+    assert entries(page) == units
+    until(page, "() => document.querySelector('#saved-version').dataset.version === '16'")
+    assert page.locator(".notice.conflict").count() == 0
+
+
+def test_a_change_whose_answer_was_lost_is_not_applied_twice(context: Any,
+                                                            server: str) -> None:
+    page = context.new_page()
+    url = new_roster(page, server, "Lost answer")
+    lost: list[str] = []
+
+    def save_then_drop(route: Any) -> None:
+        route.fetch()  # the server gets the change and saves it...
+        lost.append(route.request.url)
+        route.abort("connectionreset")  # ...and its answer never reaches the page
+
+    page.route(re.compile(r".*/add(\?.*)?$"), save_then_drop)
+    add_button(page, "Battlewagon").click()
+    page.locator(BAR).wait_for(state="visible")
+    assert "Not saved yet" in page.locator(BAR).inner_text()
+    assert len(lost) == 1
+    page.unroute(re.compile(r".*/add(\?.*)?$"))
+    page.locator(BAR).get_by_role("button", name="Try now").click()
+    until(page, "() => document.querySelectorAll('.entry-name').length === 1", timeout=20)
+    settled(page)
+    assert entries(page) == ["Battlewagon"]
+    assert saved_version(page) == 2  # saved once: version 1 -> 2
+    fresh = context.new_page()
+    fresh.goto(url)
+    assert entries(fresh) == ["Battlewagon"]
+
+
+def test_changes_kept_offline_meet_a_change_made_elsewhere_and_the_player_chooses(
+        context: Any, browser: Any, server: str) -> None:
+    stale = context.new_page()
+    url = new_roster(stale, server, "Two places")
+    context.set_offline(True)
+    add_button(stale, "Trukk").click()
+    add_button(stale, "Gretchin").click()
+    until(stale, "() => document.querySelector('#connection').innerText.includes('2 changes')")
+    # meanwhile the roster changes on another device, which has a connection
+    device = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        other = device.new_page()
+        other.goto(url)
+        opened(other, "#units-title", state="attached")
+        until(other, "() => [...document.querySelectorAll('#main form[hx-post]')]"
+                     ".every(f => (f['htmx-internal-data'] || {}).initHash)")
+        with other.expect_response(lambda r: r.request.method == "POST"):
+            add_button(other, "Nobz").click()
+    finally:
+        device.close()
+    context.set_offline(False)
+    # the first kept change meets the conflict notice; the one after it is set aside
+    opened(stale, ".notice.conflict")
+    assert "adding Trukk" in stale.locator(".notice.conflict").inner_text()
+    until(stale, "() => document.querySelector('#connection').innerText.includes('waiting')")
+    assert "Add Gretchin" in stale.locator(BAR).inner_text()
+    assert entries(stale) == ["Nobz"]
+    with stale.expect_response(lambda r: r.request.method == "POST"):
+        stale.get_by_role("button", name="Apply my change to the latest version").click()
+    until(stale, "() => document.querySelectorAll('.entry-name').length === 2")
+    stale.locator(BAR).get_by_role("button", name="Apply it to the latest version").click()
+    until(stale, "() => document.querySelectorAll('.entry-name').length === 3")
+    settled(stale)
+    assert entries(stale) == ["Nobz", "Trukk", "Gretchin"]
+    assert stale.locator(BAR).is_hidden() or "waiting" not in stale.locator(BAR).inner_text()
+    assert stale.evaluate("localStorage.getItem('lb-pending:' + location.pathname)") is None
