@@ -75,6 +75,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
+from machine import machine_speed
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -463,19 +464,6 @@ def drive(target: Target, clients: int, edits: int, roster_size: int = 0, printe
     for t in printing_threads:
         t.join()
     return results, prints, wall
-
-
-def machine_speed() -> float:
-    """Milliseconds a fixed piece of pure Python takes here now (best of three): the virtual
-    machine's speed moves between runs by half again, and this shows by how much."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.process_time()
-        total = 0
-        for i in range(2_000_000):
-            total += i
-        best = min(best, time.process_time() - began)
-    return best * 1000
 
 
 def server_cpu(pid: int) -> float:

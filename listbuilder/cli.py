@@ -371,8 +371,13 @@ def _card_options(func: Any) -> Any:
         click.option("--gutter-fold", is_flag=True,
                      help="Each back beside its front; fold the sheet down the middle."),
         click.option("--ink-saver", is_flag=True, help="No fills, dark text."),
+        click.option("--format", "format_", type=click.Choice(["pdf", "png", "tts"]),
+                     default="pdf", show_default=True,
+                     help="pdf; png: a zip of each card side at 300 dpi, for print shops; "
+                          "tts: a zip of Tabletop Simulator deck sheets and backs."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-                     help="The PDF to write (default: in output/)."),
+                     help="The file to write: .pdf, or .zip for png and tts "
+                          "(default: in output/)."),
     ]):
         func = option(func)
     return func
@@ -411,7 +416,7 @@ def _system_print(library: Library, system_id: str,
 @_card_options
 @click.pass_obj
 def print_(library: Library, /, roster: Path, output: Path | None, **flags: Any) -> None:
-    """Print ROSTER.yaml's unit cards and roster sheet as PDF."""
+    """Print ROSTER.yaml's unit cards and roster sheet as PDF (or the cards as images)."""
     from listbuilder.printing import print_roster
     from listbuilder.printing.commands import default_output, fail, options_from_flags, write_pdf
     from listbuilder.printing.options import PrintError
@@ -429,7 +434,8 @@ def print_(library: Library, /, roster: Path, output: Path | None, **flags: Any)
         click.echo(f"warning: {r.name} breaks {len(broken)} rule(s); printing it anyway "
                    f"(the roster sheet lists them; `listbuilder validate` explains)", err=True)
     write_pdf(lambda progress: print_roster(cat, system, r, options, progress),
-              output or default_output(roster.stem, options.what))
+              output or default_output(roster.stem, "cards" if options.images else options.what,
+                                       options=options), options)
 
 
 @main.command()
@@ -443,7 +449,7 @@ def deck(library: Library, /, system_id: str, output: Path | None, **flags: Any)
 
     system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_deck(cat, system, options, progress),
-              output or default_output(system.id, "deck"))
+              output or default_output(system.id, "deck", options=options), options)
 
 
 @main.command()
@@ -459,7 +465,7 @@ def chits(library: Library, /, system_id: str, faction: str, output: Path | None
 
     system, cat, options = _system_print(library, system_id, flags)
     write_pdf(lambda progress: print_chits(cat, system, faction, options, progress),
-              output or default_output(system.id, faction, "chits"))
+              output or default_output(system.id, faction, "chits", options=options), options)
 
 
 @main.command()

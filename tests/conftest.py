@@ -7,8 +7,18 @@ import pytest
 from listbuilder.engine.library import Library
 from listbuilder.engine.roster_file import LoadedRoster
 from listbuilder.engine.system import Violation
+from listbuilder.printing.facecache import FACES
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def fresh_faces():
+    """Each test lays its cards out itself: a face another test laid out is not reused (a
+    test of the layout or its processes would otherwise measure a cache hit)."""
+    FACES.clear()
+    yield
+    FACES.clear()
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,10 @@ class UnitCard:
         its stock gives up before it runs onto a second card."""
         return replace(self, profile=replace(self.profile, note=""))
 
+    def is_reference(self) -> bool:
+        """The quick-reference card (`reference_card`), not a unit's."""
+        return self.profile.name == REFERENCE and not self.cost and not self.size
+
     def rules_used(self) -> tuple[RuleText, ...]:
         """Every special rule this card prints."""
         return self.profile.rules

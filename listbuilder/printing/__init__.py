@@ -1,4 +1,5 @@
-"""Printing: unit cards, action decks, chits, roster sheets and rules sheets as PDF.
+"""Printing: unit cards, action decks, chits, roster sheets and rules sheets as PDF; the cards
+also as images (`PrintOptions(format="png")` or `"tts"`: a zip, see `images`).
 
 One call per print, for the CLI and for the web's print queue alike:
 

@@ -1,5 +1,6 @@
 """What the `print`, `deck`, `chits` and `rules` commands share: option parsing, the default
-output path, progress on a terminal, and writing the PDF without losing what was there."""
+output path, progress on a terminal, and writing the PDF (or zip of images) without losing
+what was there."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
-from listbuilder.printing.options import PrintError, PrintOptions
+from listbuilder.printing.options import FILES, PrintError, PrintOptions
 
 OUTPUT = Path("output")
 
@@ -21,8 +22,13 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "print"
 
 
-def default_output(*parts: str) -> Path:
-    return OUTPUT / ("-".join(slug(p) for p in parts if p) + ".pdf")
+def default_output(*parts: str, options: PrintOptions | None = None) -> Path:
+    """output/<parts>.pdf; an image print's zip is named by its format too
+    (output/legal-cards-png.zip), so the two zips of one print never overwrite each other."""
+    fmt = options.format if options else "pdf"
+    if fmt != "pdf":
+        parts = (*parts, fmt)
+    return OUTPUT / ("-".join(slug(p) for p in parts if p) + FILES[fmt][1])
 
 
 def options_from_flags(flags: dict[str, Any]) -> PrintOptions:
@@ -32,7 +38,7 @@ def options_from_flags(flags: dict[str, Any]) -> PrintOptions:
         cut_marks=bool(flags.get("cut_marks")), bleed=bool(flags.get("bleed")),
         duplex=flags.get("duplex") or "none", ink_saver=bool(flags.get("ink_saver")),
         gutter_fold=bool(flags.get("gutter_fold")), merge=not flags.get("one_per_entry"),
-        what=flags.get("what") or "all")
+        what=flags.get("what") or "all", format=flags.get("format_") or "pdf")
 
 
 class TerminalProgress:
@@ -59,8 +65,14 @@ def fail(problems: list[str], code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def write_pdf(make: Callable[[TerminalProgress], Any], output: Path) -> None:
-    """Make the PDF, then write it: a failed print never leaves a half-written file behind."""
+def write_pdf(make: Callable[[TerminalProgress], Any], output: Path,
+              options: PrintOptions | None = None) -> None:
+    """Make the PDF (or zip), then write it: a failed print never leaves a half-written file
+    behind."""
+    fmt = options.format if options else "pdf"
+    ending = FILES[fmt][1]
+    if output.suffix.lower() in {end for _, end in FILES.values()} - {ending}:
+        fail([f"{output}: a {fmt} print is a {ending} file; name it {output.stem}{ending}"])
     progress = TerminalProgress()
     try:
         printed = make(progress)
@@ -72,12 +84,14 @@ def write_pdf(make: Callable[[TerminalProgress], Any], output: Path) -> None:
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         partial = output.with_name(output.name + ".part")
-        partial.write_bytes(printed.pdf)
+        partial.write_bytes(printed.data)
         partial.replace(output)
     except OSError as exc:
-        fail([f"{output}: cannot write the PDF: {exc.strerror or exc}"])
+        kind = "PDF" if ending == ".pdf" else "zip"
+        fail([f"{output}: cannot write the {kind}: {exc.strerror or exc}"])
         return
     what = (f"{printed.cards} {printed.noun} ({printed.faces} distinct), "
             if printed.cards else "")
+    noun = printed.page_noun
     click.echo(f"Wrote {output}: {what}{printed.pages} "
-               f"{'page' if printed.pages == 1 else 'pages'}")
+               f"{noun if printed.pages == 1 else noun + 's'}")

@@ -18,7 +18,7 @@ import io
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,6 +28,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 
 from listbuilder.engine.cards import UnitCard
+from listbuilder.printing.facecache import FACES, Kept, Sheet, assemble, face_key
 from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
 from listbuilder.printing.geometry import BLEED_SAFE
 from listbuilder.printing.templating import render_template
@@ -81,6 +82,8 @@ class Stock:
     font_pt: float = 7.0
     floor_pt: float = 6.0
     max_pt: float = 7.0  # the largest text a sparse face grows to (font_pt: none grows)
+    # the text size a print's unit cards share (0: none): see `sheet_size`
+    sheet_pt: float = 0.0
 
     @property
     def inset(self) -> float:
@@ -95,6 +98,7 @@ class LaidOut:
     pages: list[list[int]]  # per face, its page numbers in `pdf` (more than one: continued)
     font_pt: list[float]  # per face, the text size it was laid out at
     refused: list[str] = field(default_factory=list)  # URLs the fetcher turned down
+    laid_out: int | None = None  # faces laid out for this print (None: all of them)
 
 
 class Styles:
@@ -222,9 +226,11 @@ def _cap(face: Face, stock: Stock) -> float:
         return stock.max_pt
     width = card_text_width(stock.width, stock.bleed and BLEED_SAFE)
     tables = [t.without_empty_columns() for t in face.item.profile.tables if t.rows]
+    shared = stock.sheet_pt if stock.sheet_pt and not face.item.is_reference() else stock.max_pt
     # a table too wide for columns prints a line a row (profile.html), which sets no cap
-    cap = min([stock.max_pt, *(largest_pt(t, width, stock.floor_pt, stock.max_pt)
-                               for t in tables if columns_fit(t, width, stock.floor_pt))])
+    cap = min([stock.max_pt, shared,
+               *(largest_pt(t, width, stock.floor_pt, stock.max_pt)
+                 for t in tables if columns_fit(t, width, stock.floor_pt))])
     return max(stock.floor_pt, math.floor(cap * 20) / 20)
 
 
@@ -249,6 +255,55 @@ def _candidates(font_pt: float, overflow: float, floor_pt: float) -> list[float]
 
 def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
             progress: Progress | None = None) -> LaidOut:
+    """Lay out every face, or take it as this process laid it out before (`facecache`): only
+    faces that changed since are laid out again."""
+    stock = sheet_size(faces, stock, context)
+    keys = [_key(face, stock, context) for face in faces]
+    kept = FACES.find(keys)
+    fresh = [i for i in range(len(faces)) if i not in kept]
+    if not fresh:
+        pdf, pages = assemble([kept[i] for i in range(len(faces))])
+        return LaidOut(pdf, pages, [kept[i].font_pt for i in range(len(faces))],
+                       _refused(kept.values()), laid_out=0)
+    laid = _lay_out_fresh([faces[i] for i in fresh], stock, context, progress)
+    FACES.keep([keys[i] for i in fresh], laid.pdf, laid.pages, laid.font_pt, laid.refused)
+    if not kept:
+        return laid
+    sheet = Sheet(laid.pdf, tuple(laid.refused))
+    ordered = {**kept, **{i: Kept(sheet, tuple(laid.pages[k]), laid.font_pt[k])
+                          for k, i in enumerate(fresh)}}
+    pdf, pages = assemble([ordered[i] for i in range(len(faces))])
+    return LaidOut(pdf, pages, [ordered[i].font_pt for i in range(len(faces))],
+                   _refused(ordered.values()), laid_out=len(fresh))
+
+
+def sheet_size(faces: Sequence[Face], stock: Stock, context: dict[str, Any]) -> Stock:
+    """The stock with the one text size this print's unit cards share, so a sheet of cards
+    reads alike instead of each card at its own size (6 to 9 pt on one sheet): the size at
+    which two cards in three fit. The shorter cards come down to it; a longer one still takes
+    the smaller size it needs. Chosen from the sizes the cards' text should fit at (`_start`)
+    before anything is laid out, so it costs no layout of its own."""
+    sizes = sorted(min(_start(face, stock, context), _cap(face, stock)) for face in faces
+                   if isinstance(face.item, UnitCard) and not face.item.is_reference())
+    if len(sizes) < 2:
+        return stock
+    shared = max(stock.floor_pt, math.floor(sizes[len(sizes) // 3] * 20) / 20)
+    return replace(stock, sheet_pt=shared)
+
+
+def _key(face: Face, stock: Stock, context: dict[str, Any]) -> str:
+    """What a face's layout depends on: what it draws, its card and the page's look."""
+    html = render_template(face.template, item=face.item, stock=stock, end_id="end", **context)
+    return face_key(html, face.kind, face.title, stock, context.get("ink_saver"),
+                    context.get("system_id"))
+
+
+def _refused(kept: Iterable[Kept]) -> list[str]:
+    return list(dict.fromkeys(url for k in kept for url in k.sheet.refused))
+
+
+def _lay_out_fresh(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+                   progress: Progress | None = None) -> LaidOut:
     """Lay out every face; with many faces, two processes share the work when that is safe
     (see `workers`)."""
     shares = split_work(_weights(faces))

@@ -13,6 +13,13 @@ Paper = Literal["a4", "letter"]
 CardSize = Literal["poker", "mini", "tarot"]
 Duplex = Literal["none", "long", "short"]
 What = Literal["cards", "sheet", "all"]
+Format = Literal["pdf", "png", "tts"]
+
+# What each format's file is: its media type and file name ending (the web's answer, the CLI's
+# default file). png and tts are zips of images (printing/images.py).
+FILES: dict[str, tuple[str, str]] = {"pdf": ("application/pdf", ".pdf"),
+                                     "png": ("application/zip", ".zip"),
+                                     "tts": ("application/zip", ".zip")}
 
 TRUE = {"1", "true", "yes", "on", "y"}
 FALSE = {"0", "false", "no", "off", "n", ""}
@@ -41,6 +48,10 @@ class PrintOptions:
     (rows mirrored). gutter_fold: fronts and backs side by side, fold down the middle.
     ink_saver: no fills, dark text. merge: identical entries share one card with a count
     (False: one card per entry). what: cards, sheet (the roster sheet) or all.
+    format: pdf; png (each card side as a PNG at 300 dpi, in a zip, for print shops) or tts
+    (Tabletop Simulator deck sheets and backs, in a zip). Images are of cards only: they take
+    the card size, bleed (png), ink saver and merge, and always include the backs; the roster
+    sheet and the options that place cards on paper are the PDF's.
     """
 
     paper: Paper = "a4"
@@ -52,6 +63,7 @@ class PrintOptions:
     gutter_fold: bool = False
     merge: bool = True
     what: What = "all"
+    format: Format = "pdf"
 
     def __post_init__(self) -> None:
         problems = [*self._bad_choices(), *self._clashes()]
@@ -61,7 +73,8 @@ class PrintOptions:
     def _bad_choices(self) -> list[str]:
         out = []
         for name, allowed in (("paper", tuple(PAPERS)), ("card", tuple(CARDS)),
-                              ("duplex", get_args(Duplex)), ("what", get_args(What))):
+                              ("duplex", get_args(Duplex)), ("what", get_args(What)),
+                              ("format", get_args(Format))):
             value = getattr(self, name)
             if value not in allowed:
                 out.append(f"{name}: {value!r} is not one of {', '.join(allowed)}")
@@ -78,11 +91,21 @@ class PrintOptions:
         if self.bleed and self.cut_marks:
             out.append("bleed pages are cut by the print shop along their trim box: drop the "
                        "cut marks")
+        if self.images and self.what == "sheet":
+            out.append(f"format: {self.format} makes images of cards, and the roster sheet is "
+                       f"a page: print the sheet as pdf, or choose the cards")
         return out
 
     @property
+    def images(self) -> bool:
+        """Cards as images (png, tts) rather than a PDF."""
+        return self.format in ("png", "tts")
+
+    @property
     def backs(self) -> bool:
-        return self.duplex != "none" or self.gutter_fold
+        """Backs are made: printed double-sided or folded, or as images (a print shop prints
+        both sides; a digital table shows the back of every card)."""
+        return self.duplex != "none" or self.gutter_fold or self.images
 
     @classmethod
     def from_strings(cls, values: Mapping[str, str]) -> PrintOptions:

@@ -67,7 +67,8 @@ class Back:
 
 @dataclass
 class Printed:
-    """A finished PDF and what the renderer learnt on the way (for tests and the CLI)."""
+    """A finished PDF, or zip of images, and what the renderer learnt on the way (for tests
+    and the CLI)."""
 
     pdf: bytes
     faces: int = 0  # distinct fronts laid out
@@ -77,6 +78,19 @@ class Printed:
     refused: tuple[str, ...] = ()  # URLs the fetcher refused (empty for our own templates)
     # the face laid out with the smallest text: its name, text size (pt), cards it took
     longest: tuple[str, float, int] = ("", 0.0, 0)
+    # faces (backs too) laid out for this print; the others this process had laid out before
+    laid_out: int = 0
+    images: bytes = b""  # the zip, for the png and tts formats (`pdf` is then empty)
+
+    @property
+    def data(self) -> bytes:
+        """The file asked for: the zip of images, or the PDF."""
+        return self.images or self.pdf
+
+    @property
+    def page_noun(self) -> str:
+        """What `pages` counts."""
+        return "image" if self.images else "page"
 
 
 # -- cards ------------------------------------------------------------------------------------
@@ -90,8 +104,10 @@ def _stock(options: PrintOptions) -> Stock:
 def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None], *,
                 stock: Stock, gutter: float, options: PrintOptions, context: dict[str, Any],
                 title: str, progress: Progress | None = None,
-                back_fill: tuple[float, float, float] = BACK_FILL) -> Printed:
-    """Lay out each distinct face once, then place `copies` of each on sheets.
+                back_fill: tuple[float, float, float] = BACK_FILL,
+                noun: str = "cards") -> Printed:
+    """Lay out each distinct face once, then place `copies` of each on sheets (or, for the
+    image formats, draw each as an image: `_as_images`).
 
     `fronts` pairs each face with how many times it is printed; `backs[i]` is the back of
     `fronts[i]`, needed only when both sides are printed. Equal backs are laid out once.
@@ -109,6 +125,9 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
                 faces.append(back)
             back_index[i] = seen[key]
     laid: LaidOut = lay_out(faces, stock, context, progress)
+    laid_out = len(faces) if laid.laid_out is None else laid.laid_out
+    if options.images:
+        return _as_images(laid, fronts, back_index, stock, options, title, noun, laid_out)
     slots = []
     for i, (_, copies) in enumerate(fronts):
         back_pages = laid.pages[back_index[i]] if i in back_index else [None]
@@ -130,12 +149,33 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
                           cut_marks=options.cut_marks, title=title, progress=progress,
                           back_fill=None if options.ink_saver else back_fill)
         pages = -(-len(slots) // layout.per_page) * (2 if options.duplex != "none" else 1)
+    return Printed(pdf, faces=len(fronts), cards=len(slots), pages=pages, noun=noun,
+                   refused=tuple(laid.refused), laid_out=laid_out,
+                   longest=_longest(fronts, laid))
+
+
+def _longest(fronts: Sequence[tuple[Face, int]], laid: LaidOut) -> tuple[str, float, int]:
+    """The front laid out with the smallest text: its name, text size and cards it took."""
     front_sizes = laid.font_pt[:len(fronts)]
     smallest = min(range(len(fronts)), key=lambda i: (front_sizes[i], -len(laid.pages[i])))
-    return Printed(pdf, faces=len(fronts), cards=len(slots), pages=pages,
-                   refused=tuple(laid.refused),
-                   longest=(fronts[smallest][0].title, front_sizes[smallest],
-                            len(laid.pages[smallest])))
+    return (fronts[smallest][0].title, front_sizes[smallest], len(laid.pages[smallest]))
+
+
+def _as_images(laid: LaidOut, fronts: Sequence[tuple[Face, int]], back_index: dict[int, int],
+               stock: Stock, options: PrintOptions, title: str, noun: str,
+               laid_out: int) -> Printed:
+    """The laid-out faces drawn as images (printing/images.py), instead of imposed on paper:
+    each distinct face is drawn once, whatever its copies."""
+    from listbuilder.printing.images import Card, card_images
+
+    cards = [Card(face.title, tuple(laid.pages[i]), copies,
+                  laid.pages[back_index[i]][0] if i in back_index else None)
+             for i, (face, copies) in enumerate(fronts)]
+    face_mm = (stock.width + 2 * stock.bleed, stock.height + 2 * stock.bleed)
+    made = card_images(options.format, laid.pdf, cards, face_mm, stock.bleed, title, noun)
+    return Printed(b"", faces=len(fronts), cards=sum(c.copies * len(c.pages) for c in cards),
+                   noun=noun, pages=made.images, refused=tuple(laid.refused),
+                   laid_out=laid_out, longest=_longest(fronts, laid), images=made.data)
 
 
 def _context(system: RuleSystem, options: PrintOptions, title: str, **extra: Any) -> dict[str,
@@ -190,7 +230,7 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
     options = options or PrintOptions()
     parts: list[Printed] = []
     cards_part: Printed | None = None
-    if options.what in ("sheet", "all"):
+    if options.what in ("sheet", "all") and not options.images:  # images: the cards alone
         parts.append(print_sheet(catalog, system, roster, options))
     if options.what in ("cards", "all"):
         cards = system.unit_cards(catalog, roster, merge=options.merge)
@@ -201,13 +241,16 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
                 cards = (*cards, reference_card(system.name, core))
             cards_part = print_unit_cards(system, cards, options, roster.name, progress)
             parts.append(cards_part)
-        elif options.what == "cards":
+        elif options.what == "cards" or options.images:
             raise PrintError(f"{roster.name!r} has no units to print: add entries to it")
+    if options.images and cards_part is not None:
+        return cards_part
     return Printed(concatenate([p.pdf for p in parts], roster.name),
                    faces=sum(p.faces for p in parts), cards=sum(p.cards for p in parts),
                    pages=sum(p.pages for p in parts),
                    refused=tuple(u for p in parts for u in p.refused),
-                   longest=cards_part.longest if cards_part else ("", 0.0, 0))
+                   longest=cards_part.longest if cards_part else ("", 0.0, 0),
+                   laid_out=sum(p.laid_out for p in parts))
 
 
 def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | None = None,
@@ -246,13 +289,11 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
     stock = Stock(CHIT[0], CHIT[1], BLEED if options.bleed else 0.0, CHIT_FONT_PT,
                   CHIT_FLOOR_PT, CHIT_FONT_PT)
     title = f"{system.name}: {faction_name} chits"
-    printed = print_faces(fronts, [back] * len(fronts), stock=stock, gutter=CHIT_GUTTER,
-                          options=options, title=title, progress=progress,
-                          context=_context(system, options, title, faction_colour=colour,
-                                           emblem=emblem(faction_name)),
-                          back_fill=_rgb(FACTION_COLOURS[colour]))
-    printed.noun = "chits"
-    return printed
+    return print_faces(fronts, [back] * len(fronts), stock=stock, gutter=CHIT_GUTTER,
+                       options=options, title=title, progress=progress,
+                       context=_context(system, options, title, faction_colour=colour,
+                                        emblem=emblem(faction_name)),
+                       back_fill=_rgb(FACTION_COLOURS[colour]), noun="chits")
 
 
 # -- whole pages ------------------------------------------------------------------------------
@@ -270,6 +311,9 @@ def print_rules(catalog: Catalog, system: RuleSystem,
                 options: PrintOptions | None = None) -> Printed:
     """The rules sheet: the text shrinks a step at a time until it fits one page."""
     options = options or PrintOptions()
+    if options.images:
+        raise PrintError(f"format: the rules sheet is a page, printed as pdf only (not "
+                         f"{options.format})")
     context = _context(system, options, f"{system.name}: rules reference", catalog=catalog,
                        paper=options.paper)
     try:

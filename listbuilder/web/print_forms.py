@@ -33,7 +33,7 @@ LABELS = {
     "what": "What to print", "paper": "Paper", "card": "Card size",
     "duplex": "Backs", "gutter_fold": "Gutter fold", "cut_marks": "Cut marks",
     "bleed": "Bleed, for a print shop", "ink_saver": "Ink saver", "merge": "One card per entry",
-    "faction": "Faction",
+    "faction": "Faction", "format": "File type",
 }
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 PAPER_SIZES = {"letter": "8.5 × 11 in"}  # how its players know it; else the size in mm
@@ -153,7 +153,11 @@ class PrintForm(Form):
     """A print's form, filled from the query sent (`sent`), or at its defaults.
 
     `id` names the form's section on its page and prefixes its fields' element ids (a page
-    has several forms); `problems` are those of a print that was refused."""
+    has several forms); `problems` are those of a print that was refused. A print of cards
+    (`images`) also downloads as images: its buttons send `format` (the PDF's sends none)."""
+
+    images = False
+    format_label = LABELS["format"]
 
     def __init__(self, id_: str, action: str, title: str, intro: str,
                  sent: Mapping[str, str], problems: tuple[str, ...] = ()) -> None:
@@ -175,13 +179,13 @@ class PrintForm(Form):
         return [f for f in self if isinstance(f, PrintCheck)]
 
 
-def _form_class(name: str, **fields: Any) -> type[PrintForm]:
-    """A form class with these fields, in the order given."""
-    return type(name, (PrintForm,), fields)
+def _form_class(name: str, images: bool = False, **fields: Any) -> type[PrintForm]:
+    """A form class with these fields, in the order given (`images`: see PrintForm)."""
+    return type(name, (PrintForm,), {**fields, "images": images})
 
 
 RosterPrintForm = _form_class(
-    "RosterPrintForm",
+    "RosterPrintForm", images=True,
     what=_radio("what", "The roster sheet lists each unit with its stats, its cost and boxes "
                         "to tick off in play, the totals and the rules the roster uses. The "
                         "unit cards end with a quick-reference card of the core rules.", WHAT),
@@ -190,13 +194,13 @@ RosterPrintForm = _form_class(
                  sends="no"))
 RulesPrintForm = _form_class("RulesPrintForm", paper=_paper(),
                              ink_saver=_check("ink_saver", INK_SAVER))
-DeckPrintForm = _form_class("DeckPrintForm", paper=_paper(), card=_card_size(),
+DeckPrintForm = _form_class("DeckPrintForm", images=True, paper=_paper(), card=_card_size(),
                             **_sides("card fronts"))
 
 
 def chits_form_class(factions: Sequence[str]) -> type[PrintForm]:
     """The chits' form: its list of factions is the system's."""
-    return _form_class("ChitsPrintForm",
+    return _form_class("ChitsPrintForm", images=True,
                        faction=PrintSelect(LABELS["faction"],
                                            description="Whose pile of counters to print.",
                                            choices=[SelectChoice(f) for f in factions],

@@ -89,20 +89,22 @@ class PrintJob:
                    faction=str(data.get("faction", "")))
 
     def make(self, library: Library) -> bytes:
-        """The PDF; PrintError when the print can't be made as asked."""
+        """The PDF (or the zip of images, for `format` png or tts); PrintError when the print
+        can't be made as asked."""
         from listbuilder.web.rosters import parse_stored
 
         system = get_system(self.system)
         catalog = library.catalog(system)
         options = PrintOptions(**self.options)
         if self.kind == "roster":
-            return printing.print_roster(catalog, system, parse_stored(self.text), options).pdf
+            return printing.print_roster(catalog, system, parse_stored(self.text),
+                                         options).data
         if self.kind == "rules":
-            return printing.print_rules(catalog, system, options).pdf
+            return printing.print_rules(catalog, system, options).data
         if self.kind == "deck":
-            return printing.print_deck(catalog, system, options).pdf
+            return printing.print_deck(catalog, system, options).data
         if self.kind == "chits":
-            return printing.print_chits(catalog, system, self.faction, options).pdf
+            return printing.print_chits(catalog, system, self.faction, options).data
         raise ValueError(f"unknown kind of print {self.kind!r}")
 
 

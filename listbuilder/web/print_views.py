@@ -3,7 +3,8 @@ and each system's own prints (its card set, a faction's chits, the rules sheet) 
 system's print page.
 
 A print changes nothing, so every form is a GET that works without JavaScript: the answer is
-the PDF as a download and the page stays as it was. A print not made yet is queued and laid
+the PDF (or, for `format=png|tts`, a zip of the cards as images) as a download and the page
+stays as it was. A print not made yet is queued and laid
 out beside the edits (`print_queue`): the answer (202) is a small page with the print's place
 in line that asks again every second, until the same address answers the PDF. A full queue is
 a page too (503, with Retry-After). A print that can't be made comes back as a page (422)
@@ -26,6 +27,7 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.printing import PrintError, PrintOptions, printables
+from listbuilder.printing.options import FILES
 from listbuilder.storage import Stored
 from listbuilder.web import services
 from listbuilder.web.print_cache import check_print_size, print_key
@@ -52,10 +54,13 @@ WHAT_FILE = {"all": "cards-and-sheet", "cards": "cards", "sheet": "sheet"}
 # -- reading the query, answering with a PDF --------------------------------------------------
 
 def sent_values() -> dict[str, str]:
-    """The query as sent, first value of each key, cut to a sane size (all is echoed back)."""
+    """The query as sent, first value of each key, cut to a sane size (all is echoed back).
+    A preview is always of the PDF: it is a picture of the print's first page."""
     out: dict[str, str] = {}
     for key, value in list(request.args.items())[:MAX_SENT]:
         out[key[:MAX_TEXT]] = value[:MAX_TEXT]
+    if request.path.endswith("/preview.png"):
+        out.pop("format", None)
     return out
 
 
@@ -80,9 +85,14 @@ def download_name(*parts: str) -> str:
     return "-".join(p for p in map(file_part, parts) if p) or "print"
 
 
-def pdf_response(pdf: bytes, *name_parts: str) -> Response:
-    return Response(pdf, mimetype="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="{download_name(*name_parts)}.pdf"',
+def file_response(data: bytes, options: PrintOptions, *name_parts: str) -> Response:
+    """The print as a download: the PDF, or the zip of images named by its format
+    (`...-cards-tts.zip`)."""
+    mimetype, ending = FILES[options.format]
+    if options.images:
+        name_parts = (*name_parts, options.format)
+    return Response(data, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{download_name(*name_parts)}{ending}"',
         # a roster's print changes with the roster, at the same address
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
@@ -149,7 +159,8 @@ def _print_roster(opened: Opened, action: str, back: str) -> Response:
         return Response(body, 422)
     if isinstance(pdf, Response):
         return pdf
-    return pdf_response(pdf, opened.roster.name, opened.system.id, WHAT_FILE[options.what])
+    what = "cards" if options.images else options.what  # images are of the cards alone
+    return file_response(pdf, options, opened.roster.name, opened.system.id, WHAT_FILE[what])
 
 
 @bp.get("/r/<token>/print")
@@ -228,8 +239,8 @@ def _print_system(system: RuleSystem, kind: str, problems: list[str], *name_part
         except PrintError as exc:
             problems = exc.problems
         else:
-            return pdf if isinstance(pdf, Response) else pdf_response(pdf, system.id,
-                                                                      *name_parts)
+            return pdf if isinstance(pdf, Response) else file_response(pdf, options,
+                                                                       system.id, *name_parts)
     return _system_page(system, kind, sent, in_words(problems))
 
 

@@ -79,3 +79,23 @@ def test_a_mini_card_never_parts_a_label_from_its_value(library: Library) -> Non
     heading = next(i for i, (text, _) in enumerate(knight.lines) if text.startswith("TARGET"))
     assert knight.lines[heading][0].split()[-5:] == ["1", "2", "3", "4", "5"]
     assert knight.lines[heading + 2][0].split()[-5:] == ["3+", "4+", "5+", "6+", "6+"]
+
+
+def body_pt(card: Card) -> float:
+    """The size of a card's running text: its name is printed at 1.5 times that
+    (print-cards.css), and the name is the one thing every card has."""
+    return round(max(card.lines[0][1]) / 1.5, 1)
+
+
+@pytest.mark.parametrize("card", ["poker", "mini"])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_unit_cards_of_a_print_share_one_text_size(library: Library, path: Path,
+                                                       card: str) -> None:
+    """Two unit cards in three (at least) are printed at one size, the largest on the print;
+    only a card too long for it is smaller (layout.sheet_size)."""
+    _, cards = printed(library, path, card)
+    units = [c for c in cards if not c.text.startswith(REFERENCE)
+             and not re.match(r"^.{1,80}? \(continued\)", c.text)]
+    bodies = [body_pt(c) for c in units]
+    shared = max(bodies)
+    assert sum(1 for b in bodies if b == shared) * 3 >= len(bodies) * 2, bodies

@@ -429,26 +429,29 @@ def test_weapon_profiles_print_as_aligned_columns(roster, duplex: Printed) -> No
 
 
 def test_a_card_gives_up_its_flavour_line_before_running_onto_a_second_card(read) -> None:
-    """On mini cards the Recon Marshal's numbers and rules fit one card at the smallest
-    legible size, and its one-line description did not: it went onto a continuation card of
-    its own. Now that line is dropped instead; where the card has room (poker) it stays."""
+    """A card whose numbers and rules fit one card at the smallest size it may take, and
+    whose one-line description does not, drops that line instead of running onto a card
+    holding it alone; a card that fits with it keeps it, and one too long even without it
+    keeps it on its continuation. The Recon Marshal's mini card, laid out with the smallest
+    size set at 7.0, 7.4 and 8.0 pt (the print's own floor is 6 pt, where it fits whole)."""
+    from listbuilder.printing.layout import Stock, lay_out
+    from listbuilder.printing.render import _context, unit_faces
+
     loaded = read(EXAMPLE.read_text())
     flavour = "ranges ahead of the line"
+    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    (marshal,) = [f for f, _ in unit_faces(loaded.system, cards) if f.title == "Recon Marshal"]
+    context = _context(loaded.system, PrintOptions(card="mini"), "Flavour")
 
-    def card_texts(card: str) -> list[str]:
-        printed = print_roster(loaded.catalog, loaded.system, loaded.roster,
-                               PrintOptions(what="cards", card=card, paper="letter"))
-        return [t for i, page in enumerate(placements(printed.pdf))
-                for t in texts_in_boxes(printed.pdf, i, page)]
+    def laid(floor: float) -> tuple[int, str]:
+        out = lay_out([marshal], Stock(44.0, 68.0, 0.0, floor, floor, floor), context)
+        return len(out.pages[0]), all_text(out.pdf).replace("\n", " ")
 
-    mini = card_texts("mini")
-    marshal = [t for t in mini if "Recon Marshal" in t]
-    assert len(marshal) == 1, marshal  # one card, no "Recon Marshal (continued)"
-    assert "Scout Carbine" in marshal[0] and "Scout" in marshal[0].split("Combat Knife")[1]
-    assert flavour not in " ".join(mini).replace("\n", " ")
-    assert not any("(continued)" in t for t in mini if not t.startswith(REFERENCE))
-    poker = " ".join(card_texts("poker")).replace("\n", " ")
-    assert flavour in poker
+    assert laid(7.0) == (1, laid(7.0)[1]) and flavour in laid(7.0)[1]
+    cards_taken, text = laid(7.4)
+    assert cards_taken == 1 and flavour not in text and "Scout Carbine" in text
+    cards_taken, text = laid(8.0)
+    assert cards_taken == 2 and flavour in text
 
 
 def test_a_card_names_a_keyword_its_subtitle_names_only_once(read) -> None:

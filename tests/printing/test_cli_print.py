@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,41 @@ def test_rules_sheet(runner: CliRunner, tmp_path: Path) -> None:
     assert page_sizes(data) == [pytest.approx((612, 792), abs=0.5)]
     unknown = runner.invoke(main, ["rules", "chess"])
     assert unknown.exit_code == 2 and "unknown system" in unknown.output
+
+
+def test_print_cards_as_png_images_in_a_zip_named_by_its_format(runner: CliRunner,
+                                                                tmp_path: Path) -> None:
+    roster = ROOT / "examples" / "actionhammer" / "legal.yaml"
+    result = runner.invoke(main, ["print", str(roster), "--format", "png"])
+    assert result.exit_code == 0, result.output
+    written = Path("output") / "legal-cards-png.zip"  # the cards alone, though --what is all
+    assert f"Wrote {written}: 6 cards (6 distinct), 12 images" in result.stdout
+    with zipfile.ZipFile(tmp_path / written) as archive:
+        names = archive.namelist()
+    assert "cards.csv" in names and "001-line-troopers.png" in names
+    assert len([n for n in names if n.endswith(".png")]) == 12  # each front and its back
+
+
+def test_deck_and_chits_for_tabletop_simulator(runner: CliRunner, tmp_path: Path) -> None:
+    deck = runner.invoke(main, ["deck", "spaceempires", "--format", "tts", "-o", "tts/deck.zip"])
+    assert deck.exit_code == 0, deck.output
+    assert "49 cards (18 distinct), 2 images" in deck.stdout
+    with zipfile.ZipFile(tmp_path / "tts" / "deck.zip") as archive:
+        assert sorted(archive.namelist()) == ["README.txt", "back.png", "deck-1.png"]
+    chits = runner.invoke(main, ["chits", "spaceempires", "--faction", "Orks", "--format", "tts"])
+    assert chits.exit_code == 0, chits.output
+    with zipfile.ZipFile(tmp_path / "output" / "spaceempires-orks-chits-tts.zip") as archive:
+        assert {"deck-1.png", "deck-2.png", "back.png"} <= set(archive.namelist())
+
+
+def test_a_zip_is_never_written_under_a_pdf_name(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["deck", "spaceempires", "--format", "png", "-o", "deck.pdf"])
+    assert result.exit_code == 2
+    assert "error: deck.pdf: a png print is a .zip file; name it deck.zip" in result.stderr
+    assert not (tmp_path / "deck.pdf").exists()
+    roster = ROOT / "examples" / "warstuff" / "legal.yaml"
+    sheet = runner.invoke(main, ["print", str(roster), "--what", "sheet", "--format", "tts"])
+    assert sheet.exit_code == 2
+    assert "error: format: tts makes images of cards" in sheet.stderr
+    wrong = runner.invoke(main, ["deck", "spaceempires", "--format", "gif"])
+    assert wrong.exit_code == 2 and "'gif' is not one of" in wrong.stderr

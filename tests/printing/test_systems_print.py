@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from pathlib import Path
 
@@ -150,3 +151,37 @@ def test_rules_sheets_take_their_numbers_from_the_catalog(library: Library) -> N
     assert "1 Leader per full 1000 pts" in action
     op40k = text("op40k")
     assert "4' x 4' table" in op40k and "4 rounds" in op40k
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_op40k_actions_are_set_across_the_top_with_rows_of_a_line_or_three(
+        library: Library, paper: str) -> None:
+    """The action tables are what a player looks up each activation: set across the top of
+    the sheet, not in a third of it, where their "Then" cells wrapped to four or five lines."""
+    system = next(s for s in all_systems() if s.id == "op40k")
+    catalog = library.catalog(system)
+    printed = print_rules(catalog, system, PrintOptions(paper=paper))
+    with pdfplumber.open(io.BytesIO(printed.pdf)) as doc:
+        page = doc.pages[0]
+        words = page.extract_words()
+        width = float(page.width)
+    heads = sorted((w for w in words if w["text"] == "Then"), key=lambda w: w["x0"])
+    assert len(heads) == 2
+    assert heads[0]["x0"] < width / 3 < width / 2 < heads[1]["x0"]  # two halves of the page
+    actions = [w for w in words if w["text"] == "Action" and abs(w["top"] - heads[0]["top"]) < 1]
+    lines_per_row: dict[str, int] = {}
+    for head, action, right, rows in ((heads[0], actions[0], width / 2, catalog.unit_actions),
+                                      (heads[1], actions[1], width, catalog.vehicle_actions)):
+        # below the header, each word at the Action column's edge starts a row (the first
+        # after the last row: the next heading, at the table's edge, a cell's padding left)
+        starts = sorted((w for w in words if -4 < w["x0"] - action["x0"] < 1
+                         and w["top"] > head["bottom"]), key=lambda w: w["top"])
+        assert [w["text"] for w in starts[:len(rows)]] == [a.name for a in rows]
+        for row, end in itertools.pairwise(starts[:len(rows) + 1]):
+            tops = {round(w["top"]) for w in words if w["x0"] >= head["x0"] - 1
+                    and w["x1"] <= right and row["top"] - 1 <= w["top"] < end["top"] - 1}
+            lines_per_row[row["text"]] = len(tops)
+    assert set(lines_per_row) == {a.name for a in (*catalog.unit_actions,
+                                                    *catalog.vehicle_actions)}
+    assert max(lines_per_row.values()) <= 3, lines_per_row
+    assert min(lines_per_row.values()) >= 1

@@ -2,7 +2,8 @@
 menu on the roster pages and each system's print page, with every option labelled; PDFs read
 back with pypdf and pdfplumber (paper size, pages, cards placed, names printed); a print by the
 share link; problems in words with the form filled as sent (422, never a 500); unknown links
-and systems answered with a page (404); safe file names."""
+and systems answered with a page (404); safe file names; the cards as images (zips read back
+with Pillow)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import html
 import io
 import math
 import re
+import zipfile
 from collections.abc import Mapping
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +21,7 @@ import pdfplumber
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 from printtools import printing_client
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
@@ -54,8 +57,9 @@ def save(app: Flask, system_id: str, text: str) -> tuple[str, str]:
 # -- reading pages and PDFs back --------------------------------------------------------------
 
 class Forms(HTMLParser):
-    """The forms of a page as a browser sees them: what each would send, every control's name,
-    and whether each control has a label."""
+    """The forms of a page as a browser sees them: what each would send (its first submit
+    button, which sends nothing), every control's name (its buttons' too), and whether each
+    control has a label."""
 
     def __init__(self, page: str) -> None:
         super().__init__()
@@ -77,6 +81,10 @@ class Forms(HTMLParser):
             self._labels += 1
             if "for" in a:
                 self._label_for.add(a["for"])
+        elif self.forms and tag == "button" and a.get("name"):
+            names = self.forms[-1]["names"]
+            assert isinstance(names, set)
+            names.add(a["name"])  # sent only by a click on this button
         elif self.forms and tag in ("input", "select"):
             form = self.forms[-1]
             names, sends = form["names"], form["sends"]
@@ -457,6 +465,79 @@ def test_a_refused_system_print_keeps_its_form_as_sent(client: FlaskClient) -> N
     assert body.index('id="print-deck-problems"') > body.index('id="print-deck"')
     assert 'action="/systems/spaceempires/print/deck#print-deck"' in body
 
+
+
+# -- cards as images --------------------------------------------------------------------------
+
+def is_zip(response) -> zipfile.ZipFile:  # type: ignore[no-untyped-def]
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    assert response.mimetype == "application/zip"
+    assert response.headers["Cache-Control"] == "no-store"
+    archive = zipfile.ZipFile(io.BytesIO(response.get_data()))
+    assert archive.testzip() is None
+    return archive
+
+
+def png_size(archive: zipfile.ZipFile, name: str) -> tuple[int, int]:
+    picture = Image.open(io.BytesIO(archive.read(name)))
+    assert picture.format == "PNG"
+    return picture.size
+
+
+def test_the_print_menu_downloads_the_cards_as_images(app: Flask, client: FlaskClient) -> None:
+    token, _ = save(app, "actionhammer", example("actionhammer"))
+    page = client.get(f"/r/{token}").get_data(as_text=True)
+    assert '<button type="submit" class="button" name="format" value="png"' in page
+    assert 'name="format" value="tts"' in page
+    form = Forms(page).by_action(f"/r/{token}/print")
+    # the menu as it stands (cards and the sheet) with a click on each image button
+    png = client.get(f"/r/{token}/print?" + urlencode(sends(form) | {"format": "png"}))
+    archive = is_zip(png)
+    assert file_name(png) == "cobalt-brigade-vanguard-actionhammer-cards-png.zip"
+    listed = archive.read("cards.csv").decode().splitlines()
+    assert listed[0] == "copies,front,back,card" and len(listed) == 1 + 6
+    assert png_size(archive, "001-line-troopers.png") == (744, 1039)  # poker at 300 dpi
+    tts = client.get(f"/r/{token}/print?" + urlencode(sends(form) | {"format": "tts",
+                                                                       "card": "mini"}))
+    archive = is_zip(tts)
+    assert file_name(tts) == "cobalt-brigade-vanguard-actionhammer-cards-tts.zip"
+    assert set(archive.namelist()) == {"deck-1.png", "deck-1-backs.png", "README.txt"}
+    width, height = png_size(archive, "deck-1.png")
+    assert width <= 4096 and height <= 4096 and width / height == pytest.approx(3 * 44 / (2 * 68),
+                                                                              abs=0.01)
+    # the picture beside the form stays the PDF's first page, whatever the format sent
+    preview = client.get(f"/r/{token}/print/preview.png?format=tts")
+    assert preview.status_code == 200 and preview.mimetype == "image/png"
+
+
+def test_a_deck_and_chits_download_as_images_and_the_rules_sheet_does_not(
+        client: FlaskClient) -> None:
+    forms = Forms(client.get("/systems/spaceempires/print").get_data(as_text=True))
+    assert "format" in forms.by_action("/systems/spaceempires/print/deck")["names"]
+    assert "format" in forms.by_action("/systems/spaceempires/print/chits")["names"]
+    assert "format" not in forms.by_action("/systems/spaceempires/print/rules")["names"]
+    deck = client.get("/systems/spaceempires/print/deck?format=tts")
+    archive = is_zip(deck)
+    assert file_name(deck) == "spaceempires-action-deck-tts.zip"
+    assert "deck-1.png: 49 cards, 10 across and 5 down" in archive.read("README.txt").decode()
+    chits = client.get("/systems/spaceempires/print/chits?faction=orks&format=png")
+    archive = is_zip(chits)
+    assert file_name(chits) == "spaceempires-orks-chits-png.zip"
+    assert png_size(archive, "back.png") == (283, 283)  # a 24 mm chit at 300 dpi
+    rules = client.get("/systems/spaceempires/print/rules?format=png")
+    assert rules.status_code == 422
+    assert "File type: the rules sheet is a page, printed as pdf only" in page_text(rules)
+    wrong = client.get("/systems/spaceempires/print/deck?format=gif")
+    assert wrong.status_code == 422
+    assert "File type: 'gif' is not one of pdf, png, tts" in page_text(wrong)
+
+
+def test_a_roster_sheet_is_never_an_image(app: Flask, client: FlaskClient) -> None:
+    token, _ = save(app, "warstuff", example("warstuff"))
+    response = client.get(f"/r/{token}/print?what=sheet&format=png")
+    assert response.status_code == 422
+    assert "File type: png makes images of cards, and the roster sheet is a page" in \
+        page_text(response)
 
 
 def test_the_roster_header_links_to_print_and_quick_resolve(app: Flask,
