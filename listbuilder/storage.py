@@ -80,6 +80,20 @@ class RosterRow(Base):
     last_edit: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
+class RosterListRow(Base):
+    """A player's list of rosters, shared between their devices by a private link: the edit
+    links sealed with a key only that link carries (web/roster_lists.py), found by a digest
+    of the link, so the database alone opens none of them."""
+
+    __tablename__ = "roster_lists"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    lookup: Mapped[str] = mapped_column(String(64), unique=True)
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    version: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class PrintRow(Base):
     __tablename__ = "print_cache"
 
@@ -369,6 +383,29 @@ class RosterStore:
         with self.engine.connect() as connection:
             row = connection.execute(statement, params).first()
             return Stored.of(row) if row is not None else None
+
+    # -- lists of rosters shared between devices ----------------------------------------------
+
+    def roster_list(self, lookup: str) -> tuple[bytes, int] | None:
+        """The sealed list found by this digest, and its version; None if there is none."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(RosterListRow.sealed, RosterListRow.version)
+                                     .where(RosterListRow.lookup == lookup)).first()
+        return (bytes(row[0]), int(row[1])) if row is not None else None
+
+    def put_roster_list(self, lookup: str, sealed: bytes, base_version: int | None) -> bool:
+        """Store a sealed list: a new one (`base_version` None), or a new version of one still
+        at `base_version`. False when another device saved it meanwhile (read it again)."""
+        now = _now()
+        with self._writing() as session:
+            if base_version is None:
+                session.add(RosterListRow(lookup=lookup, sealed=sealed, version=1, updated=now))
+                return True
+            changed = session.execute(
+                update(RosterListRow)
+                .where(RosterListRow.lookup == lookup, RosterListRow.version == base_version)
+                .values(sealed=sealed, version=base_version + 1, updated=now))
+            return int(getattr(changed, "rowcount", 0)) == 1
 
     # -- the print cache ----------------------------------------------------------------------
 

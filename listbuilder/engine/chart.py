@@ -2,8 +2,10 @@
 
 `chart_svg(result)` draws the main distribution as bars with the "at least k" chances as a line
 over them, on one 0-100% scale, with the summary as title. Every piece of text is escaped, so
-user-made names (custom units, designs) can't break the markup. `chart_text(result)` is the
-same picture for a terminal.
+user-made names (custom units, designs) can't break the markup. Each piece carries its colour
+and a class naming its part (c-bar, c-line, ...), so a page's style sheet can recolour the chart
+(the site's dark scheme does: static/css/resolve.css) while the SVG alone still reads.
+`chart_text(result)` is the same picture for a terminal.
 """
 
 from __future__ import annotations
@@ -57,42 +59,44 @@ def chart_svg(result: Result, width: int = 560, height: int = 300) -> str:
         f'font-family="sans-serif" font-size="11">',
         f'<title id="t">{_x(title)}</title>',
         f'<desc id="d">{_x(outcome.title)}. {_x(desc)}</desc>',
-        f'<text x="{left}" y="16" font-size="13" font-weight="bold">{_x(result.summary)}</text>',
-        f'<text x="{left}" y="31" fill="#444">{_x(outcome.title)}</text>',
+        f'<text x="{left}" y="16" font-size="13" font-weight="bold" class="c-title">'
+        f'{_x(result.summary)}</text>',
+        f'<text x="{left}" y="31" fill="#444" class="c-sub">{_x(outcome.title)}</text>',
     ]
     for tick in (0, 0.25, 0.5, 0.75, 1):
         ty = y(tick)
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" '
-                     f'stroke="#ddd"/>')
+                     f'stroke="#ddd" class="c-grid"/>')
         parts.append(f'<text x="{left - 4}" y="{ty + 4:.1f}" text-anchor="end" '
-                     f'fill="#555">{round(tick * 100)}%</text>')
+                     f'fill="#555" class="c-tick">{round(tick * 100)}%</text>')
     points = []
     for i, v in enumerate(values):
         p = float(outcome.dist.prob(v))
         cx = left + step * i + step / 2
         bar_top = y(p)
         parts.append(f'<rect x="{cx - bar_w / 2:.1f}" y="{bar_top:.1f}" width="{bar_w:.1f}" '
-                     f'height="{top + plot_h - bar_top:.1f}" fill="{BAR_COLOUR}">'
+                     f'height="{top + plot_h - bar_top:.1f}" fill="{BAR_COLOUR}" class="c-bar">'
                      f'<title>{_x(outcome.label(v))}: {_x(percent(p))}</title></rect>')
         if len(values) <= 16 and p >= 0.005:
             parts.append(f'<text x="{cx:.1f}" y="{bar_top - 3:.1f}" text-anchor="middle" '
-                         f'font-size="9" fill="#223">{_x(percent(p))}</text>')
+                         f'font-size="9" fill="#223" class="c-value">{_x(percent(p))}</text>')
         if i % label_every == 0:
             parts.append(f'<text x="{cx:.1f}" y="{top + plot_h + 14:.1f}" '
-                         f'text-anchor="middle">{_x(outcome.label(v))}</text>')
+                         f'text-anchor="middle" class="c-label">{_x(outcome.label(v))}</text>')
         points.append(f"{cx:.1f},{y(float(outcome.dist.at_least(v))):.1f}")
     parts.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{LINE_COLOUR}" '
-                 f'stroke-width="2"/>')
+                 f'stroke-width="2" class="c-line"/>')
     for point in points:
         px, py = point.split(",")
-        parts.append(f'<circle cx="{px}" cy="{py}" r="2.5" fill="{LINE_COLOUR}"/>')
+        parts.append(f'<circle cx="{px}" cy="{py}" r="2.5" fill="{LINE_COLOUR}" class="c-point"/>')
     legend_y = height - 14
     parts += [
-        f'<rect x="{left}" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOUR}"/>',
-        f'<text x="{left + 14}" y="{legend_y}">chance of exactly this</text>',
+        f'<rect x="{left}" y="{legend_y - 9}" width="10" height="10" fill="{BAR_COLOUR}" '
+        f'class="c-bar"/>',
+        f'<text x="{left + 14}" y="{legend_y}" class="c-label">chance of exactly this</text>',
         f'<line x1="{left + 170}" x2="{left + 190}" y1="{legend_y - 4}" y2="{legend_y - 4}" '
-        f'stroke="{LINE_COLOUR}" stroke-width="2"/>',
-        f'<text x="{left + 194}" y="{legend_y}">chance of at least this</text>',
+        f'stroke="{LINE_COLOUR}" stroke-width="2" class="c-line"/>',
+        f'<text x="{left + 194}" y="{legend_y}" class="c-label">chance of at least this</text>',
         "</svg>",
     ]
     return "\n".join(parts)

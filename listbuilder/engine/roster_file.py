@@ -6,7 +6,7 @@ docs/roster.schema.json is generated from it (`listbuilder schema`).
 """
 
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, StringConstraints, ValidationError
+from pydantic import Field, StringConstraints, TypeAdapter, ValidationError
 
 from listbuilder.engine.catalog import Locator, parse_yaml, schema_errors
 from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
@@ -141,29 +141,133 @@ def read_roster_data(
     if not isinstance(data, dict):
         raise RosterFileError([DataError(file, (), "a roster is a mapping with keys such as "
                                                    "format, system, name and entries", 1)])
+    where = Locator(text)
     try:
         model = RosterModel.model_validate(data)
     except ValidationError as exc:
-        raise RosterFileError(_at_most(schema_errors(exc, text, file,
-                                                     describe=describe_roster_error),
-                                       file)) from exc
+        # every problem at once: what the schema refuses, and the names in the parts it
+        # accepts (a misspelt unit beside a `count: lots`), in the order of the file
+        errors = schema_errors(exc, text, file, describe=describe_roster_error)
+        readable = _Readable.of_broken(data)
+        if readable is not None:
+            errors += _name_problems(readable, file, where, find_system, systems, catalog_for)[0]
+        errors.sort(key=lambda e: e.line if e.line is not None else 1 << 30)
+        raise RosterFileError(_at_most(errors, file)) from exc
 
+    readable = _Readable.of_model(model)
+    errors, found = _name_problems(readable, file, where, find_system, systems, catalog_for)
+    if errors or found is None:
+        raise RosterFileError(_at_most(errors, file))
+    system, catalog = found
+    return LoadedRoster(readable.roster, system, catalog, where)
+
+
+@dataclass(frozen=True)
+class _Readable:
+    """What of a roster file can be checked against its catalog: a whole file the schema
+    accepted, or of a file it refused the parts it accepts each alone (so their names are
+    checked too). `places` maps a list's position here to its index in the file."""
+
+    system: str
+    roster: Roster
+    choices: Mapping[str, int | str]
+    places: Mapping[str, tuple[int, ...]]  # "factions", "designs", "entries"
+    labels: tuple[str, ...] | None  # the entries' labels; None: not checked (a broken file)
+
+    @classmethod
+    def of_model(cls, model: RosterModel) -> "_Readable":
+        roster = to_roster(model)
+        return cls(model.system, roster, model.choices,
+                   {"factions": tuple(range(len(roster.factions))),
+                    "designs": tuple(range(len(roster.designs))),
+                    "entries": tuple(range(len(roster.entries)))},
+                   tuple(e.label for e in model.entries if e.label))
+
+    @classmethod
+    def of_broken(cls, data: dict[Any, Any]) -> "_Readable | None":
+        system = data.get("system")
+        if not isinstance(system, str) or not system.strip():
+            return None  # the schema says so; nothing to check names against
+
+        def items(key: str) -> list[tuple[int, Any]]:
+            found = data.get(key)
+            return list(enumerate(found)) if isinstance(found, list) else []
+
+        factions = [(i, f) for i, raw in items("factions") if (f := _name(raw)) is not None]
+        designs = [(i, d) for i, raw in items("designs")
+                   if (d := _part(DesignModel, raw)) is not None]
+        entries = [(i, e) for i, raw in items("entries") if (e := _entry_part(raw)) is not None]
+        raw_choices = data.get("choices")
+        choices = {k: v for k, v in raw_choices.items() if isinstance(k, str)
+                   and isinstance(v, int | str) and not isinstance(v, bool)} \
+            if isinstance(raw_choices, dict) else {}
+        roster = Roster(
+            system=system.strip(), name="", factions=tuple(f for _, f in factions),
+            designs=tuple(UnitDesign(name=d.name, quality=d.quality, rules=tuple(d.rules))
+                          for _, d in designs),
+            entries=tuple(RosterEntry(unit=e.unit, count=e.count, upgrades=tuple(e.upgrades),
+                                      faction=e.faction) for _, e in entries))
+        return cls(system.strip(), roster, choices,
+                   {"factions": tuple(i for i, _ in factions),
+                    "designs": tuple(i for i, _ in designs),
+                    "entries": tuple(i for i, _ in entries)}, None)
+
+
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+
+
+def _name(raw: Any) -> str | None:
+    try:
+        return _NAME.validate_python(raw)
+    except ValidationError:
+        return None
+
+
+def _part(schema: type[DesignModel] | type[EntryModel], raw: Any) -> Any:
+    try:
+        return schema.model_validate(raw)
+    except ValidationError:
+        return None
+
+
+def _entry_part(raw: Any) -> EntryModel | None:
+    """An entry of a broken file as far as it reads: whole, else its unit and faction (its
+    other keys' problems are the schema's), else nothing."""
+    found: EntryModel | None = _part(EntryModel, raw)
+    if found is not None or not isinstance(raw, dict):
+        return found
+    named: EntryModel | None = _part(EntryModel, {k: raw[k] for k in ("unit", "faction")
+                                                   if k in raw})
+    return named if named is not None else _part(EntryModel, {"unit": raw.get("unit")})
+
+
+def _name_problems(
+    readable: _Readable,
+    file: str,
+    where: Locator,
+    find_system: Callable[[str], RuleSystem],
+    systems: Sequence[str],
+    catalog_for: Callable[[RuleSystem], Catalog],
+) -> tuple[list[DataError], tuple[RuleSystem, Catalog] | None]:
+    """Every name in the file its system's catalog does not hold (the system, factions,
+    units, upgrades, special rules, choices), each with its line and the nearest name; and
+    the system and catalog, when the system is known."""
     errors: list[DataError] = []
-    where = Locator(text)
+    roster = readable.roster
 
     def err(loc: Loc, message: str) -> None:
         errors.append(DataError(file, loc, message, where(loc)))
 
     try:
-        system = find_system(model.system)
+        system = find_system(readable.system)
     except ValueError:
-        err(("system",), f"unknown system {model.system!r}{closest(model.system, systems)}; "
-                         f"known: {', '.join(systems)}")
-        raise RosterFileError(errors) from None
+        err(("system",), f"unknown system {readable.system!r}"
+                         f"{closest(readable.system, systems)}; known: {', '.join(systems)}")
+        return errors, None
     catalog = catalog_for(system)
-    roster = to_roster(model)
+    at = readable.places
 
-    for key, value in model.choices.items():
+    for key, value in readable.choices.items():
         spec = system.choices.get(key)
         if spec is None:
             known = ", ".join(system.choices) or "none"
@@ -174,20 +278,20 @@ def read_roster_data(
                                   f"got {value!r}")
     # A missing required choice is the system's rule problem (validate), not a reading one:
     # an unfinished roster is still a roster (docs/roster-format.md).
-    if model.designs and not system.allows_designs:
+    if roster.designs and not system.allows_designs:
         err(("designs",), f"{system.name} has no unit designs: remove the designs section")
-    for i, design in enumerate(model.designs):
+    for i, design in zip(at["designs"], roster.designs, strict=True):
         for j, rule in enumerate(design.rules):
             if catalog.rule(rule) is None:
                 err(("designs", i, "rules", j), f"unknown special rule {rule!r}"
                                                 f"{closest(rule, (r.name for r in catalog.rules))}")
-    for i, faction in enumerate(model.factions):
+    for i, faction in zip(at["factions"], roster.factions, strict=True):
         if catalog.faction(faction) is None:
             err(("factions", i), f"unknown faction {faction!r}"
                                  f"{closest(faction, (f.name for f in catalog.factions))}")
 
-    labels = [e.label for e in model.entries if e.label]
-    for i, entry in enumerate(roster.entries):
+    labels = readable.labels
+    for i, entry in zip(at["entries"], roster.entries, strict=True):
         unit = system.unit_of(catalog, roster, entry)
         if unit is None:
             err(("entries", i, "unit"), _unknown_unit(catalog, roster, entry))
@@ -198,14 +302,14 @@ def read_roster_data(
                 err(("entries", i, "upgrades", j),
                     f"{unit.name} has no upgrade {upgrade!r}{closest(upgrade, options)}"
                     + (f"; its upgrades: {', '.join(options)}" if options else ""))
+        if labels is None:
+            continue  # a broken file's labels are not read
         if entry.joins and entry.joins not in labels:
             err(("entries", i, "joins"), f"no entry has the label {entry.joins!r}: "
                                          f"give the entry it joins `label: {entry.joins}`")
         if entry.label and labels.count(entry.label) > 1:
             err(("entries", i, "label"), f"label {entry.label!r} is used twice: make each unique")
-    if errors:
-        raise RosterFileError(_at_most(errors, file))
-    return LoadedRoster(roster, system, catalog, where)
+    return errors, (system, catalog)
 
 
 def _at_most(errors: list[DataError], file: str) -> list[DataError]:

@@ -26,7 +26,8 @@ def in_range(lo: int, hi: int | None = None) -> AfterValidator:
     return AfterValidator(check)
 
 
-Count = Annotated[int, in_range(1, 10_000)]
+MAX_COUNT = 10_000  # an entry's count at most: a roster file's limit and the builder's box
+Count = Annotated[int, in_range(1, MAX_COUNT)]
 Points = Annotated[int, in_range(0, 1_000_000)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=1200)]

@@ -143,6 +143,7 @@ class ChoiceSpec:
     kind: type[int] | type[str]
     help: str
     required: bool = False
+    default: int | str | None = None  # what the rules read when the roster leaves it unset
 
 
 def where_entry(index: int, entry: RosterEntry) -> str:

@@ -59,7 +59,18 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.store"] = store
     csrf.init_app(app)
 
-    from listbuilder.web import builder, errors, home, limits, notes, security, shared, templating
+    from listbuilder.web import (
+        builder,
+        errors,
+        home,
+        limits,
+        notes,
+        offline,
+        roster_lists,
+        security,
+        shared,
+        templating,
+    )
 
     templating.init_app(app)
     security.init_app(app)
@@ -68,6 +79,8 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.register_blueprint(builder.bp)
     app.register_blueprint(shared.bp)
     app.register_blueprint(notes.bp)
+    app.register_blueprint(offline.bp)
+    app.register_blueprint(roster_lists.bp)
     # Printing and quick-resolve register their blueprints here, beside these.
     from listbuilder.web.resolve_views import bp as resolve_bp
     app.register_blueprint(resolve_bp)

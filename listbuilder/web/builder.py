@@ -31,7 +31,7 @@ from listbuilder.engine.text import roster_text
 from listbuilder.storage import StaleRoster
 from listbuilder.web import edits, forms, parts, services
 from listbuilder.web.page import Notice, design_cost_view, roster_context
-from listbuilder.web.present import find_by_key
+from listbuilder.web.present import find_by_key, roster_view
 from listbuilder.web.recent import Recent
 from listbuilder.web.roster_parts import ROSTER_PARTS
 from listbuilder.web.rosters import (
@@ -51,6 +51,9 @@ bp = Blueprint("builder", __name__, url_prefix="/r/<token>")
 
 Page = str | tuple[str, int] | Response | WerkzeugResponse
 Change = Callable[[Opened, Any], Roster]
+# A refused form's problems said in the page's own words: the notice's lines and what the
+# page shows beside the fields (roster_context's keywords), from the lines _form_problems gave.
+Explain = Callable[[Opened, Any, list[str]], tuple[list[str], dict[str, Any]]]
 
 SEED_RANGE = 1_000_000
 
@@ -90,7 +93,7 @@ def _page_key(opened: Opened) -> tuple[object, ...]:
 
 def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
                    notices: list[Notice] | None = None, said: str = "",
-                   old: parts.Reads | None = None) -> Response:
+                   old: parts.Reads | None = None, **beside: Any) -> Response:
     """The answer to a change made with htmx: the page's title and the parts whose reads
     differ from the page the change was made on (roster_parts.py), the notices, and the part
     of the form used (so a refused value is put back). `old`: what that page's parts read,
@@ -99,7 +102,7 @@ def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
         old = _pages().get(_page_key(before))
     if old is None:
         old = parts.reads_of(ROSTER_PARTS, roster_context(before, token))
-    ctx = roster_context(after, token, notices)
+    ctx = roster_context(after, token, notices, **beside)
     ctx["said"] = said  # for screen readers: saved (the page itself shows what changed)
     anchor = request.form.get("anchor", "")[:40]
     always = ("notices", "saved-version", anchor) + (("said",) if said else ())
@@ -173,14 +176,20 @@ def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
                                f"connection dropped).")
 
 
-def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
-    """Check the form, apply the change to the saved version it was based on, save, show."""
+def apply(token: str, form: FlaskForm, change: Change, what: str,
+          explain: Explain | None = None) -> Page:
+    """Check the form, apply the change to the saved version it was based on, save, show.
+    A form refused is said in the notice (and beside its fields, as `explain` words it)."""
     opened = _open(token)
     if not form.validate_on_submit():
         if isinstance(form, forms.VersionedForm) and form.version.errors:
             abort(400)
-        return _refused(token, opened, [Notice("error", f"Not changed: {what}",
-                                               _form_problems(form))])
+        lines = _form_problems(form)
+        beside: dict[str, Any] = {}
+        if explain is not None:
+            lines, beside = explain(opened, form, lines)
+        return _refused(token, opened, [Notice("error", f"Not changed: {what}", lines)],
+                        **beside)
     base = getattr(form, "version", None)
     base_version = base.data if base is not None else opened.stored.version
     edit_id = _edit_id()
@@ -207,12 +216,12 @@ def apply(token: str, form: FlaskForm, change: Change, what: str) -> Page:
                             **kept_args(), **unfold))
 
 
-def _refused(token: str, opened: Opened, notices: list[Notice]) -> Page:
+def _refused(token: str, opened: Opened, notices: list[Notice], **beside: Any) -> Page:
     """A change that was not made: the page with the reason (with htmx, only the notice and
-    the form used)."""
+    the form used), and `beside` the fields (roster_context's keywords)."""
     if services.is_htmx():
-        return _changed_parts(token, opened, opened, 422, notices)
-    return _page(token, opened, 422, notices)
+        return _changed_parts(token, opened, opened, 422, notices, **beside)
+    return _page(token, opened, 422, notices, **beside)
 
 
 # -- roster settings and choices --------------------------------------------------------------
@@ -244,16 +253,59 @@ def choices(token: str) -> Page:
     return apply(token, form, change, "the roster's choices")
 
 
+def new_seed() -> int:
+    """A new random draw's seed (the tests set their own)."""
+    return secrets.randbelow(SEED_RANGE)
+
+
 @bp.post("/redraw")
 def redraw(token: str) -> Page:
+    """A new random draw, saved at once; but one that would make a legal roster illegal is
+    not kept silently: the answer shows what it breaks and asks. "Keep this draw" sends the
+    same draw back (`seed`), saved as asked; "Keep the old draw" saves nothing."""
     form = forms.RedrawForm()
+    seed = form.seed.data if isinstance(form.seed.data, int) else new_seed()
+    if form.seed.data is None and form.validate_on_submit():
+        opened = _open(token)
+        key = form.key.data or ""
+        if key in opened.system.random_choices() and form.version.data == opened.stored.version:
+            breaks = _broken_by(opened, edits.set_choices(opened.roster, {key: seed}))
+            if breaks:
+                return _ask_before_keeping(token, opened, key, seed, breaks)
 
     def change(o: Opened, f: forms.RedrawForm) -> Roster:
         if f.key.data not in o.system.random_choices():
             raise edits.EditError(f"{o.system.name} has no random draw called {f.key.data!r}.")
-        return edits.set_choices(o.roster, {f.key.data: secrets.randbelow(SEED_RANGE)})
+        return edits.set_choices(o.roster, {f.key.data: seed})
 
-    return apply(token, form, change, "a new draw")
+    return apply(token, form, change, "keeping the new draw" if form.seed.data is not None
+                 else "a new draw")
+
+
+def _broken_by(opened: Opened, roster: Roster) -> list[str]:
+    """What `roster` breaks when the saved roster is legal: its errors (the engine's words);
+    nothing when the saved one was not legal to begin with, or still is."""
+    system, catalog = opened.system, opened.catalog
+    if system.status(catalog, opened.roster).state != "legal":
+        return []
+    return [v.message for v in system.validate(catalog, roster) if v.severity == "error"]
+
+
+def _ask_before_keeping(token: str, opened: Opened, key: str, seed: int,
+                        breaks: list[str]) -> Page:
+    """The roster as saved, with a notice: what the new draw is and breaks, and the choice."""
+    trial = edits.set_choices(opened.roster, {key: seed})
+    drawn = [f"{s.title}: " + "; ".join(f"{k}: {v}" for k, v in s.lines)
+             for s in opened.system.sections(opened.catalog, trial)]
+    notice = Notice(
+        "conflict", "Not saved yet: the new draw makes the roster illegal",
+        [*drawn, *breaks, "Keep this draw and fix the roster, or keep the old draw (the "
+                          "roster as it is, still legal)."],
+        retry=[("key", key), ("seed", str(seed))], retry_action=request.path,
+        retry_label="Keep this draw", leave_label="Keep the old draw")
+    if services.is_htmx():
+        return _changed_parts(token, opened, opened, 200, [notice])
+    return _page(token, opened, 200, [notice])
 
 
 # -- entries ----------------------------------------------------------------------------------
@@ -280,7 +332,25 @@ def entry(token: str) -> Page:
                                   given(f.count.data),
                                   f.upgrades.data or ())
 
-    return apply(token, form, change, f"changing {form.unit.data or 'an entry'}")
+    return apply(token, form, change, f"changing {form.unit.data or 'an entry'}",
+                 explain=_count_refused)
+
+
+def _count_refused(o: Opened, f: forms.EntryForm,
+                   lines: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """A count that is no count (0, -3, 2.5, empty, text, past the most a roster holds) is
+    said in the words the page's script shows beside the box: the unit's range and the size
+    the roster keeps (EntryView.count_refused)."""
+    index = f.index.data
+    entries = o.roster.entries
+    if not f.count.errors or f.index.errors or not isinstance(index, int) \
+            or not 0 <= index < len(entries) or entries[index].unit != f.unit.data:
+        return lines, {}
+    said = roster_view(o.system, o.catalog, o.roster).entries[index].count_refused(
+        o.system.count_label)
+    label = f.count.label.text
+    others = [line for line in lines if not line.startswith(f"{label}: ")]
+    return [said, *others], {"count_refused": index}
 
 
 @bp.post("/remove")
@@ -302,6 +372,32 @@ def move(token: str) -> Page:
                                 given(f.step.data))
 
     return apply(token, form, change, f"moving {form.unit.data or 'an entry'}")
+
+
+@bp.post("/reorder")
+def reorder(token: str) -> Page:
+    """Move an entry straight to another place: one change, one version, however far."""
+    form = forms.ReorderForm()
+
+    def change(o: Opened, f: forms.ReorderForm) -> Roster:
+        return edits.move_entry_to(o.roster, given(f.index.data), f.unit.data or "",
+                                   given(f.to.data))
+
+    to = form.to.data
+    where = f" to line {to + 1}" if isinstance(to, int) and to >= 0 else ""
+    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}{where}")
+
+
+@bp.post("/duplicate-entry")
+def duplicate_entry(token: str) -> Page:
+    """A copy of an entry right after it (edits.duplicate_entry says what it keeps)."""
+    form = forms.DuplicateForm()
+
+    def change(o: Opened, f: forms.DuplicateForm) -> Roster:
+        return edits.duplicate_entry(o.roster, given(f.index.data), f.unit.data or "",
+                                     o.system.stacks_entries())
+
+    return apply(token, form, change, f"duplicating {form.unit.data or 'an entry'}")
 
 
 @bp.post("/join")
@@ -399,7 +495,8 @@ def replace_from_file(token: str) -> Page:
             loaded = read_upload(services.library(), form.file.data)
         except UploadProblem as exc:
             return _page(token, opened, 422, [Notice(
-                "error", "The file was not imported; the roster is unchanged", exc.lines)])
+                "error", f"{exc.name or 'The file'} was not imported; the roster is unchanged",
+                exc.lines)])
         if loaded.system.id != opened.system.id:
             return _page(token, opened, 422, [Notice(
                 "error", "The file was not imported; the roster is unchanged",

@@ -91,13 +91,41 @@ def remove_entry(roster: Roster, index: int, unit: str) -> Roster:
     return replace(roster, entries=tuple(entries))
 
 
+def duplicate_entry(roster: Roster, index: int, unit: str, stacks: bool) -> Roster:
+    """Insert a copy of the entry right after it: the same unit, faction, count and upgrades,
+    but no `label` (labels are unique; entries that joined the original stay with it) and no
+    `joins` (a Bodyguard takes one Leader: the copy stands on its own). Where the system
+    stacks entries (`stacks`: an entry counts copies) there is nothing to copy: the count is
+    raised instead."""
+    entry = entry_at(roster, index, unit)
+    if stacks:
+        raise EditError(f"An entry of {unit} counts its copies: raise its count instead of "
+                        f"duplicating it.")
+    copy = replace(entry, label=None, joins=None, pts=None)
+    entries = list(roster.entries)
+    entries.insert(index + 1, copy)
+    return replace(roster, entries=tuple(entries))
+
+
 def move_entry(roster: Roster, index: int, unit: str, step: int) -> Roster:
+    """Move the entry one place up (-1) or down (1); at either end it stays."""
     entry_at(roster, index, unit)
     target = index + step
     if not 0 <= target < len(roster.entries):
         return roster
-    entries = list(roster.entries)
-    entries[index], entries[target] = entries[target], entries[index]
+    return move_entry_to(roster, index, unit, target)
+
+
+def move_entry_to(roster: Roster, index: int, unit: str, to: int) -> Roster:
+    """Move the entry to place `to` (counted from 0 in the list without it, so the entry ends
+    at `to`), in one change. Labels and joins go with their entries, so a Leader stays with its
+    Bodyguard wherever either goes."""
+    entry = entry_at(roster, index, unit)
+    if not 0 <= to < len(roster.entries):
+        raise EditError(f"There is no line {to + 1} to move {unit} to: the roster has "
+                        f"{len(roster.entries)} lines. Nothing was moved.")
+    entries = [e for i, e in enumerate(roster.entries) if i != index]
+    entries.insert(to, entry)
     return replace(roster, entries=tuple(entries))
 
 

@@ -15,10 +15,10 @@ from wtforms import Field, IntegerField, SelectField, SelectMultipleField, Strin
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
+from listbuilder.engine.schema import MAX_COUNT
 from listbuilder.engine.system import RuleSystem
 
 MAX_NAME = 80
-MAX_COUNT = 10_000
 MAX_POINTS = 1_000_000
 MAX_KEY = 170  # a unit key is "name|faction"
 MAX_PICKS = 50  # upgrades or special rules ticked at once
@@ -134,6 +134,18 @@ class MoveForm(EntryRef):
     step = WholeNumber(widget=HiddenInput(), validators=[InputRequired(), NumberRange(-1, 1)])
 
 
+class ReorderForm(EntryRef):
+    """Move an entry to another place in one step (dragged, or moved from the keyboard)."""
+
+    to = WholeNumber("New place", widget=HiddenInput(), validators=[
+        InputRequired("Say where to move it."),
+        NumberRange(0, MAX_HIDDEN, "Pick a place in the list.")])
+
+
+class DuplicateForm(EntryRef):
+    pass
+
+
 class JoinForm(EntryRef):
     target = StringField("Joins", validators=[Optional(), Length(max=MAX_KEY)])
 
@@ -154,6 +166,8 @@ class DesignRef(VersionedForm):
 
 class RedrawForm(VersionedForm):
     key = StringField(widget=HiddenInput(), validators=[InputRequired(), Length(max=MAX_NAME)])
+    # a draw shown before and kept by the player ("Keep this draw"); none: a new one
+    seed = WholeNumber(widget=HiddenInput(), validators=[Optional(), NumberRange(0, MAX_HIDDEN)])
 
 
 class ImportForm(FlaskForm):

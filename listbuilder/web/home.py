@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 
-from flask import Blueprint, abort, redirect, render_template, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -14,7 +14,7 @@ from listbuilder.engine.model import Roster
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.storage import StaleRoster, Stored
-from listbuilder.web import services
+from listbuilder.web import roster_lists, services
 from listbuilder.web.forms import ImportForm, NewRosterForm, RenameForm, TokenForm
 from listbuilder.web.rosters import StoredRosterError, canonical, open_stored
 from listbuilder.web.uploads import UploadProblem, read_upload
@@ -67,17 +67,21 @@ def _deleted() -> list[tuple[str, Stored]]:
 
 
 def _home(import_form: ImportForm | None = None, problems: list[str] | None = None,
-          status: int = 200, said: str = "") -> tuple[str, int]:
+          status: int = 200, said: str = "",
+          upload: UploadProblem | None = None) -> tuple[str, int]:
     lib = services.library()
     mine = [_listed(token, stored)
             for token, stored in services.store().by_edit_tokens(services.remembered())]
     custom_problems = []
     for system in all_systems():
         custom_problems += [f"{system.name}: {p}" for p in lib.loaded(system).problems]
+    shared = roster_lists.followed()
     return render_template("web/home.html", mine=mine, import_form=import_form or ImportForm(),
                            forget_form=TokenForm(), problems=problems or [],
                            custom_problems=custom_problems, deleted=_deleted(),
-                           said=said), status
+                           said=said, upload=upload, linked=request.args.get("linked") == "1",
+                           list_link=url_for("roster_lists.follow", token=shared,
+                                             _external=True) if shared else ""), status
 
 
 @bp.get("/")
@@ -123,9 +127,10 @@ def import_file() -> tuple[str, int] | Response:
     try:
         loaded = read_upload(services.library(), form.file.data)
     except UploadProblem as exc:
-        return _home(form, exc.lines, status=422)
-    text = canonical(loaded.roster, loaded.system, loaded.catalog)
-    _, token = services.store().create(loaded.system.id, loaded.roster.name, text)
+        return _home(form, exc.lines, status=422, upload=exc)
+    roster = replace(loaded.roster, name=services.distinct_name(loaded.roster.name))
+    text = canonical(roster, loaded.system, loaded.catalog)
+    _, token = services.store().create(loaded.system.id, roster.name, text)
     services.remember(token)
     return redirect(url_for("builder.edit", token=token))
 
@@ -152,7 +157,8 @@ def duplicate(token: str) -> tuple[str, int] | Response:
         opened = open_stored(services.library(), stored)
     except StoredRosterError:
         return _home(status=422, said=f"{stored.name} can't be opened, so it was not copied.")
-    roster = replace(opened.roster, name=f"{opened.roster.name} (copy)"[:80])
+    roster = replace(opened.roster,
+                     name=services.distinct_name(f"{opened.roster.name} (copy)"[:80]))
     _, new = services.store().create(stored.system, roster.name,
                                      canonical(roster, opened.system, opened.catalog))
     services.remember(new)

@@ -37,6 +37,8 @@ class Notice:
     lines: list[str] = field(default_factory=list)
     retry: list[tuple[str, str]] | None = None  # the refused change's fields, to apply again
     retry_action: str = ""
+    retry_label: str = "Apply my change to the latest version"
+    leave_label: str = "Leave it"  # reloads the page: nothing saved
 
 
 def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDesign | None, str]:
@@ -54,8 +56,10 @@ def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDe
 
 
 def roster_context(opened: Opened, token: str | None, notices: list[Notice] | None = None,
-                   design_form: forms.DesignForm | None = None) -> dict[str, Any]:
-    """Everything the roster page (editable when `token` is given) shows."""
+                   design_form: forms.DesignForm | None = None,
+                   count_refused: int | None = None) -> dict[str, Any]:
+    """Everything the roster page (editable when `token` is given) shows; `count_refused`:
+    the entry whose count box was sent something that is no count (said beside the box)."""
     system, catalog, roster = opened.system, opened.catalog, opened.roster
     view = roster_view(system, catalog, roster)
     stored: Stored = opened.stored
@@ -77,6 +81,7 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "preview_copyable": bool(preview_unit and not preview_entry
                                  and system.design_of(preview_unit)),
         "open_entry": open_entry(),
+        "count_refused": count_refused,
     }
     if token is None:
         return ctx

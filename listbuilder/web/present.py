@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit, UnitDesign, Upgrade
 from listbuilder.engine.profile import Profile, Stat
 from listbuilder.engine.roster_file import data_changes
+from listbuilder.engine.schema import MAX_COUNT
 from listbuilder.engine.system import RuleSystem, Section, Status, Totals, Violation
 from listbuilder.engine.text import roster_text
 
@@ -29,6 +30,7 @@ class ChoiceView:
     value: int | str | None
     options: tuple[tuple[str, str], ...]  # (value, text); () for a free value
     random: bool  # a seed the builder can re-draw
+    default: int | str | None = None  # what counts while it is unset, shown in its box
 
 
 @dataclass
@@ -68,6 +70,20 @@ class EntryView:
             first = first[:-3] + "y" if first.endswith("ies") else first.removesuffix("s")
             count_label = f"{first} {rest}".strip()
         return f"{count} {count_label}"
+
+    def count_rule(self, count_label: str) -> str:
+        """What the entry's count box takes, in words: "Size: 10 to 30 models for Ork Boyz"
+        (a unit with no largest size: up to the most a roster file holds)."""
+        span = f"{self.lo} to {self.hi if self.hi is not None else MAX_COUNT}"
+        if count_label == "size":  # a size counts models
+            return f"Size: {span} models for {self.entry.unit}"
+        return f"{count_label[:1].upper()}{count_label[1:]}: {span} for {self.entry.unit}"
+
+    def count_refused(self, count_label: str) -> str:
+        """Beside the count box when what was typed there is no count at all (0, -3, 2.5,
+        empty, past MAX_COUNT), by the page's script or by the server: the same words."""
+        kept = self.size_text(count_label) or f"{count_label} {self.entry.count}"
+        return f"{self.count_rule(count_label)}. Not saved: the roster keeps {kept}."
 
     @property
     def fixed_count(self) -> bool:
@@ -122,7 +138,7 @@ def choice_views(system: RuleSystem, catalog: Catalog, roster: Roster) -> list[C
     return [ChoiceView(key=key, label=_label(key), help=spec.help, required=spec.required,
                        is_number=spec.kind is int, value=roster.choices.get(key),
                        options=system.choice_options(catalog, roster, key),
-                       random=key in system.random_choices())
+                       random=key in system.random_choices(), default=spec.default)
             for key, spec in system.choices.items()]
 
 
@@ -223,11 +239,13 @@ def _design_cost(system: RuleSystem, catalog: Catalog, roster: Roster, design: U
 def design_preview(system: RuleSystem, catalog: Catalog, roster: Roster,
                    design: UnitDesign) -> tuple[int, tuple[Violation, ...]]:
     """What one copy of the design costs, and what is wrong with it, by the system's rules
-    (violations, so a problem a reading decided links to it as the roster's do)."""
+    (violations, so a problem a reading decided links to it as the roster's do): the
+    design's own, and what one copy of it in the roster would be told (WarStuff's advice on
+    a unit's cost), so the creator says it as the cost changes, before saving."""
     trial = replace(roster, designs=(design,), entries=(RosterEntry(unit=design.name),))
     cost = system.entry_cost(catalog, trial, trial.entries[0])
     problems = tuple(v for v in system.validate(catalog, trial)
-                     if v.where.startswith("designs[0]"))
+                     if v.where.startswith(("designs[0]", "entries[0]")))
     return cost, problems
 
 

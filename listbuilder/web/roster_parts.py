@@ -18,11 +18,12 @@ from listbuilder.web.resolve_views import my_rosters, resolve_attackers
 def _entries(c: Context) -> list[Item]:
     view = c["view"]
     last = len(view.entries) - 1
-    # an entry reads its view, whether it is unfolded or last (no Move down) and the names of
-    # the units it may join (_entry.html)
+    # an entry reads its view, whether it is unfolded or last (no Move down), the names of
+    # the units it may join and whether its count box was refused (_entry.html)
     return [Item(f"entry-{e.index}", {"e": e}, (
         e, c["open_entry"] == e.index, e.index == last,
-        tuple(view.entries[j].entry.unit for j, _ in e.join_targets))) for e in view.order]
+        tuple(view.entries[j].entry.unit for j, _ in e.join_targets),
+        c.get("count_refused") == e.index)) for e in view.order]
 
 
 def _unit_rows(c: Context) -> list[Item]:

@@ -3,6 +3,8 @@ and no way to change anything; "Copy to my rosters" makes a new roster of one's 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -46,7 +48,8 @@ def copy(share: str) -> WerkzeugResponse:
     if not FlaskForm().validate_on_submit():
         abort(400, "This form had expired; reload the page and try again.")
     opened = _open(share)
-    text = canonical(opened.roster, opened.system, opened.catalog)
-    _, token = services.store().create(opened.system.id, opened.roster.name, text)
+    roster = replace(opened.roster, name=services.distinct_name(opened.roster.name))
+    text = canonical(roster, opened.system, opened.catalog)
+    _, token = services.store().create(opened.system.id, roster.name, text)
     services.remember(token)
     return redirect(url_for("builder.edit", token=token))

@@ -10,16 +10,21 @@ from listbuilder.engine.roster_file import MAX_ROSTER_BYTES, LoadedRoster, roste
 
 
 class UploadProblem(Exception):
-    def __init__(self, lines: list[str]) -> None:
+    """A file that was not read: every problem (`lines`), and the file's name and text (None
+    when it is no text), so the page that says so still shows what the player sent."""
+
+    def __init__(self, lines: list[str], name: str = "", text: str | None = None) -> None:
         self.lines = lines
+        self.name = name
+        self.text = text
         super().__init__("\n".join(lines))
 
 
 def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
     name = (upload.filename or "roster.yaml")[-100:]
+    text = None
     try:
         text = roster_text(upload.read(MAX_ROSTER_BYTES + 1), name)
         return library.read_roster(text, name)
     except DataLoadError as exc:
-        return_lines = [str(e) for e in exc.errors]
-        raise UploadProblem(return_lines) from exc
+        raise UploadProblem([str(e) for e in exc.errors], name, text) from exc

@@ -1,7 +1,8 @@
 """Edits keep the player where they were: at desktop and phone width, for add, count, upgrade,
-join, move and remove, the window scrolls by less than 50 px, the control used (or the one
-standing in for it) is on screen afterwards, and focus is on it. Measured in real Chromium with
-window.scrollY and bounding boxes, on a roster long enough to scroll."""
+join, move, duplicate, a move by the drag handle's keys and remove, the window scrolls by less
+than 50 px, the control used (or the one standing in for it) is on screen afterwards, and focus
+is on it. Measured in real Chromium with window.scrollY and bounding boxes, on a roster long
+enough to scroll."""
 
 from __future__ import annotations
 
@@ -85,6 +86,17 @@ def test_edits_keep_the_player_where_they_were(page: Page, server: str, size: st
     in_place(page, "move", f"#down-{i}", lambda: page.click(f"#down-{i}"), f"#down-{i + 1}")
     unfold(page, 3)
     in_place(page, "remove", "#remove-3", lambda: page.click("#remove-3"), "#entry-3-sum")
+    i = int((boyz.get_attribute("id") or "").split("-")[1])
+    unfold(page, i)
+    # the copy comes right under the original, whose Duplicate button was used
+    in_place(page, "duplicate", f"#duplicate-{i}", lambda: page.click(f"#duplicate-{i}"),
+             f"#entry-{i + 1}-sum")
+
+    def key_down() -> None:
+        page.focus(f"#handle-{i + 1}")
+        page.keyboard.press("ArrowDown")
+
+    in_place(page, "drag handle, by key", f"#handle-{i + 1}", key_down, f"#handle-{i + 2}")
 
 
 @pytest.mark.parametrize("size", WIDTHS)

@@ -88,6 +88,32 @@ def test_all_problems_at_once(library: Library) -> None:
     ]
 
 
+def test_a_file_the_schema_refuses_still_has_its_names_checked(library: Library) -> None:
+    """Shape problems and unknown names in one list, in the file's order: fixing the one the
+    reader named first does not uncover another on the next try."""
+    text = ("format: 1\nsystem: op40k\nname: W\nfactions: [Orks, Orkz]\nentries:\n"
+            "  - unit: Ork Boyz\n    count: lots\n  - unit: Ork Boyzz\n"
+            "  - unit: Nobz\n    upgrades: [Boss Pole, 7]\n    cuont: 2\n"
+            "  - unit: Nobz\n    upgrades: [Bos Pole]\n")
+    errors = errors_of(library, text)
+    assert errors[0] == "mine.yaml:4: factions[1]: unknown faction 'Orkz' (did you mean 'Orks'?)"
+    assert errors[1].startswith("mine.yaml:7: entries[0].count: expected a whole number")
+    assert errors[2] == ("mine.yaml:8: entries[1].unit: unknown unit 'Ork Boyzz' (did you mean "
+                         "'Ork Boyz'?)")
+    assert [e.split(": ")[1] for e in errors[3:]] == [
+        "entries[2].upgrades[1]", "entries[2].cuont", "entries[3].upgrades[0]"]
+    assert errors[5].startswith("mine.yaml:13: entries[3].upgrades[0]: Nobz has no upgrade "
+                                "'Bos Pole'")
+    # an entry read only in part is checked for its name alone, not for the keys it lost
+    assert not any("entries[2].unit" in e for e in errors)
+
+
+def test_a_broken_file_of_an_unknown_system_says_both(library: Library) -> None:
+    errors = errors_of(library, "format: 1\nsystem: op40kk\nname: W\nentries: 3\n")
+    assert [e.split(": ")[1] for e in errors] == ["system", "entries"]
+    assert "unknown system 'op40kk' (did you mean 'op40k'?)" in errors[0]
+
+
 def test_unknown_system_and_format(library: Library) -> None:
     (error,) = errors_of(library, "format: 1\nsystem: warstuf\nname: T\n")
     assert "unknown system 'warstuf' (did you mean 'warstuff'?)" in error

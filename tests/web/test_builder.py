@@ -435,3 +435,103 @@ def test_the_builder_offers_only_units_a_leader_may_join(library: Library) -> No
     captain = view.entries[1]
     assert [name for _, name in captain.join_targets] == [
         "Line Troopers (line 1)", "Shock Squad (line 5)"]  # its own Bodyguard stays offered
+
+
+def test_duplicate_an_entry_with_its_size_and_upgrades(player: Player) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 1000)
+    player.post("add", unit="Ork Boyz")
+    player.post("add", unit="Nobz")
+    player.post("entry", index=0, unit="Ork Boyz", count=22, upgrades=["Boss Nob", "Shootas"])
+    version = version_of(player.html)
+    response = player.post("duplicate-entry", index=0, unit="Ork Boyz", anchor="entry-1")
+    assert response.status_code == 302  # without JavaScript: the page again, at the copy
+    assert response.headers["Location"].endswith("open=entry-1#entry-1")
+    got = entries(player)
+    assert [e["unit"] for e in got] == ["Ork Boyz", "Ork Boyz", "Nobz"]
+    assert got[1] == got[0] and got[1]["count"] == 22
+    assert got[1]["upgrades"] == ["Boss Nob", "Shootas"]
+    assert version_of(player.html) == version + 1
+    assert 'id="duplicate-1"' in player.html and 'aria-label="Duplicate Ork Boyz"' in player.html
+    # with htmx: saved, said, and the copy drawn unfolded
+    response = player.post("duplicate-entry", htmx=True, index=2, unit="Nobz", anchor="entry-3")
+    assert response.status_code == 200 and "Saved: duplicating Nobz." in player.html
+    assert re.search(r'<details id="entry-3-box" open>', player.html)
+    # an entry that is no longer there: refused, nothing lost
+    before = player.saved_text()
+    for index, unit in ((9, "Nobz"), (0, "Nobz"), (-1, "Nobz")):
+        response = player.post("duplicate-entry", index=index, unit=unit)
+        assert response.status_code == 422 and "Not changed: duplicating Nobz" in player.html
+    assert player.saved_text() == before
+
+
+def test_a_duplicated_leader_leaves_its_bodyguard_to_the_original(player: Player) -> None:
+    player.start("actionhammer", "Brigade", ("Cobalt Brigade",), 2000)
+    player.post("add", unit="Line Troopers")
+    player.post("add", unit="Brigade Captain")
+    player.post("join", index=1, unit="Brigade Captain", target="0:Line Troopers")
+    player.post("duplicate-entry", index=0, unit="Line Troopers")
+    player.post("duplicate-entry", index=2, unit="Brigade Captain")
+    got = entries(player)
+    assert [(e["unit"], e.get("label"), e.get("joins")) for e in got] == [
+        ("Line Troopers", "line-troopers", None), ("Line Troopers", None, None),
+        ("Brigade Captain", None, "line-troopers"), ("Brigade Captain", None, None)]
+
+
+def test_duplicate_is_not_offered_where_an_entry_counts_copies(player: Player) -> None:
+    player.start("hammerwars", "Temple Guard", ("Lizardmen",))
+    player.post("add", unit="Assault Infantry")
+    assert 'id="remove-0"' in player.html and 'id="duplicate-0"' not in player.html
+    response = player.post("duplicate-entry", index=0, unit="Assault Infantry")
+    assert response.status_code == 422 and "raise its count" in player.html
+    assert entries(player) == [{"unit": "Assault Infantry", "count": 1, "pts": 1}]
+
+
+def test_reorder_moves_an_entry_to_any_place_in_one_version(player: Player) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 5000)
+    names = ["Ork Boyz", "Nobz", "Trukk", "Gretchin", "Ork Boyz", "Nobz", "Trukk", "Gretchin"]
+    for name in names:
+        player.post("add", unit=name)
+    version = version_of(player.html)
+    response = player.post("reorder", htmx=True, index=7, unit="Gretchin", to=0)
+    assert response.status_code == 200 and "Saved: moving Gretchin to line 1." in player.html
+    assert [e["unit"] for e in entries(player)] == ["Gretchin", *names[:7]]
+    player.get(f"/r/{player.token}")
+    assert version_of(player.html) == version + 1
+    # each entry's handle names it; the one form the script sends is on the page
+    assert 'id="handle-0"' in player.html and 'aria-label="Move Gretchin"' in player.html
+    assert f'action="/r/{player.token}/reorder"' in player.html
+    # without JavaScript the same post answers with the page, at the list
+    response = player.post("reorder", index=0, unit="Gretchin", to=7)
+    assert response.status_code == 302
+    assert [e["unit"] for e in entries(player)] == names
+
+
+def test_reorder_to_a_bad_place_is_refused_and_nothing_is_lost(player: Player) -> None:
+    player.start("op40k", "Waaagh", ("Orks",), 1000)
+    for name in ("Ork Boyz", "Nobz", "Trukk"):
+        player.post("add", unit=name)
+    before = player.saved_text()
+    for data, says in (({"index": 0, "unit": "Ork Boyz", "to": 3}, "There is no line 4"),
+                       ({"index": 3, "unit": "Ork Boyz", "to": 0}, "no longer at that place"),
+                       ({"index": 1, "unit": "Ork Boyz", "to": 0}, "no longer at that place"),
+                       ({"index": 0, "unit": "Ork Boyz", "to": -1}, "Pick a place in the list"),
+                       ({"index": 0, "unit": "Ork Boyz", "to": "x"}, "Give a whole number"),
+                       ({"index": 0, "unit": "Ork Boyz"}, "Say where to move it")):
+        response = player.post("reorder", **data)
+        assert response.status_code == 422, data
+        assert "Not changed: moving Ork Boyz" in player.html and says in player.html, data
+    assert player.saved_text() == before
+
+
+def test_reorder_keeps_a_leader_with_its_bodyguard(player: Player) -> None:
+    player.start("actionhammer", "Brigade", ("Cobalt Brigade",), 2000)
+    for name in ("Line Troopers", "Shock Squad", "Brigade Captain"):
+        player.post("add", unit=name)
+    player.post("join", index=2, unit="Brigade Captain", target="0:Line Troopers")
+    assert 'id="handle-0"' in player.html and 'id="handle-2"' not in player.html  # joined
+    player.post("reorder", index=0, unit="Line Troopers", to=2)
+    got = entries(player)
+    assert [(e["unit"], e.get("label"), e.get("joins")) for e in got] == [
+        ("Shock Squad", None, None), ("Brigade Captain", None, "line-troopers"),
+        ("Line Troopers", "line-troopers", None)]
+    assert "Joined by Brigade Captain" in player.html

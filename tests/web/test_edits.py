@@ -145,3 +145,71 @@ def test_unit_rows_carry_key_stats_and_what_still_fits(library: Library) -> None
     assert boyz.stats == tuple(s for s in profile.stats if s.value)[:4] and boyz.stats
     assert "unit" not in boyz.place.split(" · ")  # a category that says nothing is left out
     assert all(r.fits for r in unit_rows(system, catalog, roster))  # no limit given
+
+
+def _brigade(library: Library) -> Roster:
+    """Line Troopers (labelled, joined by the Captain), Shock Squad, Brigade Captain."""
+    system = get_system("actionhammer")
+    catalog = library.catalog(system)
+    roster = Roster(system="actionhammer", name="r", factions=("Cobalt Brigade",))
+    for name in ("Line Troopers", "Shock Squad", "Brigade Captain"):
+        roster = edits.add_unit(system, catalog, roster, catalog.units_named(name)[0])
+    return edits.join_entry(roster, 2, "Brigade Captain", 0, "Line Troopers")
+
+
+def test_duplicate_copies_everything_but_the_label_and_the_join(library: Library) -> None:
+    roster = _brigade(library)
+    roster = edits.update_entry(roster, 0, "Line Troopers", 8, ["Frag Grenades"])
+    copied = edits.duplicate_entry(roster, 0, "Line Troopers", stacks=False)
+    original, copy = copied.entries[0], copied.entries[1]
+    assert [e.unit for e in copied.entries] == [
+        "Line Troopers", "Line Troopers", "Shock Squad", "Brigade Captain"]
+    assert (copy.count, copy.upgrades, copy.faction) == (8, ("Frag Grenades",), None)
+    # the original keeps its label and its Leader; the copy has no label to clash with it
+    assert original.label == "line-troopers" and copy.label is None
+    assert copied.entries[3].joins == "line-troopers"
+    # a Leader's copy stands on its own: a Bodyguard takes one Leader
+    leader = edits.duplicate_entry(roster, 2, "Brigade Captain", stacks=False)
+    assert leader.entries[2].joins == "line-troopers" and leader.entries[3].joins is None
+    assert leader.entries[3].unit == "Brigade Captain" and len(leader.entries) == 4
+
+
+def test_duplicate_is_refused_where_an_entry_counts_copies_or_has_moved() -> None:
+    roster = Roster(system="hammerwars", name="r",
+                    entries=(RosterEntry(unit="Assault Infantry", count=3),))
+    with pytest.raises(edits.EditError, match="raise its count"):
+        edits.duplicate_entry(roster, 0, "Assault Infantry", stacks=True)
+    with pytest.raises(edits.EditError, match="no longer at that place"):
+        edits.duplicate_entry(roster, 1, "Assault Infantry", stacks=False)
+
+
+def test_move_to_any_place_in_one_edit_keeps_joins(library: Library) -> None:
+    names = [f"U{n}" for n in range(8)]
+    roster = Roster(system="op40k", name="r", entries=tuple(RosterEntry(unit=n) for n in names))
+    top = edits.move_entry_to(roster, 7, "U7", 0)
+    assert [e.unit for e in top.entries] == ["U7", *names[:7]]
+    bottom = edits.move_entry_to(roster, 0, "U0", 7)
+    assert [e.unit for e in bottom.entries] == [*names[1:], "U0"]
+    middle = edits.move_entry_to(roster, 2, "U2", 5)
+    assert [e.unit for e in middle.entries] == ["U0", "U1", "U3", "U4", "U5", "U2", "U6", "U7"]
+    assert edits.move_entry_to(roster, 3, "U3", 3) == roster
+    # a step is the same edit, one place away; at either end nothing moves
+    assert edits.move_entry(roster, 7, "U7", -1) == edits.move_entry_to(roster, 7, "U7", 6)
+    assert edits.move_entry(roster, 7, "U7", 1) == roster
+    # labels and joins go with their entries: the Leader stays with its Bodyguard
+    brigade = _brigade(library)
+    moved = edits.move_entry_to(brigade, 0, "Line Troopers", 2)
+    assert [(e.unit, e.label, e.joins) for e in moved.entries] == [
+        ("Shock Squad", None, None), ("Brigade Captain", None, "line-troopers"),
+        ("Line Troopers", "line-troopers", None)]
+
+
+def test_move_to_a_place_that_is_not_there_is_refused() -> None:
+    roster = Roster(system="op40k", name="r", entries=(RosterEntry(unit="A"),
+                                                       RosterEntry(unit="B")))
+    with pytest.raises(edits.EditError, match="There is no line 3 to move A to"):
+        edits.move_entry_to(roster, 0, "A", 2)
+    with pytest.raises(edits.EditError, match="no longer at that place"):
+        edits.move_entry_to(roster, 5, "A", 0)
+    with pytest.raises(edits.EditError, match="no longer at that place"):
+        edits.move_entry_to(roster, 1, "A", 0)

@@ -158,7 +158,14 @@ def test_every_kind_of_change_answers_in_parts_that_rebuild_the_page(player: Pla
     assert status == 200
     status, body = answer(player, "move", index=3, unit="Line Troopers", step=-1)
     assert status == 200
-    status, body = answer(player, "remove", index=1, unit="Brigade Captain")
+    status, body = answer(player, "reorder", index=2, unit="Line Troopers", to=0)
+    assert status == 200
+    # a Leader's copy, on its own, comes last: appended, as an Add is (a copy made higher up
+    # sends the list whole, as a move does: EVERY_GAME below)
+    status, body = answer(player, "duplicate-entry", index=3, unit="Recon Marshal",
+                          anchor="entry-4")
+    assert status == 200 and 'hx-swap-oob="beforeend:#entry-list"' in body
+    status, body = answer(player, "remove", index=2, unit="Brigade Captain")
     assert status == 200
     status, body = answer(player, "settings", name="Cobalt <b>x</b>",
                           factions=["Cobalt Brigade"], points_limit=1000)
@@ -181,7 +188,9 @@ EVERY_GAME: dict[str, tuple[tuple[str, str, tuple[str, ...], int | None],
         ("entry", {"index": 0, "unit": "Ork Boyz", "count": 30, "anchor": "entry-0"}),
         ("settings", {"name": "Waaagh 2", "factions": ["Orks"], "points_limit": 300}),
         ("move", {"index": 1, "unit": "Nobz", "step": -1}),
-        ("remove", {"index": 0, "unit": "Nobz"}), ("remove", {"index": 0, "unit": "Ork Boyz"})]),
+        ("duplicate-entry", {"index": 1, "unit": "Ork Boyz", "anchor": "entry-2"}),
+        ("reorder", {"index": 2, "unit": "Ork Boyz", "to": 0}),
+        ("remove", {"index": 1, "unit": "Nobz"}), ("remove", {"index": 0, "unit": "Ork Boyz"})]),
     "warstuff": (("warstuff", "Patrol", ("Fantasy",), 150), [
         ("add", {"unit": "Skink Warrior"}),
         ("design", {"name": "Ranger", "quality": 3, "rules": ["Pathfinder"]}),
@@ -319,7 +328,8 @@ def _random_change(rng: random.Random, doc: lxml.html.HtmlElement
     """A change a player could make on the page as it stands, drawn by `rng`."""
     units = doc.xpath("//ul[@id='unit-rows']//input[@name='unit']/@value")
     entries = doc.xpath("//ol[@id='entry-list']/li")
-    kinds = ["add"] * 3 + (["entry"] * 4 + ["remove", "move", "join"] if entries else [])
+    kinds = ["add"] * 3 + (["entry"] * 4 + ["remove", "move", "join", "reorder", "duplicate"]
+                           if entries else [])
     kind = rng.choice(kinds)
     if kind == "add" or not entries:
         return "add", {"unit": rng.choice(units)}
@@ -330,6 +340,10 @@ def _random_change(rng: random.Random, doc: lxml.html.HtmlElement
         return "remove", {"index": i, "unit": unit}
     if kind == "move":
         return "move", {"index": i, "unit": unit, "step": rng.choice((-1, 1))}
+    if kind == "reorder":  # sometimes to a place that is not there: refused
+        return "reorder", {"index": i, "unit": unit, "to": rng.randint(0, len(entries))}
+    if kind == "duplicate":  # refused where an entry counts copies
+        return "duplicate-entry", {"index": i, "unit": unit, "anchor": f"entry-{i + 1}"}
     targets = li.xpath(f".//select[@id='join-{i}']/option/@value")
     if kind == "join" and targets:
         return "join", {"index": i, "unit": unit, "target": rng.choice(targets),
@@ -349,7 +363,7 @@ def _random_change(rng: random.Random, doc: lxml.html.HtmlElement
 ])
 def test_random_changes_in_a_row_rebuild_the_page(
         player: Player, game: tuple[str, str, tuple[str, ...], int]) -> None:
-    """Sixty changes drawn at random (adds, counts, upgrades, joins, moves, removes, some
+    """Sixty changes drawn at random (adds, counts, upgrades, joins, moves, copies, removes, some
     refused), applied in place one after another as a browser does, many parts kept from
     the page before each time: every few changes the page as rebuilt is the page a fresh
     load gives."""

@@ -145,7 +145,12 @@
     var count = n === 1 ? "1 change" : n + " changes";
     var text = document.createElement("p");
     el.className = "connection";
-    if (waiting === "offline") {
+    if (waiting === "offline" && !n) {
+      el.classList.add("trouble");
+      text.textContent = "No connection: this is the copy of the roster kept in this " +
+        "browser. Changes you make are kept here and saved when the connection is back.";
+      el.appendChild(text);
+    } else if (waiting === "offline") {
       el.classList.add("trouble");
       text.textContent = "Not saved yet: no connection to the server. " + count +
         " kept in this browser: " + whats(pending) + ". " + (n === 1 ? "It is" : "They are") +
@@ -332,6 +337,21 @@
       held("server");
       return;
     }
+    if (status === 400 && sending.fresh) {
+      held("server");  // refused again with a fresh token: the player decides
+      return;
+    }
+    if (status === 400) {
+      // the form's token expired while the change waited (a page kept offline for hours):
+      // a fresh one from the page as the server shows it now, then the same change again
+      var item = sending;
+      item.fresh = true;
+      sending = null;
+      queue.unshift(item);
+      refreshToken().then(function () { setTimeout(pump, 0); },
+                          function () { held("server"); });
+      return;
+    }
     var was = sending;
     sending = null;
     if (status === 409) {
@@ -349,7 +369,39 @@
     }
     save();
     show();
+    if (status < 300) keepPage();
     // after htmx has finished with this request (it holds its element busy until then)
+    setTimeout(pump, 0);
+  });
+
+  // The service worker's copy of this page (shown with no connection) follows the changes
+  // saved: once they settle, the page as it now stands is handed to it. No request is made.
+  var keepTimer = null;
+  function keepPage() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker) return;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(function () {
+      if (sending || queue.length) return;  // the last answer of a burst hands it over
+      var copy = document.documentElement.cloneNode(true);
+      var bar = copy.querySelector("#connection");
+      if (bar) bar.remove();
+      worker.postMessage({ type: "keep-page", url: location.href,
+                           html: "<!doctype html>\n" + copy.outerHTML });
+    }, 800);
+  }
+
+  // A change whose form holds a value the field does not take (checked by htmx as it sends)
+  // is not sent: said beside the queue, and the next one goes on.
+  document.addEventListener("htmx:validation:halted", function (event) {
+    if (!sending || !sending.form || event.detail.elt !== sending.form) return;
+    var what = sending.what;
+    var errors = (event.detail.errors || []).map(function (e) {
+      return e.message;
+    }).filter(Boolean);
+    sending = null;
+    save();
+    said("Not saved: " + what + (errors.length ? ": " + errors.join(" ") : "") + ".");
     setTimeout(pump, 0);
   });
 
@@ -377,6 +429,18 @@
     setTimeout(function () { if (!waiting && !sending) el.hidden = true; }, 6000);
   }
 
+  function refreshToken() {
+    return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" })
+      .then(function (answer) { return answer.text(); })
+      .then(function (html) {
+        var found = /name="csrf_token"(?: type="hidden")? value="([^"]+)"/.exec(html);
+        if (!found) throw new Error("no token");
+        document.querySelectorAll("input[name=csrf_token]").forEach(function (input) {
+          input.value = found[1];
+        });
+      });
+  }
+
   window.addEventListener("online", function () { retry(); });
 
   // Changes kept from before a reload (made with no connection) are sent now, in order: the
@@ -385,6 +449,15 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (!byId("saved-version")) return;
     var kept = load();
+    if (!navigator.onLine) {
+      // the page came from the service worker's copy: say so, hold changes until online
+      queue = kept.map(function (c, i) {
+        return { path: c.path, values: c.values, what: c.what, id: c.id,
+                 chained: i > 0 || !!c.chained };
+      });
+      held("offline");
+      return;
+    }
     if (!kept.length) return;
     queue = kept.map(function (c, i) {
       return { path: c.path, values: c.values, what: c.what, id: c.id,

@@ -154,6 +154,17 @@
     return window;
   }
 
+  // Where focus went, brought into view when the change took it off the screen (a copy made
+  // under an entry at the foot of the screen, an entry moved to the end of a long list).
+  function reveal(element) {
+    var bar = byId("topbar");
+    var top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+    var box = element.getBoundingClientRect();
+    if (box.top < top || box.bottom > window.innerHeight) {
+      element.scrollIntoView({ block: "center" });
+    }
+  }
+
   function afterChange() {
     var version = byId("saved-version");
     if (version) {
@@ -185,6 +196,7 @@
       var next = byId(wanted[j]);
       if (next && next.getClientRects().length) {
         if (next !== here) next.focus({ preventScroll: true });
+        reveal(next);
         break;
       }
     }

@@ -32,6 +32,7 @@ from listbuilder.engine.system import (
 from listbuilder.systems.spaceempires import cards
 from listbuilder.systems.spaceempires.build import build_catalog
 from listbuilder.systems.spaceempires.limits import (
+    CHOICE_DEFAULTS,
     Empire,
     Recruit,
     brief_lines,
@@ -67,10 +68,14 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     }
     choices: ClassVar[dict[str, ChoiceSpec]] = {
         "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
-        "poor_planets": ChoiceSpec(int, "Poor planets you control (default 0)"),
-        "rich_planets": ChoiceSpec(int, "Rich planets you control (default 0)"),
-        "homeworlds": ChoiceSpec(int, "Homeworlds you control (default 1)"),
-        "treasury": ChoiceSpec(int, "revenue saved from earlier turns (default 0)"),
+        "poor_planets": ChoiceSpec(int, "Poor planets you control",
+                                   default=CHOICE_DEFAULTS["poor_planets"]),
+        "rich_planets": ChoiceSpec(int, "Rich planets you control",
+                                   default=CHOICE_DEFAULTS["rich_planets"]),
+        "homeworlds": ChoiceSpec(int, "Homeworlds you control",
+                                 default=CHOICE_DEFAULTS["homeworlds"]),
+        "treasury": ChoiceSpec(int, "revenue saved from earlier turns",
+                               default=CHOICE_DEFAULTS["treasury"]),
     }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:

@@ -1,0 +1,137 @@
+"""Your rosters on every device, without an account: a private link to a player's list.
+
+A browser keeps the edit links of the rosters it made or opened in its session cookie. Asked
+for a list link, it gets one (`/l/<token>`) that opened on a phone shows the same list there,
+and from then on every device that follows the link adds to and takes from the same list.
+
+The list lives in the database sealed (AES-GCM) with a key derived from the link's token, and
+is found by a digest of that token: the database alone opens none of its edit links, the
+link alone does. Two devices saving at once: the second reads the list again and redoes its
+change (a version on the row).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from collections.abc import Callable
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from flask import Blueprint, current_app, redirect, render_template, session, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from listbuilder.web import services
+
+bp = Blueprint("roster_lists", __name__)
+
+LIST = "list"  # session key: the token of the list link this browser follows
+TOKEN_BYTES = 32
+NONCE_BYTES = 12
+TRIES = 5  # saves raced by other devices before giving up (each reads the list again)
+
+
+def _key(token: str) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"listbuilder roster list",
+                info=b"seal").derive(token.encode())
+
+
+def lookup(token: str) -> str:
+    """The digest the list is found by (never the token itself)."""
+    return hashlib.sha256(b"roster list:" + token.encode()).hexdigest()
+
+
+def seal(tokens: list[str], token: str) -> bytes:
+    nonce = os.urandom(NONCE_BYTES)
+    data = json.dumps(tokens).encode()
+    return nonce + AESGCM(_key(token)).encrypt(nonce, data, lookup(token).encode())
+
+
+def unseal(sealed: bytes, token: str) -> list[str] | None:
+    """The edit links in a sealed list, or None if this token does not open it."""
+    try:
+        data = AESGCM(_key(token)).decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:],
+                                           lookup(token).encode())
+    except (InvalidTag, ValueError):
+        return None
+    found = json.loads(data)
+    return [t for t in found if isinstance(t, str)] if isinstance(found, list) else None
+
+
+def read(token: str) -> list[str] | None:
+    """The list this link opens; None when no list has this link."""
+    found = services.store().roster_list(lookup(token))
+    return unseal(found[0], token) if found is not None else None
+
+
+def change(token: str, edit: Callable[[list[str]], list[str]]) -> list[str] | None:
+    """Apply `edit` to the list and save it, again if another device saved first."""
+    for _ in range(TRIES):
+        found = services.store().roster_list(lookup(token))
+        if found is None:
+            return None
+        tokens = unseal(found[0], token)
+        if tokens is None:
+            return None
+        new = edit(tokens)[: current_app.config["REMEMBERED_ROSTERS"]]
+        if new == tokens:  # a roster opened again that is first already: nothing to save
+            return new
+        if services.store().put_roster_list(lookup(token), seal(new, token), found[1]):
+            return new
+    return None
+
+
+def create(tokens: list[str]) -> str:
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    services.store().put_roster_list(lookup(token), seal(tokens, token), None)
+    return token
+
+
+def followed() -> str | None:
+    """The list link this browser follows, if any."""
+    token = session.get(LIST)
+    return token if isinstance(token, str) and token else None
+
+
+def merged(first: list[str], then: list[str]) -> list[str]:
+    return list(dict.fromkeys([*first, *then]))
+
+
+@bp.post("/mine/link")
+def make_link() -> Response:
+    """Give this browser's list a private link (once: asked again, the same link)."""
+    if not FlaskForm().validate_on_submit():
+        return redirect(url_for("home.index", _anchor="devices"))
+    if followed() is None:
+        session[LIST] = create(services.remembered())
+        session.permanent = True
+    return redirect(url_for("home.index", _anchor="devices"))
+
+
+@bp.get("/l/<token>")
+def follow(token: str) -> tuple[str, int] | Response:
+    """Open a list link on this device: the same list here from now on, with the rosters this
+    browser had already added to it."""
+    if len(token) > 100 or read(token) is None:
+        return render_template("web/error.html", code=404, title="No list has this link",
+                               message="Check that the whole link was copied. A list link "
+                                       "looks like /l/ followed by 43 letters and digits."), 404
+    here = services.local_remembered()
+    change(token, lambda tokens: merged(tokens, here))
+    session[LIST] = token
+    session.permanent = True
+    return redirect(url_for("home.index", linked=1, _anchor="devices"))
+
+
+@bp.post("/mine/unlink")
+def unlink() -> Response:
+    """Stop following the list link on this device: it keeps the list as it is now, alone."""
+    if FlaskForm().validate_on_submit() and (token := followed()) is not None:
+        services.keep_locally(read(token) or [])
+        session.pop(LIST, None)
+    return redirect(url_for("home.index", _anchor="devices"))
