@@ -140,7 +140,7 @@ def _form_problems(form: FlaskForm) -> list[str]:
 
 def _retry_fields() -> list[tuple[str, str]]:
     return [(k, v) for k, values in request.form.lists()
-            if k not in ("csrf_token", "version", "edit") for v in values]
+            if k not in ("csrf_token", "version", "edit", "shown") for v in values]
 
 
 def _conflict(token: str, latest: Opened, what: str, base: int | None) -> tuple[str, int]:
@@ -169,6 +169,10 @@ def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
     connection: not applied twice. The page, still at `base`, gets the roster as saved."""
     if not services.is_htmx():
         return redirect(url_for("builder.edit", token=token, **kept_args()))
+    # the page shows `base`, or a later version when it was loaded again since (`shown`)
+    shown = request.form.get("shown", "")
+    if shown.isdigit() and int(shown) <= opened.stored.version:
+        base = int(shown)
     page = _pages().get((opened.stored.id, base, id(opened.catalog),
                          tuple(sorted(request.args.items(multi=True)))))
     return _changed_parts(token, opened, opened, old=page or {},

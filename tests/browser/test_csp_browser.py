@@ -45,3 +45,44 @@ def test_pages_and_edits_run_under_the_policy(context: Any, server: str, system:
     page.goto(f"{server}/")
     assert page.evaluate("window.__violations") == []
     assert not [m for m in console if "Content Security Policy" in m], console
+
+
+def test_the_pages_added_since_run_under_the_policy(context: Any, server: str) -> None:
+    """The offline page, the rules notes, a list link made and followed, the theme switch,
+    a unit duplicated and an entry moved by its handle: not one policy violation."""
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: console.append(str(e)))
+    page.goto(f"{server}/new/op40k")
+    page.get_by_label("Roster name").fill("Policy check, later pages")
+    page.get_by_label("Faction").select_option("Orks")
+    page.get_by_role("button", name="Start roster").click()
+    opened(page, "#units-title")
+    until(page, "() => [...document.querySelectorAll('form[hx-post]')]"
+                "  .every(f => (f['htmx-internal-data'] || {}).initHash)")
+    for unit in ("Nobz", "Trukk"):
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            page.locator("#unit-list").get_by_role(
+                "button", name=f"Add {unit} (Orks)").click()
+        page.wait_for_load_state("networkidle")
+    page.locator("#entry-0-sum").click()
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Duplicate").first.click()
+    page.wait_for_load_state("networkidle")
+    page.locator("#handle-2").focus()
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.keyboard.press("Home")
+    page.wait_for_load_state("networkidle")
+    page.select_option("#theme-choice", "dark")
+    assert page.evaluate("window.__violations") == []
+    for path in ("/offline", "/notes", "/"):
+        page.goto(server + path)
+        assert page.evaluate("window.__violations") == [], path
+    page.locator("#devices summary").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Get a link to this list").click()
+    page.goto(page.locator("#list-link").input_value())
+    assert page.evaluate("window.__violations") == []
+    assert not [m for m in console if "Content Security Policy" in m], console

@@ -6,14 +6,30 @@ was lost after the server saved it is not applied twice."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import opened, until
 from test_builder_browser import start, submit_start
 
 Page = Any
 BAR = "#connection"
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """These tests are of the change queue alone: without the service worker, through which
+    Chromium's offline switch let a change out to the server (its answer lost) in one CI run.
+    The worker and the queue together: test_offline_browser.py."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900},
+                              service_workers="block")
+    ctx.set_default_timeout(15_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 def new_roster(page: Page, server: str, name: str) -> str:

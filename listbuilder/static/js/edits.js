@@ -217,6 +217,8 @@
     var token = pageToken();  // a fresh one after a reload: the one kept may have expired
     if (token) values.csrf_token = token;
     values.edit = sending.id;
+    // the version this page shows: a change already saved is answered against it
+    if (pageVersion() !== null) values.shown = pageVersion();
     var source = sending.form && document.body.contains(sending.form) ? sending.form :
       document.body;
     var item = sending;
