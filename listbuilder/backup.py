@@ -473,16 +473,18 @@ def _archive_tables(pg_restore: str, archive: Path, env: dict[str, str]) -> froz
 def _pg_restore_file(pg_restore: str, archive: Path, conninfo: str, env: dict[str, str],
                      tables: frozenset[str], engine: Engine) -> None:
     """Restore the archive holding `tables` over the database."""
-    # one transaction: a restore that fails anywhere leaves the database as it was
-    _run([pg_restore, "--clean", "--if-exists", "--no-owner", "--single-transaction",
-          "--exit-on-error", f"--dbname={conninfo}", str(archive)], env, "pg_restore failed")
     # --clean drops only what the archive holds: tables of a newer revision than the backup's
     # (or alembic_version, for a backup from before migrations) would stay and say the
-    # database is further on than its rosters table is
+    # database is further on than its rosters table is. They go first: one that refers to a
+    # table of the archive (roster_history to rosters) would stop --clean dropping that one.
+    # A restore that fails then is put back from the copy taken before (_pg_restore).
     extra = sorted(OUR_TABLES - tables)
     with engine.begin() as connection:
         for name in extra:
-            connection.execute(text(f'DROP TABLE IF EXISTS "{name}"'))
+            connection.execute(text(f'DROP TABLE IF EXISTS "{name}" CASCADE'))
+    # one transaction: a restore that fails anywhere leaves the database as it was
+    _run([pg_restore, "--clean", "--if-exists", "--no-owner", "--single-transaction",
+          "--exit-on-error", f"--dbname={conninfo}", str(archive)], env, "pg_restore failed")
 
 
 def _pg_contents(connection: Connection) -> Contents:

@@ -5,7 +5,9 @@ A roster is stored as its canonical YAML text (`dump_roster`), so the roster fil
 one truth. Only a hash of the edit token is kept: a copy of the database gives no edit rights.
 Saves carry the version they were based on; a stale one is refused (`StaleRoster`) and changes
 nothing, so two tabs never silently overwrite each other. A deleted roster is only marked
-(`deleted_at`) so it can be restored, and purged for good later (`purge_deleted`).
+(`deleted_at`) so it can be restored, and purged for good later (`purge_deleted`). Each save
+is also kept, with what it changed in words, in the roster's history of its last saves
+(`history`), which undo and redo on the roster page replay (web/history.py).
 
 The same database keeps finished PDFs (`cached_print`, `keep_print`), so every worker process
 and every machine behind a load balancer shares one print cache, bounded in bytes.
@@ -28,6 +30,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     DateTime,
+    ForeignKey,
     Index,
     Integer,
     LargeBinary,
@@ -53,6 +56,9 @@ MAX_TEXT = 256 * 1024  # the largest roster file the reader accepts
 PRINT_CACHE_BYTES = 64 * 1024 * 1024  # the default bound of the shared print cache
 BUSY_TIMEOUT_MS = 10_000  # how long an SQLite writer waits for another one before failing
 TOUCH_EVERY = timedelta(minutes=1)  # a cached print's last use is written at most this often
+HISTORY_KEPT = 30  # a roster's last saves kept for undo and redo (roster_history)
+HISTORY_LABEL = 120  # the longest description of a change kept with it
+HISTORY_KINDS = ("edit", "undo", "redo")
 # What our connections call themselves to PostgreSQL, so that `listbuilder db restore` can see
 # a server on another machine (pg_stat_activity).
 APPLICATION_NAME = "listbuilder"
@@ -92,6 +98,24 @@ class RosterListRow(Base):
     sealed: Mapped[bytes] = mapped_column(LargeBinary)
     version: Mapped[int] = mapped_column(Integer)
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RosterHistoryRow(Base):
+    """A roster's text after one of its last saves (migration 0007): what undo and redo on
+    the roster page replay (listbuilder/web/history.py). The last HISTORY_KEPT are kept."""
+
+    __tablename__ = "roster_history"
+
+    roster_id: Mapped[int] = mapped_column(ForeignKey("rosters.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    # version % HISTORY_KEPT: a save writes over the row of the save HISTORY_KEPT before it,
+    # so the table holds a roster's last saves with no pruning step (one statement a save)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    label: Mapped[str] = mapped_column(String(HISTORY_LABEL))  # the change, in words
+    kind: Mapped[str] = mapped_column(String(8))  # edit, undo or redo
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class PrintRow(Base):
@@ -145,6 +169,28 @@ _SAVE = (update(ROSTERS)
                  last_edit=bindparam("last_edit")))
 
 
+HISTORY = cast(Table, RosterHistoryRow.__table__)
+
+
+def _recording(dialect: Any) -> Any:
+    """The statement that keeps a save in the roster's history, in its slot: over the row
+    there, unless that row is newer (on SQLite a save's row is written after its update has
+    committed, so a slower save's row may come after a later one's)."""
+    statement = dialect.insert(HISTORY)
+    return statement.on_conflict_do_update(
+        index_elements=[HISTORY.c.roster_id, HISTORY.c.slot],
+        set_={k: statement.excluded[k] for k in ("version", "text", "label", "kind", "created")},
+        where=HISTORY.c.version < statement.excluded.version)
+
+
+_RECORD = {"postgresql": _recording(postgresql), "sqlite": _recording(sqlite)}
+_HISTORY_STEPS = (select(HISTORY.c.version, HISTORY.c.label, HISTORY.c.kind)
+                  .where(HISTORY.c.roster_id == bindparam("roster_id"))
+                  .order_by(HISTORY.c.version))
+_HISTORY_TEXT = select(HISTORY.c.text).where(HISTORY.c.roster_id == bindparam("roster_id"),
+                                             HISTORY.c.version == bindparam("version"))
+
+
 def _utc(moment: datetime) -> datetime:
     # SQLite hands datetimes back without their zone; they were stored as UTC
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -170,6 +216,15 @@ class Stored:
         deleted = _utc(row.deleted_at) if row.deleted_at is not None else None
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
                    _utc(row.updated), deleted, row.last_edit or "")
+
+
+@dataclass(frozen=True)
+class HistoryStep:
+    """One of a roster's last saves, without its text: what undo and redo replay."""
+
+    version: int
+    label: str  # the change, in words ("Add Trukk"); for an undo or redo, the change undone
+    kind: str  # edit, undo or redo
 
 
 class StaleRoster(Exception):
@@ -290,6 +345,8 @@ class RosterStore:
                         updated=now)
         with self._writing() as session:
             session.add(row)
+            session.flush()  # its id, for the history's first row: what the first undo restores
+            _record(session.connection(), row.id, 1, text, "", "edit", now)
         return Stored.of(row), token
 
     def by_edit_token(self, token: str) -> Stored | None:
@@ -323,12 +380,16 @@ class RosterStore:
         return [(t, found[t]) for t in tokens if t in found]
 
     def save(self, roster_id: int, base_version: int, name: str, text: str,
-             read: Stored | None = None, edit_id: str = "") -> Stored:
+             read: Stored | None = None, edit_id: str = "", label: str = "",
+             kind: str = "edit") -> Stored:
         """Store a new text for the roster, if nobody saved it since `base_version`. A deleted
         roster can't be saved (LookupError) until it is restored. `read`, the roster as this
         request read it, spares reading it back when the save lands; `edit_id`, the change's
-        own id, is remembered as the roster's last change."""
+        own id, is remembered as the roster's last change. The save is kept in the roster's
+        history with `label` (the change in words) and `kind` (edit, undo or redo)."""
         _check_size(text)
+        if kind not in HISTORY_KINDS:
+            raise ValueError(f"a save is one of {HISTORY_KINDS}, not {kind!r}")
         now = _now()
         # Every edit comes here. On SQLite the conditional update is a transaction of its own:
         # the database's one write lock is then held inside a single call into SQLite, never
@@ -341,6 +402,11 @@ class RosterStore:
                 "roster_id": roster_id, "base_version": base_version, "name": name,
                 "text": text, "new_version": base_version + 1, "now": now,
                 "last_edit": edit_id or None}).rowcount
+            if changed == 1:
+                # on PostgreSQL in the save's transaction; on SQLite a statement of its own
+                # after it, for the same reason as the update's (a row lost between the two
+                # leaves a gap, where the history's replay starts afresh)
+                _record(connection, roster_id, base_version + 1, text, label, kind, now)
             landed = changed == 1 and read is not None and read.id == roster_id
             row = None if landed else connection.execute(_BY_ID, {"roster_id": roster_id}).first()
         known = read if landed else Stored.of(row) if row is not None else None
@@ -355,6 +421,19 @@ class RosterStore:
         if known.deleted_at is not None:
             raise LookupError(f"roster {roster_id} does not exist")
         raise StaleRoster(known)
+
+    def history(self, roster_id: int) -> list[HistoryStep]:
+        """The roster's last saves kept (at most HISTORY_KEPT), oldest first, without texts."""
+        with self.engine.connect() as connection:
+            return [HistoryStep(int(r.version), r.label, r.kind) for r in
+                    connection.execute(_HISTORY_STEPS, {"roster_id": roster_id})]
+
+    def history_text(self, roster_id: int, version: int) -> str | None:
+        """The roster's text as that save left it, while the history keeps it."""
+        with self.engine.connect() as connection:
+            found = connection.execute(_HISTORY_TEXT, {"roster_id": roster_id,
+                                                       "version": version}).scalar()
+        return str(found) if found is not None else None
 
     def delete(self, roster_id: int) -> Stored:
         """Mark the roster deleted: no link opens it and no list shows it, until `restore` or
@@ -463,6 +542,14 @@ def _upsert(session: Session, values: dict[str, Any]) -> Any:
     return statement.on_conflict_do_update(
         index_elements=[PrintRow.key],
         set_={k: statement.excluded[k] for k in values if k != "key"})
+
+
+def _record(connection: Connection, roster_id: int, version: int, text: str, label: str,
+            kind: str, now: datetime) -> None:
+    """Keep a save in the roster's history, over the save HISTORY_KEPT before it."""
+    connection.execute(_RECORD[connection.dialect.name], {
+        "roster_id": roster_id, "slot": version % HISTORY_KEPT, "version": version,
+        "text": text, "label": label[:HISTORY_LABEL], "kind": kind, "created": now})
 
 
 def _existing(session: Session, roster_id: int, deleted_too: bool = False) -> RosterRow:

@@ -28,8 +28,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.model import Roster, UnitDesign
 from listbuilder.engine.text import roster_text
-from listbuilder.storage import StaleRoster
-from listbuilder.web import edits, forms, parts, services
+from listbuilder.storage import HistoryStep, StaleRoster
+from listbuilder.web import edits, forms, history, parts, services
 from listbuilder.web.page import Notice, design_cost_view, roster_context
 from listbuilder.web.present import find_by_key, roster_view
 from listbuilder.web.recent import Recent
@@ -51,6 +51,9 @@ bp = Blueprint("builder", __name__, url_prefix="/r/<token>")
 
 Page = str | tuple[str, int] | Response | WerkzeugResponse
 Change = Callable[[Opened, Any], Roster]
+# What a change is called in the roster's history ("Add Trukk"): its words, or worked out from
+# the roster before and after it (web/history.py).
+Label = str | Callable[[Opened, Roster], str]
 # A refused form's problems said in the page's own words: the notice's lines and what the
 # page shows beside the fields (roster_context's keywords), from the lines _form_problems gave.
 Explain = Callable[[Opened, Any, list[str]], tuple[list[str], dict[str, Any]]]
@@ -121,7 +124,7 @@ def edit(token: str) -> Page:
         return render_template("web/deleted.html", stored=gone, token=token), 404
     opened = _open(token)
     services.remember(token)
-    ctx = roster_context(opened, token)
+    ctx = roster_context(opened, token, _step_notice(opened))
     # what the next change is compared with
     _pages().put(_page_key(opened), parts.reads_of(ROSTER_PARTS, ctx))
     return render_template("web/roster.html", **ctx)
@@ -181,9 +184,10 @@ def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
 
 
 def apply(token: str, form: FlaskForm, change: Change, what: str,
-          explain: Explain | None = None) -> Page:
+          explain: Explain | None = None, label: Label = "") -> Page:
     """Check the form, apply the change to the saved version it was based on, save, show.
-    A form refused is said in the notice (and beside its fields, as `explain` words it)."""
+    A form refused is said in the notice (and beside its fields, as `explain` words it).
+    `label` names the change in the roster's history (its undo button)."""
     opened = _open(token)
     if not form.validate_on_submit():
         if isinstance(form, forms.VersionedForm) and form.version.errors:
@@ -192,8 +196,8 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
         beside: dict[str, Any] = {}
         if explain is not None:
             lines, beside = explain(opened, form, lines)
-        return _refused(token, opened, [Notice("error", f"Not changed: {what}", lines)],
-                        **beside)
+        return _refused(token, opened, [Notice("error", f"Not changed: {what}", lines,
+                                               refused=what)], **beside)
     base = getattr(form, "version", None)
     base_version = base.data if base is not None else opened.stored.version
     edit_id = _edit_id()
@@ -204,10 +208,13 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
     try:
         roster = change(opened, form)
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
+        named = label(opened, roster) if callable(label) else label
         stored = services.store().save(opened.stored.id, base_version, roster.name, text,
-                                       read=opened.stored, edit_id=edit_id)
+                                       read=opened.stored, edit_id=edit_id,
+                                       label=named or what[:1].upper() + what[1:])
     except (edits.EditError, RosterShapeError) as exc:
-        return _refused(token, opened, [Notice("error", f"Not changed: {what}", [str(exc)])])
+        return _refused(token, opened, [Notice("error", f"Not changed: {what}", [str(exc)],
+                                               refused=what)])
     except StaleRoster:
         return _conflict(token, _open(token), what, base_version)
     if services.is_htmx():
@@ -241,7 +248,8 @@ def settings(token: str) -> Page:
         limit = f.points_limit.data if o.system.uses_points() else None
         return edits.set_settings(o.roster, f.name.data or "", limit, f.factions.data or ())
 
-    return apply(token, form, change, "the roster's name, factions and points limit")
+    return apply(token, form, change, "the roster's name, factions and points limit",
+                 label=lambda o, after: history.settings_label(o.roster, after))
 
 
 @bp.post("/choices")
@@ -254,7 +262,7 @@ def choices(token: str) -> Page:
     def change(o: Opened, f: FlaskForm) -> Roster:
         return edits.set_choices(o.roster, {k: getattr(f, k).data for k in o.system.choices})
 
-    return apply(token, form, change, "the roster's choices")
+    return apply(token, form, change, "the roster's choices", label="Change the choices")
 
 
 def new_seed() -> int:
@@ -283,7 +291,7 @@ def redraw(token: str) -> Page:
         return edits.set_choices(o.roster, {f.key.data: seed})
 
     return apply(token, form, change, "keeping the new draw" if form.seed.data is not None
-                 else "a new draw")
+                 else "a new draw", label="New draw")
 
 
 def _broken_by(opened: Opened, roster: Roster) -> list[str]:
@@ -324,7 +332,8 @@ def add(token: str) -> Page:
             raise edits.EditError(f"{f.unit.data!r} is not a unit of {o.system.name}.")
         return edits.add_unit(o.system, o.catalog, o.roster, unit)
 
-    return apply(token, form, change, f"adding {(form.unit.data or '').split('|')[0]}")
+    unit = history.unit_name(form.unit.data or "")
+    return apply(token, form, change, f"adding {unit}", label=f"Add {unit}")
 
 
 @bp.post("/entry")
@@ -337,7 +346,8 @@ def entry(token: str) -> Page:
                                   f.upgrades.data or ())
 
     return apply(token, form, change, f"changing {form.unit.data or 'an entry'}",
-                 explain=_count_refused)
+                 explain=_count_refused, label=lambda o, after: history.entry_label(
+                     o.roster, after, given(form.index.data), o.system.count_label))
 
 
 def _count_refused(o: Opened, f: forms.EntryForm,
@@ -364,7 +374,8 @@ def remove(token: str) -> Page:
     def change(o: Opened, f: forms.RemoveForm) -> Roster:
         return edits.remove_entry(o.roster, given(f.index.data), f.unit.data or "")
 
-    return apply(token, form, change, f"removing {form.unit.data or 'an entry'}")
+    return apply(token, form, change, f"removing {form.unit.data or 'an entry'}",
+                 label=f"Remove {form.unit.data}")
 
 
 @bp.post("/move")
@@ -375,7 +386,9 @@ def move(token: str) -> Page:
         return edits.move_entry(o.roster, given(f.index.data), f.unit.data or "",
                                 given(f.step.data))
 
-    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}")
+    down = isinstance(form.step.data, int) and form.step.data > 0
+    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}",
+                 label=f"Move {form.unit.data} {'down' if down else 'up'}")
 
 
 @bp.post("/reorder")
@@ -389,7 +402,8 @@ def reorder(token: str) -> Page:
 
     to = form.to.data
     where = f" to line {to + 1}" if isinstance(to, int) and to >= 0 else ""
-    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}{where}")
+    return apply(token, form, change, f"moving {form.unit.data or 'an entry'}{where}",
+                 label=f"Move {form.unit.data}{where}")
 
 
 @bp.post("/duplicate-entry")
@@ -401,7 +415,8 @@ def duplicate_entry(token: str) -> Page:
         return edits.duplicate_entry(o.roster, given(f.index.data), f.unit.data or "",
                                      o.system.stacks_entries())
 
-    return apply(token, form, change, f"duplicating {form.unit.data or 'an entry'}")
+    return apply(token, form, change, f"duplicating {form.unit.data or 'an entry'}",
+                 label=f"Duplicate {form.unit.data}")
 
 
 @bp.post("/join")
@@ -417,7 +432,10 @@ def join(token: str) -> Page:
         return edits.join_entry(o.roster, given(f.index.data), f.unit.data or "", int(target),
                                 target_unit)
 
-    return apply(token, form, change, f"attaching {form.unit.data or 'a unit'}")
+    target_unit = (form.target.data or "").partition(":")[2]
+    return apply(token, form, change, f"attaching {form.unit.data or 'a unit'}",
+                 label=f"Attach {form.unit.data} to {target_unit}" if target_unit
+                 else f"Detach {form.unit.data}")
 
 
 def given(value: int | None) -> int:
@@ -451,7 +469,8 @@ def design(token: str) -> Page:
             roster = edits.add_design_entry(roster, new, o.system.stacks_entries())
         return roster
 
-    return apply(token, form, change, f"saving the design {form.name.data or ''}".strip())
+    return apply(token, form, change, f"saving the design {form.name.data or ''}".strip(),
+                 label=f"Save the design {form.name.data}")
 
 
 @bp.post("/design/remove")
@@ -461,7 +480,8 @@ def design_remove(token: str) -> Page:
     def change(o: Opened, f: forms.DesignRef) -> Roster:
         return edits.remove_design(o.roster, f.name.data or "")
 
-    return apply(token, form, change, f"removing the design {form.name.data or ''}".strip())
+    return apply(token, form, change, f"removing the design {form.name.data or ''}".strip(),
+                 label=f"Remove the design {form.name.data}")
 
 
 @bp.post("/design/field")
@@ -474,7 +494,8 @@ def design_field(token: str) -> Page:
             raise edits.EditError(f"There is no design called {f.name.data!r} any more.")
         return edits.add_design_entry(o.roster, found, o.system.stacks_entries())
 
-    return apply(token, form, change, f"adding {form.name.data or 'a design'}")
+    return apply(token, form, change, f"adding {form.name.data or 'a design'}",
+                 label=f"Add {form.name.data}")
 
 
 @bp.get("/design-cost")
@@ -485,6 +506,136 @@ def design_cost(token: str) -> str:
     form.validate()
     return render_template("web/_design_cost.html", cost=design_cost_view(opened, form),
                            cost_unit=opened.system.cost_unit)
+
+
+# -- undo and redo ----------------------------------------------------------------------------
+
+STEP_ARG = "step"  # after an undo or redo without the script: the version it saved
+DONE = {"undo": "Undone", "redo": "Redone"}
+
+
+@bp.post("/undo")
+def undo(token: str) -> Page:
+    """Put the roster back as it was before its last change (web/history.py), as a new
+    version, so every other page meets it as it meets any change."""
+    return _step(token, "undo")
+
+
+@bp.post("/redo")
+def redo(token: str) -> Page:
+    """Make the change last undone again, as a new version."""
+    return _step(token, "redo")
+
+
+def _next(stacks: history.Stacks, kind: str) -> history.Undoable | None:
+    return stacks.next_undo if kind == "undo" else stacks.next_redo
+
+
+def _step(token: str, kind: str) -> Page:
+    """An undo or a redo, on the version the page showed: the change its button named."""
+    form = forms.HistoryForm()
+    opened = _open(token)
+    if not form.validate_on_submit():
+        abort(400)  # only the version can be wrong: a post no page of ours made
+    base = given(form.version.data)
+    steps = services.store().history(opened.stored.id)
+    shown = _next(history.replay_until(steps, base), kind)
+    what = f"{kind}ing {shown.label}" if shown else f"{kind}ing the last change"
+    edit_id = _edit_id()
+    if edit_id and edit_id == opened.stored.last_edit:
+        return _already_saved(token, opened, base, what)
+    if base != opened.stored.version:
+        return _step_conflict(token, opened, kind, base, steps)
+    refused = (form.refused.data or "").strip()[:200]
+    if kind == "undo" and refused:
+        return _refused(token, opened, [_undo_after_refusal(refused, shown)])
+    if shown is None:
+        return _refused(token, opened, [_nothing_to(kind)])
+    return _take_step(token, opened, kind, shown, edit_id)
+
+
+def _take_step(token: str, opened: Opened, kind: str, step: history.Undoable,
+               edit_id: str) -> Page:
+    """Save the text the roster had before the change (undo) or after it (redo)."""
+    store = services.store()
+    text = store.history_text(opened.stored.id, step.before if kind == "undo" else step.after)
+    if text is None:  # gone from the history since the page read it
+        return _refused(token, opened, [_nothing_to(kind)])
+    try:
+        roster = parse_stored(text)
+        stored = store.save(opened.stored.id, opened.stored.version, roster.name, text,
+                            read=opened.stored, edit_id=edit_id, label=step.label, kind=kind)
+    except StoredRosterError:
+        return _refused(token, opened, [Notice("error", f"Not {DONE[kind].lower()}: "
+                                                        f"{step.label}", [
+            "That version of the roster no longer reads as a roster of this game."])])
+    except StaleRoster:
+        latest = _open(token)
+        return _step_conflict(token, latest, kind, opened.stored.version,
+                              store.history(latest.stored.id))
+    done = f"{DONE[kind]}: {step.label}"
+    if services.is_htmx():
+        saved = Opened(stored, roster, opened.system, opened.catalog)
+        return _changed_parts(token, opened, saved, notices=[Notice("info", done)],
+                              said=f"{done}.")
+    where: dict[str, Any] = {STEP_ARG: stored.version, **kept_args()}
+    return redirect(url_for("builder.edit", token=token, **where))
+
+
+def _nothing_to(kind: str) -> Notice:
+    if kind == "undo":
+        return Notice("error", "Nothing to undo", [
+            f"No saved change to this roster is left to undo: undo reaches back over at least "
+            f"the last {history.UNDO_REACH} changes."])
+    return Notice("error", "Nothing to redo", [
+        "Redo makes a change you undid again, and no undone change is waiting: a new change "
+        "after an undo takes the place of what was undone."])
+
+
+def _undo_after_refusal(refused: str, last: history.Undoable | None) -> Notice:
+    """Undo pressed right after a change the server refused: that change was never saved, so
+    it is not undone, and neither is the change before it, which the player did not ask for."""
+    return Notice("error", f"Nothing undone: {refused} was not saved", [
+        "The roster is as it was before it, so there was nothing of it to undo.",
+        f"Undo again to undo the last change saved: {last.label}." if last
+        else "No saved change is left to undo either."])
+
+
+def _step_conflict(token: str, latest: Opened, kind: str, base: int,
+                   steps: list[HistoryStep]) -> Page:
+    """An undo or redo from a page behind the saved roster: nothing is done, since the change
+    its button named may not be the last one any more. The latest page names what its own
+    button would do, and offers to do it."""
+    now = _next(history.replay(steps, latest.stored.version), kind)
+    lines = [f"It was saved in another tab or on another device (you had version {base}; it "
+             f"is now version {latest.stored.version}), so nothing was "
+             f"{DONE[kind].lower()}."]
+    if now is None:
+        lines.append(f"The latest version has nothing to {kind}.")
+    else:
+        lines.append(f"On the latest version, {kind} would {kind} {now.label}: {kind} it, or "
+                     f"leave it." if kind == "undo" else
+                     f"On the latest version, redo would make {now.label} again: redo it, or "
+                     f"leave it.")
+    retry = [(k, v) for k, v in _retry_fields() if k != "refused"]
+    notice = Notice("conflict", f"Not {DONE[kind].lower()}: this roster changed since this "
+                                f"page was loaded", lines,
+                    retry=retry if now else None, retry_action=request.path,
+                    retry_label=f"{kind.capitalize()}: {now.label}" if now else "")
+    return _page(token, latest, 409, [notice])
+
+
+def _step_notice(opened: Opened) -> list[Notice]:
+    """The page an undo or redo without the script leads to says what it did, while that is
+    still the roster's latest version (the address may be kept, or loaded again later)."""
+    asked = request.args.get(STEP_ARG, "")[:12]
+    if not asked.isdigit() or int(asked) != opened.stored.version:
+        return []
+    step = next((s for s in services.store().history(opened.stored.id)
+                 if s.version == opened.stored.version), None)
+    if step is None or step.kind not in DONE:
+        return []
+    return [Notice("info", f"{DONE[step.kind]}: {step.label}")]
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -510,14 +661,15 @@ def replace_from_file(token: str) -> Page:
         def change(o: Opened, f: forms.ReplaceForm) -> Roster:
             return loaded.roster
 
-        return apply(token, form, change, "importing the file")
+        return apply(token, form, change, "importing the file", label="Import a file")
     return apply(token, form, lambda o, f: o.roster, "importing the file")
 
 
 @bp.post("/acknowledge")
 def acknowledge(token: str) -> Page:
     """Save the roster with today's costs, which clears the 'data changed' list."""
-    return apply(token, forms.VersionedForm(), lambda o, f: o.roster, "keeping today's costs")
+    return apply(token, forms.VersionedForm(), lambda o, f: o.roster, "keeping today's costs",
+                 label="Keep today's costs")
 
 
 @bp.get("/export.yaml")

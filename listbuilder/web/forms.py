@@ -170,6 +170,13 @@ class RedrawForm(VersionedForm):
     seed = WholeNumber(widget=HiddenInput(), validators=[Optional(), NumberRange(0, MAX_HIDDEN)])
 
 
+class HistoryForm(VersionedForm):
+    """Undo or redo: the version the page showed names the change (web/history.py)."""
+
+    # the change the page was last refused, which an undo right after it cannot undo
+    refused = StringField(widget=HiddenInput(), validators=[Optional()])
+
+
 class ImportForm(FlaskForm):
     file = FileField("Roster file (.yaml)", validators=[FileRequired("Choose a roster file.")])
 

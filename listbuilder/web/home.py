@@ -176,7 +176,8 @@ def rename(token: str) -> tuple[str, int] | Response:
         opened = open_stored(services.library(), stored)
         roster = replace(opened.roster, name=(form.name.data or "").strip())
         services.store().save(stored.id, form.version.data or 0, roster.name,
-                              canonical(roster, opened.system, opened.catalog))
+                              canonical(roster, opened.system, opened.catalog),
+                              label=f"Rename to {roster.name}")
     except StoredRosterError:
         return _home(status=422, said=f"{stored.name} can't be opened, so it was not renamed.")
     except StaleRoster:

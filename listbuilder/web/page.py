@@ -15,7 +15,7 @@ from listbuilder.engine.model import Unit, UnitDesign
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import Violation
 from listbuilder.storage import Stored
-from listbuilder.web import forms
+from listbuilder.web import forms, history, services
 from listbuilder.web.present import (
     RosterView,
     categories,
@@ -39,6 +39,9 @@ class Notice:
     retry_action: str = ""
     retry_label: str = "Apply my change to the latest version"
     leave_label: str = "Leave it"  # reloads the page: nothing saved
+    # the change refused, when this notice refuses one: an undo pressed right after it says
+    # that change was not saved, rather than undo the one before (web/_history.html)
+    refused: str = ""
 
 
 def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDesign | None, str]:
@@ -111,6 +114,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
             "replacing": replacing, **version})
 
     ctx.update({
+        # as at the page's version (an answer works the page before a change out too)
+        "history": history.replay_until(services.store().history(stored.id), stored.version),
         "settings_form": settings_form, "design_form": design,
         "design_cost": lambda: design_cost_view(opened, design()),
         "version": stored.version,

@@ -49,6 +49,11 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
     Part("saved-version", "web/_version.html", lambda c: None, inside="roster-title"),
     Part("strip", "web/_strip.html",
          lambda c: (c["view"].totals, c["view"].status, c["view"].errors)),
+    # undo and redo name the change each would make (a change just refused, which an undo
+    # right after it says was not saved, is the notice's: static/js/undo.js)
+    Part("history", "web/_history.html", lambda c: (
+        c["history"].next_undo and c["history"].next_undo.label,
+        c["history"].next_redo and c["history"].next_redo.label)),
     Part("notices", "web/_notices.html", lambda c: c["notices"]),
     Part("said", "web/_said.html", lambda c: c["said"]),
     Part("data-changes", "web/_changes.html", lambda c: c["view"].changes),

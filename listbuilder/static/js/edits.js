@@ -445,6 +445,10 @@
 
   window.addEventListener("online", function () { retry(); });
 
+  // How many changes are on their way (sent or waiting to be): an undo pressed meanwhile
+  // undoes the last of them, not what the page's button names yet (undo.js).
+  window.listbuilderPending = function () { return (sending ? 1 : 0) + queue.length; };
+
   // Changes kept from before a reload (made with no connection) are sent now, in order: the
   // first against the version it was made on (the server refuses it with the conflict notice
   // if the roster changed elsewhere meanwhile), the rest after it.

@@ -90,7 +90,57 @@
     if (target) showTab(panelOf(target));
   }
   window.addEventListener("hashchange", openTarget);
-  document.addEventListener("DOMContentLoaded", function () { startTabs(); openTarget(); });
+
+  // A section the server opens only for want of anything else to show (WarStuff's unit
+  // creator on a roster with no designs) starts folded on a phone, where it would push the
+  // roster's units screens down; `keep` names those the player had open before a change
+  // redrew them. Once seen, the mark goes: what the player opens stays open.
+  function foldOnPhone(keep) {
+    document.querySelectorAll("details[data-fold-on-phone]").forEach(function (box) {
+      box.removeAttribute("data-fold-on-phone");
+      if (phone.matches && keep.indexOf(box.id) < 0 && location.hash !== "#" + box.id) {
+        box.open = false;
+      }
+    });
+  }
+
+  // -- the sticky bar's height, for the styles (--bar in site.css) ------------------------------
+  // What is scrolled to stops below the bar, and a desktop's unit search sticks under it,
+  // however many lines the summary (or anything else in the bar) takes. Set in a style sheet
+  // of its own: the policy forbids style attributes, and the page's markup is what the
+  // offline copy keeps.
+  var barSheet = null, barWatch = null, barSeen = null;
+  function measureBar() {
+    var bar = byId("topbar");
+    if (!bar || !barSheet) return;
+    barSheet.replaceSync(":root { --bar: " + Math.ceil(bar.getBoundingClientRect().height) + "px; }");
+  }
+  function watchBar() {
+    var bar = byId("topbar");
+    if (!bar || bar === barSeen) return;
+    barSeen = bar;
+    if (!barSheet) {
+      try {
+        barSheet = new CSSStyleSheet();
+        document.adoptedStyleSheets = document.adoptedStyleSheets.concat([barSheet]);
+      } catch (e) {
+        return;  // an older browser: the styles' guess stands
+      }
+    }
+    if (window.ResizeObserver) {
+      barWatch = barWatch || new ResizeObserver(measureBar);
+      barWatch.disconnect();
+      barWatch.observe(bar);
+    }
+    measureBar();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    watchBar();
+    foldOnPhone([]);
+    startTabs();
+    openTarget();
+  });
 
   // -- changes answered in parts --------------------------------------------------------------
   // A form htmx has not wired yet (one swapped in a moment ago) still posts through htmx, not
@@ -158,6 +208,7 @@
   // under an entry at the foot of the screen, an entry moved to the end of a long list).
   function reveal(element) {
     var bar = byId("topbar");
+    if (bar && bar.contains(element)) return;  // in the bar that stays in view (undo, redo)
     var top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
     var box = element.getBoundingClientRect();
     if (box.top < top || box.bottom > window.innerHeight) {
@@ -173,6 +224,7 @@
         input.value = version.getAttribute("data-version");
       });
     }
+    watchBar();  // a whole page swapped in brings a bar of its own
     if (!held) return;
     var was = held;
     held = null;
@@ -180,6 +232,7 @@
       var box = byId(id);
       if (box && box.tagName === "DETAILS") box.open = true;
     });
+    foldOnPhone(was.open);
     for (var i = 0; i < was.keep.length; i++) {
       var id = was.keep[i];
       var element = byId(id);
@@ -219,16 +272,46 @@
   // -- quick resolve ---------------------------------------------------------------------------
   // A changed choice asks again at once; a name picked from the target list or a link pasted
   // also does. Typed text waits for Enter or the button, so one click is one request.
-  function askAgain(form) { if (window.htmx) window.htmx.trigger(form, "resolve-ask"); }
+  // `byPlayer`: the player asked (not the roster changing under the panel), so the answer is
+  // brought into view.
+  var revealAnswer = false;
+  function askAgain(form, byPlayer) {
+    revealAnswer = Boolean(byPlayer);
+    if (window.htmx) window.htmx.trigger(form, "resolve-ask");
+  }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.rs-form");
-    if (form && event.target.type !== "text" && event.target.type !== "url") askAgain(form);
+    if (form && event.target.type !== "text" && event.target.type !== "url") askAgain(form, true);
   });
   document.addEventListener("input", function (event) {
     var box = event.target, form = box.closest && box.closest("form.rs-form");
     if (!form) return;
     if ((box.id === "rs-target" && event.inputType === "insertReplacementText") ||
-        (box.id === "rs-link" && event.inputType === "insertFromPaste")) askAgain(form);
+        (box.id === "rs-link" && event.inputType === "insertFromPaste")) askAgain(form, true);
+  });
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("form.rs-form")) revealAnswer = true;
+  }, true);
+  // The odds come after the situation's settings, which the first answer adds: they landed
+  // 1,200 to 2,000 px down a phone's screen, unseen. When the answer's first lines are below the
+  // screen, it is scrolled to the top (below the bar). Focus stays on the control used, so
+  // the keyboard goes on from there (the summary is read out: #rs-said); when that control
+  // went with the old panel (the button), focus goes to the answer, not the page's top.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "resolve-panel" || !revealAnswer) return;
+    revealAnswer = false;
+    var answer = document.querySelector("#resolve-panel .rs-results");
+    if (!answer) return;
+    var first = answer.querySelector(".rs-summary") || answer;
+    if (first.getBoundingClientRect().bottom > window.innerHeight) {
+      answer.scrollIntoView({ block: "start" });
+    }
+    var here = document.activeElement;
+    if (!here || here === document.body) {
+      answer.setAttribute("tabindex", "-1");
+      answer.focus({ preventScroll: true });
+    }
   });
   // A change to the roster redraws only the attacker lists (roster_parts.py): keep the units
   // picked where they are still offered, and, when odds are shown, ask again so they follow
