@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/resolve.py
 	$(BIN)/python benchmarks/web.py
 	test ! -f benchmarks/print.py || $(BIN)/python benchmarks/print.py
+	$(BIN)/python benchmarks/studio.py
 
 schema: $(STAMP)
 	$(BIN)/listbuilder schema -o docs/roster.schema.json

@@ -333,6 +333,7 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
                            f"{system.name}", err=True)
                 sys.exit(EXIT_UNREADABLE)
             loaded_roster = loaded.roster
+            cat = loaded.catalog  # with the roster's own faction packs, if it carries any
         sides = (find_side(system, cat, attacker, loaded_roster),
                  find_side(system, cat, defender, loaded_roster))
         if list_options:

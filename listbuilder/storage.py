@@ -52,7 +52,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 EDIT_TOKEN_BYTES = 32  # 256 bits
 SHARE_TOKEN_BYTES = 16  # 128 bits
-MAX_TEXT = 256 * 1024  # the largest roster file the reader accepts
+MAX_TEXT = 640 * 1024  # the largest roster file the reader accepts (MAX_ROSTER_BYTES)
 PRINT_CACHE_BYTES = 64 * 1024 * 1024  # the default bound of the shared print cache
 BUSY_TIMEOUT_MS = 10_000  # how long an SQLite writer waits for another one before failing
 TOUCH_EVERY = timedelta(minutes=1)  # a cached print's last use is written at most this often
@@ -566,3 +566,35 @@ def _plausible(token: str) -> bool:
 def _check_size(text: str) -> None:
     if len(text.encode("utf-8")) > MAX_TEXT:
         raise RosterTooLarge(f"the roster is larger than {MAX_TEXT // 1024} KB")
+
+
+# -- faction packs (the store is listbuilder/pack_storage.py) ------------------------------
+
+class PackRow(Base):
+    """A faction pack made in the studio, kept like a roster (migration 0008)."""
+
+    __tablename__ = "packs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    system: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PackVersionRow(Base):
+    """Every text a pack was saved with, found by its revision (a digest of the text)."""
+
+    __tablename__ = "pack_versions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pack_id: Mapped[int] = mapped_column(ForeignKey("packs.id", ondelete="CASCADE"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[str] = mapped_column(String(12))
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    saved: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -213,3 +213,32 @@ def query(rng: random.Random, names: Names) -> tuple[str, dict[str, Any]]:
     if rng.random() < 0.1:
         params[str(odd_value(rng))[:100] or "k"] = "v"
     return path, params
+
+
+# -- faction packs ----------------------------------------------------------------------------
+
+def _bend(rng: random.Random, value: Any, odd_rate: float) -> Any:
+    """A starter pack's data with some of its values (at any depth) made odd."""
+    if isinstance(value, dict):
+        return {k: _bend(rng, v, odd_rate) for k, v in value.items()
+                if rng.random() > odd_rate / 4}
+    if isinstance(value, list):
+        return [_bend(rng, v, odd_rate) for v in value]
+    return odd_value(rng) if rng.random() < odd_rate else value
+
+
+def pack_text(rng: random.Random, system_id: str) -> str:
+    """A faction pack's text for a system: its starter, its values bent, or mutated."""
+    from listbuilder.engine.registry import get_system
+
+    starter = get_system(system_id).pack_starter()
+    if rng.random() < 0.2:
+        return mutate(rng, starter)
+    data = _bend(rng, yaml.safe_load(starter), rng.choice([0.0, 0.05, 0.2]))
+    if rng.random() < 0.3 and isinstance(data, dict):  # more units, some named twice
+        for key in ("datasheets", "units"):
+            if isinstance(data.get(key), list) and data[key]:
+                data[key] = data[key] * rng.randint(1, 30)
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True,
+                          default_flow_style=rng.random() < 0.2)
+    return mutate(rng, text) if rng.random() < 0.4 else text

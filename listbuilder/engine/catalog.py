@@ -36,6 +36,10 @@ def custom_data_dir() -> Path:
 class Loaded:
     catalog: Catalog
     problems: tuple[DataError, ...] = ()  # custom files left out, and why
+    # what the catalog was built from, so a faction pack can be built on top (engine/packs.py)
+    files: tuple[SourceFile, ...] = ()
+    texts: tuple[tuple[str, str], ...] = ()
+    parts: tuple[tuple[str, bytes], ...] = ()
 
 
 # -- YAML with line numbers -------------------------------------------------------------------
@@ -155,10 +159,15 @@ def _read(system: RuleSystem, path: Path, custom: bool, file: str) -> tuple[Sour
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataLoadError([DataError(file, (), "not UTF-8 text: save it as UTF-8")]) from exc
+    return read_source(system, text, file, custom), text, raw
+
+
+def read_source(system: RuleSystem, text: str, file: str, custom: bool = True) -> SourceFile:
+    """One data file's text, parsed and schema-checked, ready to build into a catalog."""
     # a player's own files are held to limits; the built-in data is ours and loads fast
     doc = check_document(system.data_schema, text, file, DATA if custom else None)
     sample = bool(getattr(doc, "sample", False))
-    return SourceFile(Origin(file=file, custom=custom, sample=sample), doc), text, raw
+    return SourceFile(Origin(file=file, custom=custom, sample=sample), doc)
 
 
 def _with_lines(err: DataLoadError, texts: dict[str, str]) -> DataLoadError:
@@ -214,19 +223,27 @@ def load_catalog(
     except DataLoadError as exc:
         raise _with_lines(exc, texts) from exc
 
+    loaded = Loaded(catalog, (), tuple(files), tuple(texts.items()), tuple(parts))
     problems: list[DataError] = []
     for path in _yaml_files(custom_folder):
         try:
             source, text, raw = _read(system, path, True, _display(path))
-            trial_texts = {**texts, source.origin.file: text}
-            trial_parts = [*parts, ("custom/" + path.relative_to(custom_folder).as_posix(), raw)]
-            try:
-                catalog = system.build_catalog([*files, source], _revision(trial_parts))
-            except DataLoadError as exc:
-                raise _with_lines(exc, trial_texts) from exc
+            loaded = with_file(system, loaded, source, text,
+                               "custom/" + path.relative_to(custom_folder).as_posix(), raw)
         except DataLoadError as exc:
             problems.extend(exc.errors)
-            continue
-        files.append(source)
-        texts, parts = trial_texts, trial_parts
-    return Loaded(catalog, tuple(problems))
+    return replace(loaded, problems=tuple(problems))
+
+
+def with_file(system: RuleSystem, loaded: Loaded, source: SourceFile, text: str, part: str,
+              raw: bytes) -> Loaded:
+    """`loaded` with one more file (a player's own, or a faction pack) built in; a file that
+    does not fit (a duplicate name, an unknown rule) raises DataLoadError with its lines."""
+    texts = {**dict(loaded.texts), source.origin.file: text}
+    parts = [*loaded.parts, (part, raw)]
+    try:
+        catalog = system.build_catalog([*loaded.files, source], _revision(parts))
+    except DataLoadError as exc:
+        raise _with_lines(exc, texts) from exc
+    return replace(loaded, catalog=catalog, files=(*loaded.files, source),
+                   texts=tuple(texts.items()), parts=tuple(parts))

@@ -93,6 +93,9 @@ _KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("replace", ("replace",)), ("remove", ("remove",)), ("rule", ("rule",)),
     ("keyword", ("keyword",)), ("models", ("models",)))
 KINDS_TEXT = "set, change, add, replace, remove, weapon, rule, keyword or models"
+# An upgrade's `effects` as the studio's form asks for them (the schema's description)
+EFFECTS_HINT = ("what the upgrade does, as YAML: [{set: save, to: 3}] or [{add: Grenade}] "
+                "(Upgrades in docs/roster-format.md)")
 
 
 def _kind(value: Any) -> str | None:

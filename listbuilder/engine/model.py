@@ -197,6 +197,16 @@ class UnitDesign:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PackUse:
+    """A faction pack a roster builds with, carried whole in the roster (engine/packs.py):
+    its text is a data file of the roster's game."""
+
+    name: str
+    text: str
+    link: str = ""  # its share link, when it came from a studio: where to look for news
+
+
+@dataclass(frozen=True, kw_only=True)
 class Roster:
     system: str
     name: str
@@ -206,6 +216,7 @@ class Roster:
     designs: tuple[UnitDesign, ...] = ()
     entries: tuple[RosterEntry, ...] = ()
     data_revision: str | None = None
+    packs: tuple[PackUse, ...] = ()
 
     def design(self, name: str) -> UnitDesign | None:
         return next((d for d in self.designs if d.name.casefold() == name.casefold()), None)

@@ -18,14 +18,16 @@ from pydantic import Field, StringConstraints, TypeAdapter, ValidationError
 
 from listbuilder.engine.catalog import Locator, parse_yaml, schema_errors
 from listbuilder.engine.errors import DataError, DataLoadError, Loc, closest
-from listbuilder.engine.model import Catalog, Roster, RosterEntry, UnitDesign
+from listbuilder.engine.model import Catalog, PackUse, Roster, RosterEntry, UnitDesign
+from listbuilder.engine.packs import MAX_PACK_BYTES, MAX_PACKS, pack_file_name, pack_revision
 from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.schema import Count, Label, Name, Points, Schema, in_range
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 
 FORMAT_VERSION = 1
-MAX_ROSTER_BYTES = 256 * 1024
+# a roster's own keys, and the faction packs it carries whole
+MAX_ROSTER_BYTES = 256 * 1024 + MAX_PACKS * MAX_PACK_BYTES
 MAX_PROBLEMS = 50  # problems listed for one file
 # A choice's value and a design's quality: anything the reading limits let through, and no
 # more, so that a roster the reader accepts is within those limits without being parsed
@@ -50,6 +52,14 @@ class DesignModel(Schema):
     rules: list[Name] = Field(default_factory=list, max_length=40)
 
 
+class PackModel(Schema):
+    name: Name
+    revision: str | None = Field(None, max_length=64, description="Written on export")
+    link: str | None = Field(None, max_length=300, description="The pack's share link")
+    text: str = Field(max_length=MAX_PACK_BYTES,
+                      description="The pack: a data file of the roster's game")
+
+
 class RosterModel(Schema):
     """A roster file. Unknown keys are errors."""
 
@@ -62,6 +72,13 @@ class RosterModel(Schema):
     choices: dict[Name, Whole | Words] = Field(default_factory=dict, max_length=20)
     designs: list[DesignModel] = Field(default_factory=list, max_length=200)
     entries: list[EntryModel] = Field(default_factory=list, max_length=500)
+    packs: list[PackModel] = Field(default_factory=list, max_length=MAX_PACKS,
+                                   description="Faction packs the roster builds with")
+
+
+# How a reader builds a system's catalog with a roster's packs: DataLoadError naming the
+# pack's own file and line when one does not load (Library.catalog_with_packs).
+PacksFor = Callable[[RuleSystem, Sequence[PackUse]], Catalog]
 
 
 class RosterFileError(DataLoadError):
@@ -115,14 +132,16 @@ def read_roster(
     find_system: Callable[[str], RuleSystem],
     systems: Sequence[str],
     catalog_for: Callable[[RuleSystem], Catalog],
+    packs_for: PacksFor | None = None,
 ) -> LoadedRoster:
-    """Parse, schema-check and resolve a roster file against its system's catalog."""
+    """Parse, schema-check and resolve a roster file against its system's catalog (with the
+    roster's own faction packs built in, by `packs_for`)."""
     roster_text(text.encode("utf-8", "surrogatepass"), file)  # the same size check
     try:
         data = parse_yaml(text, file, ROSTER)
     except DataLoadError as exc:
         raise RosterFileError(exc.errors) from exc
-    return read_roster_data(data, text, file, find_system, systems, catalog_for)
+    return read_roster_data(data, text, file, find_system, systems, catalog_for, packs_for)
 
 
 def read_roster_data(
@@ -132,6 +151,7 @@ def read_roster_data(
     find_system: Callable[[str], RuleSystem],
     systems: Sequence[str],
     catalog_for: Callable[[RuleSystem], Catalog],
+    packs_for: PacksFor | None = None,
 ) -> LoadedRoster:
     """`read_roster` after the YAML is parsed: `data` is what `text` reads as (problems name
     their lines in `text`). Saving a roster checks `roster_to_data` through here, the data its
@@ -142,6 +162,8 @@ def read_roster_data(
         raise RosterFileError([DataError(file, (), "a roster is a mapping with keys such as "
                                                    "format, system, name and entries", 1)])
     where = Locator(text)
+    pack_errors: list[DataError] = []
+    catalog_for = _with_packs(data, file, where, catalog_for, packs_for, pack_errors)
     try:
         model = RosterModel.model_validate(data)
     except ValidationError as exc:
@@ -150,16 +172,55 @@ def read_roster_data(
         errors = schema_errors(exc, text, file, describe=describe_roster_error)
         readable = _Readable.of_broken(data)
         if readable is not None:
-            errors += _name_problems(readable, file, where, find_system, systems, catalog_for)[0]
+            names = _name_problems(readable, file, where, find_system, systems, catalog_for)[0]
+            # without its packs, the roster's names can't be checked: the pack is the problem
+            errors += pack_errors or names
         errors.sort(key=lambda e: e.line if e.line is not None else 1 << 30)
         raise RosterFileError(_at_most(errors, file)) from exc
 
     readable = _Readable.of_model(model)
     errors, found = _name_problems(readable, file, where, find_system, systems, catalog_for)
+    if pack_errors:
+        errors = pack_errors
     if errors or found is None:
         raise RosterFileError(_at_most(errors, file))
     system, catalog = found
     return LoadedRoster(readable.roster, system, catalog, where)
+
+
+def _with_packs(data: dict[Any, Any], file: str, where: Locator,
+                catalog_for: Callable[[RuleSystem], Catalog], packs_for: PacksFor | None,
+                errors: list[DataError]) -> Callable[[RuleSystem], Catalog]:
+    """How names are looked up when the roster carries faction packs: in the catalog with
+    its packs built in. A pack that does not load is a problem of the roster (appended to
+    `errors`, naming the pack's own line), and names are then looked up without packs."""
+    raw = data.get("packs")
+    if not isinstance(raw, list) or not raw or packs_for is None:
+        return catalog_for
+    uses = [_pack_use(item) for item in raw]
+    if any(use is None for use in uses):
+        return catalog_for  # the schema says what is wrong with it
+
+    def lookup(system: RuleSystem) -> Catalog:
+        try:
+            return packs_for(system, [u for u in uses if u is not None])
+        except DataLoadError as exc:
+            names = [u.name for u in uses if u is not None]
+            for problem in exc.errors[:MAX_PROBLEMS]:
+                i = next((i for i, n in enumerate(names) if problem.file == pack_file_name(n)), 0)
+                loc: Loc = ("packs", i, "text")
+                errors.append(DataError(file, loc, f"the pack {names[i]!r} does not load: "
+                                                   f"{problem}", where(loc)))
+            return catalog_for(system)
+    return lookup
+
+
+def _pack_use(raw: Any) -> PackUse | None:
+    try:
+        model = PackModel.model_validate(raw)
+    except ValidationError:
+        return None
+    return PackUse(name=model.name, text=model.text, link=model.link or "")
 
 
 @dataclass(frozen=True)
@@ -354,6 +415,7 @@ def to_roster(model: RosterModel) -> Roster:
                                   faction=e.faction, label=e.label, joins=e.joins, pts=e.pts)
                       for e in model.entries),
         data_revision=model.data_revision,
+        packs=tuple(PackUse(name=p.name, text=p.text, link=p.link or "") for p in model.packs),
     )
 
 
@@ -385,13 +447,33 @@ def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict
             row["pts"] = system.entry_cost(catalog, roster, entry)
         entries.append(row)
     out["entries"] = entries
+    if roster.packs:
+        out["packs"] = [{"name": p.name, "revision": pack_revision(p.text),
+                         **({"link": p.link} if p.link else {}), "text": Block(p.text)}
+                        for p in roster.packs]
     return out
+
+
+class Block(str):
+    """A pack's text in a roster file: written as a literal block, line for line as the
+    pack's own file, so it reads (and can be copied out) as one."""
+
+
+def _block(dumper: yaml.SafeDumper, value: Block) -> yaml.ScalarNode:
+    # a literal block can't hold trailing spaces or tabs faithfully: those go quoted
+    style = "|" if not any(line != line.rstrip() for line in value.splitlines()) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", str(value), style=style)
 
 
 # libyaml's emitter where PyYAML was built with it: a few times faster, and every change a
 # player makes is saved through here. It folds long quoted lines at slightly different places
 # than the pure-Python one; both read back to the same roster.
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    pass
+
+
+_Dumper.add_representer(Block, _block)
+_DUMPER = _Dumper
 
 
 def dump_roster(roster: Roster, system: RuleSystem, catalog: Catalog) -> str:

@@ -1,6 +1,7 @@
 """Building blocks for the pydantic schemas that check YAML at the edge (data and rosters)."""
 
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
@@ -14,16 +15,24 @@ class Schema(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
-def in_range(lo: int, hi: int | None = None) -> AfterValidator:
-    """Use as `Annotated[int, in_range(1, 5)]`: the error reads 'must be 1 to 5, got 7'."""
+@dataclass(frozen=True)
+class InRange:
+    """The check `in_range` gives pydantic, kept as an object so the bounds can be read back
+    (the faction studio's form gives its number boxes the same min and max)."""
 
-    def check(value: int) -> int:
-        if value < lo or (hi is not None and value > hi):
-            span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+    lo: int
+    hi: int | None = None
+
+    def __call__(self, value: int) -> int:
+        if value < self.lo or (self.hi is not None and value > self.hi):
+            span = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
             raise ValueError(f"must be {span}, got {value}")
         return value
 
-    return AfterValidator(check)
+
+def in_range(lo: int, hi: int | None = None) -> AfterValidator:
+    """Use as `Annotated[int, in_range(1, 5)]`: the error reads 'must be 1 to 5, got 7'."""
+    return AfterValidator(InRange(lo, hi))
 
 
 MAX_COUNT = 10_000  # an entry's count at most: a roster file's limit and the builder's box

@@ -173,6 +173,9 @@ class RuleSystem(Generic[CatalogT, UnitT]):
     order: ClassVar[int] = 1000
     blurb: ClassVar[str]  # one line for the home page and `listbuilder systems`
     data_schema: ClassVar[type[BaseModel]]  # the schema every YAML file of the system obeys
+    # The top-level keys of `data_schema` the faction studio's form shows, in order; empty: the
+    # keys of the system's starter pack (studio/starter.yaml), which are what a pack adds.
+    pack_sections: ClassVar[tuple[str, ...]] = ()
     default_points_limit: ClassVar[int | None] = None  # None: the system has no points limit
     min_factions: ClassVar[int] = 1
     max_factions: ClassVar[int | None] = 1  # None: any number
@@ -201,6 +204,12 @@ class RuleSystem(Generic[CatalogT, UnitT]):
 
     def templates_folder(self) -> Path:
         return package_folder(self.package(), "templates")
+
+    def pack_starter(self) -> str:
+        """The YAML a new faction pack starts from (`studio/starter.yaml` in the system's
+        package): a faction and a unit or two in the format of the system's data files."""
+        path = package_folder(self.package(), "studio", "starter.yaml")
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
 
     def data_label(self, relative: str) -> str:
         """How a built-in data file is named in messages: its place in the package tree."""

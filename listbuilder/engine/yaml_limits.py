@@ -43,6 +43,9 @@ class Limits:
     digits: int = 30  # the longest number a roster uses has 7 digits
     text: int = 5_000  # characters in one value; names are at most 80
     what: str = "roster"  # how the refusal names the file
+    # characters in a faction pack's text carried in a roster (`packs[i].text`): a data file
+    # of its own, held to DATA's limits when it is read as one
+    pack_text: int = 128 * 1024
 
     def __post_init__(self) -> None:
         if min(self.depth, self.nodes, self.digits, self.text) < 1:
@@ -170,7 +173,11 @@ def _key_from(scan: _Scan, loc: Loc, value: str | None) -> None:
 
 def _check_scalar(scan: _Scan, event: yaml.ScalarEvent, line: int, loc: Loc) -> None:
     value, limits = event.value, scan.limits
-    if len(value) > limits.text:
+    if len(loc) == 3 and loc[0] == "packs" and loc[2] == "text":
+        if len(value) > limits.pack_text:
+            raise scan.refuse(line, loc, f"a pack of {len(value):,} characters; a pack holds "
+                                         f"at most {limits.pack_text:,}: split it")
+    elif len(value) > limits.text:
         raise scan.refuse(line, loc, f"a value of {len(value):,} characters; a "
                                      f"{limits.what} needs at most a few hundred (names are "
                                      f"at most 80): shorten it")

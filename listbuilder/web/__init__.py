@@ -57,6 +57,8 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
         store.close()
         raise
     app.extensions["listbuilder.store"] = store
+    from listbuilder.pack_storage import PackStore
+    app.extensions["listbuilder.packs"] = PackStore(store.engine)
     csrf.init_app(app)
 
     from listbuilder.web import (
@@ -67,8 +69,11 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
         notes,
         offline,
         roster_lists,
+        roster_packs,
         security,
         shared,
+        studio,
+        studio_form_views,
         templating,
     )
 
@@ -81,6 +86,11 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.register_blueprint(notes.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(roster_lists.bp)
+    app.register_blueprint(studio.bp)
+    app.register_blueprint(studio_form_views.bp)
+    app.register_blueprint(roster_packs.bp)
+    from listbuilder.web.studio_print import bp as studio_print_bp
+    app.register_blueprint(studio_print_bp)
     # Printing and quick-resolve register their blueprints here, beside these.
     from listbuilder.web.resolve_views import bp as resolve_bp
     app.register_blueprint(resolve_bp)

@@ -575,7 +575,9 @@ def _take_step(token: str, opened: Opened, kind: str, step: history.Undoable,
                               store.history(latest.stored.id))
     done = f"{DONE[kind]}: {step.label}"
     if services.is_htmx():
-        saved = Opened(stored, roster, opened.system, opened.catalog)
+        # a step over adding or taking off a faction pack reads with another catalog
+        saved = Opened(stored, roster, opened.system, opened.catalog) \
+            if roster.packs == opened.roster.packs else _open(token)
         return _changed_parts(token, opened, saved, notices=[Notice("info", done)],
                               said=f"{done}.")
     where: dict[str, Any] = {STEP_ARG: stored.version, **kept_args()}

@@ -31,7 +31,7 @@ class Config:
     PRINT_RUNNER = True
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
-    MAX_CONTENT_LENGTH = 512 * 1024  # uploads: roster files are at most 256 KB
+    MAX_CONTENT_LENGTH = 1024 * 1024  # uploads: roster files are at most 640 KB (packs too)
     WTF_CSRF_TIME_LIMIT = None  # a token lasts as long as the session: pages stay open for hours
     SESSION_COOKIE_SAMESITE = "Lax"
     SESSION_COOKIE_SECURE = os.environ.get("LISTBUILDER_SECURE_COOKIES") == "1"

@@ -16,7 +16,7 @@ MESSAGES = {
     400: "The request was not understood. Go back and try again.",
     404: "There is nothing at this address.",
     405: "This address does not take that kind of request.",
-    413: "That upload is too large: a roster file is at most 256 KB.",
+    413: "That upload is too large: a roster file is at most 640 KB, a pack 128 KB.",
 }
 
 

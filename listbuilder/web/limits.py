@@ -49,15 +49,18 @@ class Kind:
 KINDS = (
     # GET /new/<system> is the form, a page view; its POST makes the roster.
     Kind("create", "LIMIT_CREATE", "LISTBUILDER_LIMIT_CREATE", "Too many new rosters",
-         "new rosters or copies", ("home.new", "home.duplicate", "shared.copy"), ("POST",)),
+         "new rosters, copies or packs",
+         ("home.new", "home.duplicate", "shared.copy", "studio.new"), ("POST",)),
     Kind("import", "LIMIT_IMPORT", "LISTBUILDER_LIMIT_IMPORT", "Too many roster files",
-         "roster files opened", ("home.import_file", "builder.replace_from_file")),
+         "roster or pack files opened",
+         ("home.import_file", "builder.replace_from_file", "studio.import_pack")),
     # The print page (print.system_page) is a page view: only what lays out a PDF counts.
     Kind("print", "LIMIT_PRINT", "LISTBUILDER_LIMIT_PRINT", "Too many prints",
          "prints or print previews",
          ("print.roster_by_edit", "print.roster_by_share", "print.rules", "print.deck",
           "print.chits", "print.roster_preview_by_edit", "print.roster_preview_by_share",
-          "print.system_preview"), waits_in_line=True),
+          "print.system_preview", "studio_print.cards_by_edit", "studio_print.preview_by_edit",
+          "studio_print.cards_by_share", "studio_print.preview_by_share"), waits_in_line=True),
 )
 BY_SCOPE = {kind.scope: kind for kind in KINDS}
 # Session key: the addresses of the prints this browser was told are in line (202). Their

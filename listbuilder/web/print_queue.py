@@ -97,8 +97,10 @@ class PrintJob:
         catalog = library.catalog(system)
         options = PrintOptions(**self.options)
         if self.kind == "roster":
-            return printing.print_roster(catalog, system, parse_stored(self.text),
-                                         options).data
+            roster = parse_stored(self.text)
+            if roster.packs:  # the roster's own faction packs, built in beside the data
+                catalog = library.catalog_with_packs(system, roster.packs)
+            return printing.print_roster(catalog, system, roster, options).data
         if self.kind == "rules":
             return printing.print_rules(catalog, system, options).data
         if self.kind == "deck":

@@ -80,7 +80,13 @@ def open_stored(library: Library, stored: Stored) -> Opened:
         system = get_system(roster.system)
     except ValueError as exc:
         raise StoredRosterError(str(exc)) from exc
-    return Opened(stored, roster, system, library.catalog(system))
+    if not roster.packs:
+        return Opened(stored, roster, system, library.catalog(system))
+    try:
+        catalog = library.catalog_with_packs(system, roster.packs)
+    except DataLoadError as exc:  # a pack that loaded when it was added, and no longer does
+        raise StoredRosterError(str(exc)) from exc
+    return Opened(stored, roster, system, catalog)
 
 
 def canonical(roster: Roster, system: RuleSystem, catalog: Catalog,

@@ -35,7 +35,8 @@ def action_url(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, **values, **kept_args())
 
 
-MACROS = ("field", "hx", "hx_base", "hx_post")  # templates/macros.html, globals of every page
+# templates/macros.html, globals of every page
+MACROS = ("field", "hx", "hx_base", "hx_post", "profile_body")
 
 
 @pass_context

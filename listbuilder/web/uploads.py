@@ -24,7 +24,11 @@ def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
     name = (upload.filename or "roster.yaml")[-100:]
     text = None
     try:
-        text = roster_text(upload.read(MAX_ROSTER_BYTES + 1), name)
+        try:
+            raw = upload.read(MAX_ROSTER_BYTES + 1)
+        finally:
+            upload.close()  # a large upload is spooled to a temporary file: let it go now
+        text = roster_text(raw, name)
         return library.read_roster(text, name)
     except DataLoadError as exc:
         raise UploadProblem([str(e) for e in exc.errors], name, text) from exc

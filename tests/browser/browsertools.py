@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+from werkzeug.serving import make_server
+
+from listbuilder.web import create_app
+from listbuilder.web.config import TestConfig
 
 
 def until(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) -> Any:
@@ -31,3 +40,22 @@ def opened(page: Any, selector: str, state: str = "visible") -> None:
     their DOMContentLoaded work are done."""
     page.wait_for_selector(selector, state=state)
     until(page, "() => document.readyState === 'complete'")
+
+
+@contextmanager
+def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
+    """The app on a free port in a thread, on a database of its own in `tmp`; its base URL."""
+    (tmp / "no-custom-data").mkdir(exist_ok=True)
+    config: dict[str, Any] = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
+    config.update(DATABASE_URL=f"sqlite:///{tmp / database}",
+                  LISTBUILDER_DATA=str(tmp / "no-custom-data"))
+    app = create_app(config, instance_path=tmp / "instance")
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+        app.extensions["listbuilder.store"].close()

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
-
-from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
+from browsertools import served_app
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,21 +34,8 @@ def _need_chromium() -> None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free port in a thread; its base URL."""
-    tmp = tmp_path_factory.mktemp("browser-app")
-    (tmp / "no-custom-data").mkdir()
-    config: dict[str, Any] = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
-    config.update(DATABASE_URL=f"sqlite:///{tmp / 'rosters.sqlite3'}",
-                  LISTBUILDER_DATA=str(tmp / "no-custom-data"))
-    app = create_app(config, instance_path=tmp / "instance")
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=10)
-        app.extensions["listbuilder.store"].close()
+    with served_app(tmp_path_factory.mktemp("browser-app")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -128,7 +128,7 @@ def test_creations_past_the_limit_are_refused_for_that_client_only(
     assert create(club, "Two").status_code == 302
     refused = create(club, "Three")
     assert_refused(refused, "Too many new rosters", 2)
-    assert "new rosters or copies" in refused.get_data(as_text=True)
+    assert "new rosters, copies or packs" in refused.get_data(as_text=True)
     assert rosters(app) == 2  # the refused one was not made
     assert club.get("/new/op40k").status_code == 200  # the form is a page view
     assert club.get("/").status_code == 200
@@ -330,7 +330,7 @@ def test_a_per_hour_limit_says_so(make_app: Callable[..., Flask]) -> None:
     assert create(client).status_code == 302
     refused = create(client)
     page = refused.get_data(as_text=True)
-    assert refused.status_code == 429 and "at most 1 new rosters or copies an hour" in page
+    assert refused.status_code == 429 and "at most 1 new rosters, copies or packs an hour" in page
     assert "Try again in 60 minutes." in page and int(refused.headers["Retry-After"]) > 3500
 
 

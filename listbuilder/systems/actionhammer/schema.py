@@ -6,7 +6,7 @@ from typing import Annotated, Self
 
 from pydantic import Field, field_validator, model_validator
 
-from listbuilder.engine.effects import EffectModel
+from listbuilder.engine.effects import EFFECTS_HINT, EffectModel
 from listbuilder.engine.schema import Count, Name, Points, Schema, Text, in_range
 
 Inches = Annotated[int, in_range(0, 100)]
@@ -114,7 +114,7 @@ class FactionModel(Schema):
 
 class WeaponModel(Schema):
     name: Name
-    range: int | str  # inches, or "Melee"
+    range: int | str = Field(description="inches (1 to 200), or Melee")
     att: Count
     sk: Target
     ap: Penalty
@@ -146,7 +146,7 @@ class UpgradeModel(Schema):
     pts: Points
     per_model: bool = False
     text: Text  # for the card
-    effects: list[EffectModel] = Field(default_factory=list)  # what the engine applies
+    effects: list[EffectModel] = Field(default_factory=list, description=EFFECTS_HINT)
 
 
 class DatasheetModel(Schema):

@@ -41,6 +41,8 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
     blurb = ("A fixed pool of 17 single-model units bought onto the table round by round, "
              "fighting for one of two faction goals.")
     data_schema = HammerWarsFile
+    # the studio's form: a pack may bring goals of its own for its factions to pick
+    pack_sections = ("factions", "units", "goals")
     default_points_limit = None
     min_factions = 1
     max_factions = 1

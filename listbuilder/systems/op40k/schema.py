@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from listbuilder.engine.effects import EffectModel
+from listbuilder.engine.effects import EFFECTS_HINT, EffectModel
 from listbuilder.engine.schema import Name, Points, Schema, Text, in_range
 
 Fire = Literal["none", "one-unit", "reaction", "all-weapons", "one-weapon"]
@@ -97,7 +97,7 @@ class UpgradeModel(Schema):
     pts: Points
     per_model: bool = False
     text: Text  # for the card
-    effects: list[EffectModel] = Field(default_factory=list)  # what the engine applies
+    effects: list[EffectModel] = Field(default_factory=list, description=EFFECTS_HINT)
 
 
 class UnitModel(Schema):

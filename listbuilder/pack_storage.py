@@ -1,0 +1,152 @@
+"""Saved faction packs, kept like rosters: a private edit token (only its hash is stored), a
+read-only share token, and versions.
+
+Every save keeps the text it saved as a version (`pack_versions`), found by its revision (a
+digest of the text), so a roster that used a pack can name the exact text it was built with
+and show what changed since. The tables are made by migration 0008.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import sessionmaker
+
+from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
+from listbuilder.storage import (
+    EDIT_TOKEN_BYTES,
+    SHARE_TOKEN_BYTES,
+    PackRow,
+    PackVersionRow,
+    _now,
+    _plausible,
+    _utc,
+    hash_token,
+)
+
+
+@dataclass(frozen=True)
+class StoredPack:
+    id: int
+    system: str
+    name: str
+    text: str
+    version: int
+    share_token: str
+    updated: datetime
+
+    @property
+    def revision(self) -> str:
+        return pack_revision(self.text)
+
+    @classmethod
+    def of(cls, row: PackRow) -> StoredPack:
+        return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
+                   _utc(row.updated))
+
+
+@dataclass(frozen=True)
+class PackVersion:
+    version: int
+    revision: str
+    name: str
+    saved: datetime
+
+
+class StalePack(Exception):
+    """The pack was saved elsewhere since the version this save was based on."""
+
+    def __init__(self, current: StoredPack) -> None:
+        self.current = current
+        super().__init__(f"pack {current.id} is at version {current.version}")
+
+
+class PackTooLarge(ValueError):
+    pass
+
+
+class PackStore:
+    """Create, find and save packs, in the rosters' database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._session = sessionmaker(engine, expire_on_commit=False)
+        self._write = sessionmaker(engine.execution_options(sqlite_immediate=True),
+                                   expire_on_commit=False)
+
+    def create(self, system: str, name: str, text: str) -> tuple[StoredPack, str]:
+        """Save a new pack at version 1; returns it and its edit token (never stored)."""
+        _check_size(text)
+        token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+        now = _now()
+        row = PackRow(edit_hash=hash_token(token),
+                      share_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES), system=system,
+                      name=name, text=text, version=1, created=now, updated=now)
+        with self._write.begin() as session:
+            session.add(row)
+            session.flush()
+            session.add(_version_row(row))
+        return StoredPack.of(row), token
+
+    def by_edit_token(self, token: str) -> StoredPack | None:
+        if not _plausible(token):
+            return None
+        return self._one(PackRow.edit_hash == hash_token(token))
+
+    def by_share_token(self, token: str) -> StoredPack | None:
+        if not _plausible(token):
+            return None
+        return self._one(PackRow.share_token == token)
+
+    def save(self, pack_id: int, base_version: int, name: str, text: str) -> StoredPack:
+        """Store a new text, if nobody saved the pack since `base_version` (else StalePack)."""
+        _check_size(text)
+        with self._write.begin() as session:
+            result = session.execute(
+                update(PackRow).where(PackRow.id == pack_id, PackRow.version == base_version)
+                .values(name=name, text=text, version=base_version + 1, updated=_now()))
+            changed = int(getattr(result, "rowcount", 0))
+            row = session.scalars(select(PackRow).where(PackRow.id == pack_id)).first()
+            if row is None:
+                raise LookupError(f"pack {pack_id} does not exist")
+            if changed != 1:
+                raise StalePack(StoredPack.of(row))
+            session.add(_version_row(row))
+            return StoredPack.of(row)
+
+    def versions(self, pack_id: int) -> list[PackVersion]:
+        """Every saved version, newest first."""
+        with self._session() as session:
+            rows = session.execute(
+                select(PackVersionRow.version, PackVersionRow.revision, PackVersionRow.name,
+                       PackVersionRow.saved)
+                .where(PackVersionRow.pack_id == pack_id)
+                .order_by(PackVersionRow.version.desc())).all()
+        return [PackVersion(v, r, n, _utc(s)) for v, r, n, s in rows]
+
+    def text_at(self, pack_id: int, revision: str) -> str | None:
+        """The pack's text as it was at `revision` (a roster built with it names it)."""
+        with self._session() as session:
+            return session.scalars(
+                select(PackVersionRow.text)
+                .where(PackVersionRow.pack_id == pack_id, PackVersionRow.revision == revision)
+                .limit(1)).first()
+
+    def _one(self, where: object) -> StoredPack | None:
+        with self._session() as session:
+            row = session.scalars(select(PackRow).where(where)).first()  # type: ignore[arg-type]
+            return StoredPack.of(row) if row is not None else None
+
+
+def _version_row(row: PackRow) -> PackVersionRow:
+    return PackVersionRow(pack_id=row.id, version=row.version, revision=pack_revision(row.text),
+                          name=row.name, text=row.text, saved=row.updated)
+
+
+def _check_size(text: str) -> None:
+    if len(text.encode("utf-8")) > MAX_PACK_BYTES:
+        raise PackTooLarge(f"the pack is larger than {MAX_PACK_BYTES // 1024} KB: split it "
+                           f"into packs of one faction each")

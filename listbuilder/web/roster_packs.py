@@ -1,0 +1,250 @@
+"""A roster's faction packs (`/r/<token>/packs`): add one by its share link from the studio,
+update it to the pack's latest version (seeing first what that changes for the roster's
+units), or take it off. The roster carries each pack whole (docs/roster-format.md), so its
+file validates and prints anywhere; the link says where to look for a newer version.
+
+Adding, updating and removing change the catalog the roster is read with, so they are saved
+here, each as one change of the roster (with its place in the undo history), not through
+the builder's `apply`, which keeps the catalog the roster was opened with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+from wtforms import StringField
+from wtforms.validators import InputRequired, Length, NumberRange
+
+from listbuilder.engine.errors import DataLoadError
+from listbuilder.engine.model import Catalog, PackUse, Roster
+from listbuilder.engine.packs import MAX_PACKS, pack_changes, pack_file_name, pack_revision
+from listbuilder.pack_storage import StoredPack
+from listbuilder.storage import StaleRoster
+from listbuilder.web import services
+from listbuilder.web.forms import VersionedForm, WholeNumber
+from listbuilder.web.rosters import (
+    Opened,
+    RosterShapeError,
+    StoredRosterError,
+    canonical,
+    open_stored,
+)
+from listbuilder.web.studio import packs
+
+bp = Blueprint("roster_packs", __name__, url_prefix="/r/<token>/packs")
+
+SHARE = re.compile(r"(?:/studio/s/)?([A-Za-z0-9_-]{8,100})/?(?:[?#].*)?$")
+
+
+class AddPackForm(VersionedForm):
+    link = StringField("The pack's share link", validators=[
+        InputRequired("Paste the pack's share link from the faction studio."),
+        Length(max=300)])
+
+
+class PackIndexForm(VersionedForm):
+    index = WholeNumber(validators=[InputRequired(), NumberRange(0, MAX_PACKS - 1)])
+
+
+@dataclass(frozen=True)
+class PackView:
+    """A pack the roster uses, and what its studio holds now."""
+
+    index: int
+    use: PackUse
+    revision: str
+    units: tuple[str, ...]  # the roster's entries of the pack's units
+    latest: StoredPack | None  # the pack its link names, when this server has it
+    changes: tuple[str, ...]  # what the latest version changes for the roster's units
+
+    @property
+    def newer(self) -> bool:
+        return self.latest is not None and self.latest.revision != self.revision
+
+
+def _share_token(link: str) -> str | None:
+    found = SHARE.search(link.strip())
+    return found[1] if found else None
+
+
+def _latest(use: PackUse) -> StoredPack | None:
+    token = _share_token(use.link) if use.link else None
+    return packs().by_share_token(token) if token else None
+
+
+def _open(token: str) -> Opened:
+    stored = services.by_edit_token(token)
+    try:
+        return open_stored(services.library(), stored)
+    except StoredRosterError:
+        abort(422, "This roster can't be read, so its packs can't be changed; open it to see "
+                   "why.")
+
+
+def _catalog(opened: Opened, uses: tuple[PackUse, ...]) -> Catalog:
+    return services.library().catalog_with_packs(opened.system, uses)
+
+
+def _views(opened: Opened) -> list[PackView]:
+    out = []
+    for i, use in enumerate(opened.roster.packs):
+        file = pack_file_name(use.name)
+        units = tuple(dict.fromkeys(
+            e.unit for e in opened.roster.entries
+            if (u := opened.system.unit_of(opened.catalog, opened.roster, e)) is not None
+            and u.origin.file == file))
+        latest = _latest(use)
+        changes: tuple[str, ...] = ()
+        if latest is not None and latest.revision != pack_revision(use.text):
+            newer = _with_text(opened.roster.packs, i, latest)
+            try:
+                after = _catalog(opened, newer)
+                changes = tuple(pack_changes(opened.system, opened.roster, opened.catalog,
+                                             after)) or ("none of this roster's units",)
+            except DataLoadError as exc:
+                changes = (f"the latest version does not load: {exc.errors[0]}",)
+        out.append(PackView(i, use, pack_revision(use.text), units, latest, changes))
+    return out
+
+
+def _with_text(uses: tuple[PackUse, ...], index: int,
+               latest: StoredPack) -> tuple[PackUse, ...]:
+    return tuple(replace(u, name=latest.name, text=latest.text) if i == index else u
+                 for i, u in enumerate(uses))
+
+
+def _page(token: str, opened: Opened, problems: list[str] | None = None, status: int = 200,
+          form: AddPackForm | None = None) -> tuple[str, int]:
+    return render_template("web/packs.html", token=token, opened=opened,
+                           views=_views(opened), problems=problems or [],
+                           form=form or AddPackForm(data={"version": opened.stored.version}),
+                           index_form=PackIndexForm, max_packs=MAX_PACKS), status
+
+
+@bp.get("")
+def page(token: str) -> tuple[str, int]:
+    return _page(token, _open(token))
+
+
+Change = Callable[[Opened], tuple[Roster, str]]  # the new roster, and the change in words
+
+
+def _save(token: str, opened: Opened, form: VersionedForm, change: Change,
+          add_form: AddPackForm | None = None) -> tuple[str, int] | Response:
+    if (form.version.data or 0) != opened.stored.version:
+        return _page(token, opened, [
+            "Not saved: this roster changed since this page was loaded (another tab or "
+            "device). This is the latest; try again."], 409)
+    try:
+        roster, what = change(opened)
+        catalog = _catalog(opened, roster.packs)
+        text = canonical(roster, opened.system, catalog, before=opened.roster)
+        services.store().save(opened.stored.id, opened.stored.version, roster.name, text,
+                              read=opened.stored, label=what)
+    except _Refused as exc:
+        return _page(token, opened, exc.lines, 422, add_form)
+    except DataLoadError as exc:
+        return _page(token, opened, ["Not saved: the pack does not load beside this "
+                                     "roster's data and packs:", *map(str, exc.errors[:20])],
+                     422, add_form)
+    except RosterShapeError as exc:
+        return _page(token, opened, [f"Not saved: {exc}"], 422, add_form)
+    except StaleRoster:
+        return _page(token, _open(token), [
+            "Not saved: this roster changed meanwhile. This is the latest; try again."], 409)
+    return redirect(url_for("roster_packs.page", token=token, said=what))
+
+
+class _Refused(Exception):
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        super().__init__(" ".join(lines))
+
+
+def _factions_with(opened: Opened, added: tuple[str, ...]) -> tuple[str, ...]:
+    """The roster's factions once a pack adds `added`: all of them where the game allows
+    several; the pack's own where the roster has none yet; else unchanged (the player picks
+    under the roster's settings)."""
+    have = opened.roster.factions
+    most = opened.system.max_factions
+    if most is None or len(have) + len(added) <= most:
+        return (*have, *(f for f in added if f not in have))
+    return have
+
+
+@bp.post("/add")
+def add(token: str) -> tuple[str, int] | Response:
+    opened = _open(token)
+    form = AddPackForm()
+    if not form.validate_on_submit():
+        lines = [e for name, errs in form.errors.items() if name != "csrf_token" for e in errs]
+        if "version" in form.errors or "csrf_token" in form.errors:
+            abort(400, "This form had expired; reload the page and try again.")
+        return _page(token, opened, lines, 422, form)
+
+    def change(o: Opened) -> tuple[Roster, str]:
+        share = _share_token(form.link.data or "")
+        found = packs().by_share_token(share) if share else None
+        if found is None:
+            raise _Refused("No pack has this share link. Copy the whole share link from the "
+                           "pack's page in the faction studio.")
+        if found.system != o.system.id:
+            raise _Refused(f"{found.name} is a pack for another game; this roster is "
+                           f"{o.system.name}.")
+        if any(_share_token(u.link) == share for u in o.roster.packs):
+            raise _Refused(f"{found.name} is in this roster already: update it below.")
+        if len(o.roster.packs) >= MAX_PACKS:
+            raise _Refused(f"A roster builds with at most {MAX_PACKS} packs: take one off "
+                           f"first.")
+        link = url_for("studio.shared", share=found.share_token, _external=True)
+        uses = (*o.roster.packs, PackUse(name=found.name, text=found.text, link=link))
+        added = tuple(f.name for f in _catalog(o, uses).factions
+                      if f.origin.file == pack_file_name(found.name))
+        roster = replace(o.roster, packs=uses, factions=_factions_with(o, added))
+        return roster, f"Add the pack {found.name}"
+
+    return _save(token, opened, form, change, form)
+
+
+@bp.post("/update")
+def update(token: str) -> tuple[str, int] | Response:
+    opened = _open(token)
+    form = PackIndexForm()
+    if not form.validate_on_submit() or (form.index.data or 0) >= len(opened.roster.packs):
+        abort(400, "This form had expired; reload the page and try again.")
+
+    def change(o: Opened) -> tuple[Roster, str]:
+        index = form.index.data or 0
+        latest = _latest(o.roster.packs[index])
+        if latest is None:
+            raise _Refused("The pack's link no longer opens a pack on this server.")
+        roster = replace(o.roster, packs=_with_text(o.roster.packs, index, latest))
+        return roster, f"Update the pack {latest.name} to version {latest.version}"
+
+    return _save(token, opened, form, change)
+
+
+@bp.post("/remove")
+def remove(token: str) -> tuple[str, int] | Response:
+    opened = _open(token)
+    form = PackIndexForm()
+    if not form.validate_on_submit() or (form.index.data or 0) >= len(opened.roster.packs):
+        abort(400, "This form had expired; reload the page and try again.")
+
+    def change(o: Opened) -> tuple[Roster, str]:
+        view = _views(o)[form.index.data or 0]
+        if view.units:
+            raise _Refused(f"{view.use.name} is not taken off: the roster has its units "
+                           f"{', '.join(view.units)}. Remove them first.")
+        file = pack_file_name(view.use.name)
+        theirs = {f.name for f in o.catalog.factions if f.origin.file == file}
+        roster = replace(o.roster, packs=tuple(u for i, u in enumerate(o.roster.packs)
+                                                if i != view.index),
+                         factions=tuple(f for f in o.roster.factions if f not in theirs))
+        return roster, f"Take off the pack {view.use.name}"
+
+    return _save(token, opened, form, change)

@@ -1,0 +1,213 @@
+"""The faction studio through the test client: start, check as typed, save with versions,
+export in the data folder's format, import by hand-written file, share read-only; bad input
+answered on the page, never lost, never executed."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from pathlib import Path
+
+import pdfplumber
+from flask import Flask
+from flask.testing import FlaskClient
+from webtools import csrf_of
+
+from listbuilder.engine.catalog import load_catalog
+from listbuilder.engine.registry import get_system
+
+
+def start(client: FlaskClient, system: str = "actionhammer", name: str = "House Brigade") -> str:
+    page = client.get("/studio").get_data(as_text=True)
+    response = client.post("/studio/new", data={"csrf_token": csrf_of(page), "system": system,
+                                                "name": name})
+    assert response.status_code == 302
+    return response.headers["Location"]
+
+
+def pack_version(page: str) -> int:
+    found = re.search(r'<input[^>]*name="pack_version"[^>]*value="(\d+)"', page)
+    assert found is not None
+    return int(found[1])
+
+
+def textarea(page: str) -> str:
+    found = re.search(r'<textarea[^>]*name="text"[^>]*>\r?\n?(.*?)</textarea>', page, re.S)
+    assert found is not None
+    return html.unescape(found[1])
+
+
+def test_a_new_pack_starts_from_the_games_starter_and_shows_its_units_and_costs(
+        client: FlaskClient) -> None:
+    link = start(client)
+    page = client.get(link).get_data(as_text=True)
+    assert textarea(page) == get_system("actionhammer").pack_starter()
+    assert "No problems" in page
+    assert "adds 1 faction (My Faction) and 2 units" in page
+    # each unit's cost at its usual size, as the game prices it: 5 troopers at 10 pts
+    assert re.search(r"My Troops</a></th><td>My Faction</td><td>50 pts</td>", page)
+    assert 'id="unit-my-leader"' in page and "Heavy Armour (+10)" in page
+    assert "/studio" in client.get("/studio").get_data(as_text=True)
+    assert "House Brigade" in client.get("/studio").get_data(as_text=True)  # remembered
+
+
+def test_the_live_check_names_line_key_and_fix_in_the_loaders_words(client: FlaskClient) -> None:
+    link = start(client)
+    page = client.get(link).get_data(as_text=True)
+    text = textarea(page).replace("    save: 5\n", "    save: 9\n")
+    answer = client.post(link + "/check", data={"csrf_token": csrf_of(page), "name": "House",
+                                                "text": text, "pack_version": "1"})
+    said = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "1 problem to fix" in said
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "save: 9" in row)
+    assert f"house.yaml:{line}: datasheets[1].save:" in said
+    assert "<script" not in said and 'id="pack-check"' in said
+
+
+def test_saves_keep_every_version_and_a_stale_save_keeps_the_players_text(
+        client: FlaskClient) -> None:
+    link = start(client)
+    page = client.get(link).get_data(as_text=True)
+    token = csrf_of(page)
+    changed = textarea(page).replace("pts: 10\n", "pts: 11\n")
+    saved = client.post(link, data={"csrf_token": token, "name": "House Brigade",
+                                    "text": changed, "pack_version": "1"})
+    assert saved.status_code == 302 and saved.headers["Location"].endswith("saved=2")
+    page = client.get(link).get_data(as_text=True)
+    assert textarea(page) == changed and "55 pts" in page
+    revisions = re.findall(r"/revision/([0-9a-f]{12})\.yaml", page)
+    assert len(revisions) == 2
+    first = client.get(f"{link}/revision/{revisions[1]}.yaml").get_data(as_text=True)
+    assert first == get_system("actionhammer").pack_starter()
+    # a second tab still at version 1
+    mine = changed.replace("My Troops", "Our Troops")
+    stale = client.post(link, data={"csrf_token": token, "name": "House Brigade",
+                                    "text": mine, "pack_version": "1"})
+    answer = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "saved elsewhere" in answer
+    assert textarea(answer) == mine and pack_version(answer) == 2  # saving again replaces it
+    again = client.post(link, data={"csrf_token": token, "name": "House Brigade",
+                                    "text": mine, "pack_version": "2"})
+    assert again.status_code == 302
+
+
+def test_an_exported_pack_loads_unchanged_from_a_hosts_data_folder(
+        client: FlaskClient, tmp_path: Path) -> None:
+    link = start(client, "spaceempires", "Void Kin")
+    exported = client.get(link + "/export.yaml")
+    assert exported.headers["Content-Disposition"] == 'attachment; filename="void-kin.yaml"'
+    folder = tmp_path / "data" / "spaceempires"
+    folder.mkdir(parents=True)
+    (folder / "void-kin.yaml").write_bytes(exported.data)
+    loaded = load_catalog(get_system("spaceempires"), custom_dir=tmp_path / "data")
+    assert not loaded.problems
+    unit = loaded.catalog.find_unit("My Fleet")
+    assert unit is not None and unit.origin.custom
+
+
+def test_a_hand_written_file_imports_and_its_problems_are_listed_not_lost(
+        client: FlaskClient) -> None:
+    page = client.get("/studio").get_data(as_text=True)
+    text = "genres:\n  - name: Pirates\nunits:\n  - {name: Corsair, genre: Pirates, quality: 7}\n"
+    response = client.post("/studio/import", data={
+        "csrf_token": csrf_of(page), "import-system": "warstuff",
+        "import-file": (io.BytesIO(text.encode()), "sea_dogs.yaml")},
+        content_type="multipart/form-data")
+    assert response.status_code == 302
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert textarea(page) == text and "Sea dogs" in page
+    assert "2 problems to fix" in page
+    assert "sea-dogs.yaml:4: units[0].quality: must be 1 to 5, got 7" in page
+    assert "sea-dogs.yaml:2: genres[0].text: required key is missing: add it" in page
+
+
+def test_bad_files_and_forms_are_answered_on_the_page(client: FlaskClient) -> None:
+    page = client.get("/studio").get_data(as_text=True)
+    token = csrf_of(page)
+    latin = client.post("/studio/import", data={
+        "csrf_token": token, "import-system": "op40k",
+        "import-file": (io.BytesIO("name: caf\xe9".encode("latin-1")), "old.yaml")},
+        content_type="multipart/form-data")
+    assert latin.status_code == 422
+    assert "old.yaml: not UTF-8 text: save it as UTF-8" in latin.get_data(as_text=True)
+    nameless = client.post("/studio/new", data={"csrf_token": token, "system": "op40k",
+                                                "name": ""})
+    assert nameless.status_code == 422 and 'class="error"' in nameless.get_data(as_text=True)
+    unknown = client.post("/studio/new", data={"csrf_token": token, "system": "chess",
+                                               "name": "X"})
+    assert unknown.status_code == 422
+    assert client.get("/studio/p/not-a-token").status_code == 404
+    assert client.get("/studio/s/not-a-token").status_code == 404
+
+
+def test_pack_text_is_escaped_everywhere_it_is_shown(client: FlaskClient) -> None:
+    link = start(client, "warstuff", "Mine")
+    page = client.get(link).get_data(as_text=True)
+    hostile = get_system("warstuff").pack_starter().replace(
+        "My Warrior", "<script>alert(1)</script>")
+    client.post(link, data={"csrf_token": csrf_of(page), "name": "<b>Mine</b>",
+                            "text": hostile, "pack_version": "1"})
+    for shown in (client.get(link), client.get(re.sub(r"/p/.*", "", link))):
+        body = shown.get_data(as_text=True)
+        assert "<script>alert" not in body and "<b>Mine" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(link).get_data(as_text=True)
+
+
+def test_the_share_link_shows_the_pack_read_only(client: FlaskClient) -> None:
+    link = start(client, "op40k", "Feral Orks")
+    page = client.get(link).get_data(as_text=True)
+    share = re.search(r'id="pack-share-link" class="link" readonly value="([^"]+)"', page)
+    assert share is not None
+    stranger = client.application.test_client()
+    shared = stranger.get(share[1])
+    body = shared.get_data(as_text=True)
+    assert shared.status_code == 200 and "My Squad" in body and "<textarea" not in body
+    assert stranger.get(share[1] + "/export.yaml").data == \
+        get_system("op40k").pack_starter().encode()
+    edit = re.search(r"/studio/p/([^/\"]+)", link)
+    assert edit is not None and edit[1] not in body  # the edit link is not given away
+
+
+def test_the_packs_cards_print_as_a_roster_of_its_units_would(app: Flask) -> None:
+    from printtools import printing_client
+
+    client = printing_client(app)
+    link = start(client, "actionhammer", "House Brigade")
+    pdf = client.get(link + "/cards")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    with pdfplumber.open(io.BytesIO(pdf.data)) as document:
+        words = " ".join(page.extract_text() or "" for page in document.pages)
+    assert "My Leader" in words and "My Troops" in words and "Sidearm" in words
+    picture = client.get(link + "/cards/preview.png")
+    assert picture.status_code == 200 and picture.data.startswith(b"\x89PNG")
+    page = client.get(link).get_data(as_text=True)
+    assert f'href="{link.split("localhost")[-1]}/cards"' in page
+    # a pack with problems has no cards to print, and says why
+    client.post(link, data={"csrf_token": csrf_of(page), "name": "House Brigade",
+                            "text": "datasheets: 3\n", "pack_version": "1"})
+    refused = client.get(link + "/cards")
+    assert refused.status_code == 422 and "its page lists what to fix" in \
+        refused.get_data(as_text=True)
+
+
+def test_a_shared_pack_is_copied_to_ones_own_and_a_pack_forgotten_in_this_browser(
+        client: FlaskClient) -> None:
+    link = start(client, "spaceempires", "Void Kin")
+    share = re.search(r'id="pack-share-link" class="link" readonly value="([^"]+)"',
+                      client.get(link).get_data(as_text=True))
+    assert share is not None
+    friend = client.application.test_client()
+    shared = friend.get(share[1]).get_data(as_text=True)
+    copied = friend.post(share[1].split("localhost")[-1] + "/copy",
+                         data={"csrf_token": csrf_of(shared)})
+    assert copied.status_code == 302
+    mine = friend.get(copied.headers["Location"]).get_data(as_text=True)
+    assert "Void Kin (copy)" in mine and textarea(mine) == get_system("spaceempires").pack_starter()
+    assert "Void Kin (copy)" in friend.get("/studio").get_data(as_text=True)
+    home = client.get("/studio").get_data(as_text=True)
+    token = link.rsplit("/", 1)[1]
+    assert client.post("/studio/forget", data={"csrf_token": csrf_of(home),
+                                                "token": token}).status_code == 302
+    assert "Void Kin" not in client.get("/studio").get_data(as_text=True)
+    assert client.get(link).status_code == 200  # the pack itself stays

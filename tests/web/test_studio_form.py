@@ -1,0 +1,228 @@
+"""The studio's form view through the test client, as a browser without JavaScript uses it:
+boxes made from the game's schema, Add and Remove drawing the form again, a save with the
+YAML view's version check, values that don't parse kept and named beside their box, and the
+switch between the views losing nothing."""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+from flask.testing import FlaskClient
+from test_studio import pack_version, start, textarea
+from webtools import csrf_of
+
+from listbuilder.engine.registry import get_system
+
+
+class _Form(HTMLParser):
+    """What a browser would post for the page's #pack-form: its boxes, as they stand."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.inside = False
+        self.select: str | None = None
+        self.options: list[tuple[str, bool]] = []
+        self.option: tuple[str | None, bool] | None = None
+        self.area: str | None = None
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form" and a.get("id") == "pack-form":
+            self.inside = True
+        if not self.inside:
+            return
+        if tag == "option" and self.select is not None:
+            self.option, self.text = (a.get("value"), "selected" in a), ""
+            return
+        name = a.get("name")
+        if not name or tag == "button":
+            return
+        if tag == "input" and a.get("type") == "checkbox":
+            if "checked" in a:
+                self.values[name] = a.get("value", "on")
+        elif tag == "input":
+            self.values[name] = a.get("value", "")
+        elif tag == "select":
+            self.select, self.options = name, []
+        elif tag == "textarea":
+            self.area, self.text = name, ""
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "option" and self.option is not None:
+            value, chosen = self.option
+            self.options.append((self.text if value is None else value, chosen))
+            self.option = None
+        elif tag == "select" and self.select is not None:
+            chosen = [v for v, on in self.options if on] or [v for v, _ in self.options[:1]]
+            self.values[self.select] = chosen[0] if chosen else ""
+            self.select = None
+        elif tag == "textarea" and self.area is not None:
+            self.values[self.area] = self.text.removeprefix("\n")
+            self.area = None
+
+
+def boxes(page: str) -> dict[str, str]:
+    form = _Form()
+    form.feed(page)
+    return form.values
+
+
+def form_page(client: FlaskClient, system: str = "actionhammer") -> tuple[str, str]:
+    link = start(client, system)
+    page = client.get(link + "/form")
+    assert page.status_code == 200
+    return link, page.get_data(as_text=True)
+
+
+def post(client: FlaskClient, link: str, page: str, action: str, **changes: str):  # type: ignore[no-untyped-def]
+    data = boxes(page) | changes
+    data["action"] = action
+    return client.post(link + "/form", data=data)
+
+
+def test_the_form_view_shows_the_pack_as_boxes_shaped_by_its_game(client: FlaskClient) -> None:
+    _link, page = form_page(client)
+    shown = boxes(page)
+    assert shown["datasheets-1-save"] == "5" and shown["datasheets-0-keywords"] == \
+        "Leader, Infantry"
+    assert re.search(r'<input type="number"[^>]*name="datasheets-1-save"[^>]*min="2" max="6"',
+                     page)
+    assert re.search(r'<input type="text"[^>]*name="datasheets-0-name"[^>]*maxlength="80"', page)
+    assert '<legend>Weapon 2: Blade</legend>' in page
+    assert 'value="add:datasheets-0-weapons">Add a weapon</button>' in page
+    assert "Inches (1 to 200), or Melee." in page
+    assert 'aria-pressed="true">Form</button>' in page and "No problems" in page
+    assert "<script>" not in page and ' style="' not in page  # the CSP forbids them
+    hammer = form_page(client, "hammerwars")[1]
+    armor = re.search(r'<select id="pf-units-0-armor"[^>]*>(.*?)</select>', hammer, re.S)
+    assert armor is not None
+    assert re.findall(r"<option[^>]*>(\w+)</option>", armor[1]) == ["Light", "Medium", "Heavy"]
+    assert "<option selected>Medium</option>" in armor[1]
+    assert boxes(hammer)["units-0-attacks-0-light"] == "3"
+
+
+def test_a_unit_is_built_with_add_and_saved_without_javascript(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    added = post(client, link, page, "add:datasheets")
+    page = added.get_data(as_text=True)
+    assert added.status_code == 200 and "Not saved yet" in page
+    assert re.search(r'id="pf-datasheets-2-name"[^>]*autofocus', page)  # where to type next
+    unit = {"datasheets-2-name": "Grots", "datasheets-2-faction": "My Faction",
+            "datasheets-2-move": "6", "datasheets-2-save": "6", "datasheets-2-wounds": "1",
+            "datasheets-2-morale": "5", "datasheets-2-control": "1",
+            "datasheets-2-models-min": "10", "datasheets-2-models-max": "20",
+            "datasheets-2-pts": "5"}
+    page = post(client, link, page, "add:datasheets-2-weapons", **unit).get_data(as_text=True)
+    assert re.search(r'id="pf-datasheets-2-weapons-0-name"[^>]*autofocus', page)
+    assert boxes(page)["datasheets-2-name"] == "Grots"  # what was typed stays
+    weapon = {"datasheets-2-weapons-0-name": "Slugga", "datasheets-2-weapons-0-range": "12",
+              "datasheets-2-weapons-0-att": "1", "datasheets-2-weapons-0-sk": "5",
+              "datasheets-2-weapons-0-ap": "0"}
+    page = post(client, link, page, "check", **weapon).get_data(as_text=True)
+    assert "No problems" in page and "Grots" in page
+    assert re.search(r"Grots</a></th><td>My Faction</td><td>50 pts</td>", page)
+    saved = post(client, link, page, "save")
+    assert saved.status_code == 302 and saved.headers["Location"].endswith("/form?saved=2")
+    text = client.get(link + "/export.yaml").get_data(as_text=True)
+    assert text.startswith("# A faction pack for ActionHammer")  # its opening comments kept
+    assert "  - name: Grots\n" in text
+    assert "      - {name: Slugga, range: 12, att: 1, sk: 5, ap: 0}\n" in text
+    yaml_view = client.get(link).get_data(as_text=True)
+    assert textarea(yaml_view) == text
+
+
+def test_remove_leaves_one_item_out(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    answer = post(client, link, page, "remove:datasheets-0-weapons-0")
+    page = answer.get_data(as_text=True)
+    assert "Weapon 1: Blade" in page and "Sidearm" not in boxes(page).values()
+    assert re.search(r'id="pf-datasheets-0-weapons-add"[^>]*autofocus', page)
+    page = post(client, link, page, "remove:datasheets-0").get_data(as_text=True)
+    assert boxes(page)["datasheets-0-name"] == "My Troops"
+
+
+def test_a_bad_value_is_kept_and_named_beside_its_box(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    data = boxes(page) | {"datasheets-1-save": "abc", "datasheets-1-morale": "9"}
+    said = client.post(link + "/form/check", data=data).get_data(as_text=True)
+    assert "2 problems to fix" in said
+    assert 'data-field="pf-datasheets-1-save"' in said
+    assert re.search(r'<a href="#pf-datasheets-1-morale">house-brigade\.yaml:\d+: '
+                     r'datasheets\[1\]\.morale: must be 2 to 6, got 9</a>', said)
+    saved = client.post(link + "/form", data=data | {"action": "save"})
+    assert saved.status_code == 302  # kept as typed, problems and all, as the YAML view keeps
+    text = client.get(link + "/export.yaml").get_data(as_text=True)
+    assert "    save: abc\n" in text
+    line = text.splitlines().index("    save: abc") + 1
+    page = client.get(link + "/form").get_data(as_text=True)
+    assert f"house-brigade.yaml:{line}: datasheets[1].save:" in page
+    box = re.search(r'<input type="text" id="pf-datasheets-1-save"[^>]*>', page)
+    assert box is not None and 'value="abc"' in box[0] and 'aria-invalid="true"' in box[0]
+    assert "pf-datasheets-1-save-error" in box[0]
+    assert re.search(r'<small id="pf-datasheets-1-save-error" class="error" data-mark>', page)
+
+
+def test_a_stale_save_keeps_what_the_player_typed(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    first = post(client, link, page, "save", **{"datasheets-1-pts": "11"})
+    assert first.status_code == 302
+    stale = post(client, link, page, "save", **{"datasheets-1-pts": "12"})
+    answer = stale.get_data(as_text=True)
+    assert stale.status_code == 409 and "saved elsewhere" in answer
+    assert boxes(answer)["datasheets-1-pts"] == "12" and pack_version(answer) == 2
+    again = post(client, link, answer, "save")
+    assert again.status_code == 302
+    assert "    pts: 12\n" in client.get(link + "/export.yaml").get_data(as_text=True)
+
+
+def test_switching_views_loses_nothing(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    # unchanged boxes give back the saved text as written, comments and all
+    same = post(client, link, page, "yaml").get_data(as_text=True)
+    assert textarea(same) == get_system("actionhammer").pack_starter()
+    assert "Not saved yet" not in same
+    changed = post(client, link, page, "yaml", **{"datasheets-1-pts": "13"})
+    said = changed.get_data(as_text=True)
+    assert "    pts: 13\n" in textarea(said) and "Not saved yet" in said
+    # the YAML view's unsaved text, drawn as boxes
+    text = textarea(said).replace("pts: 13", "pts: 14")
+    answer = client.post(link + "/form", data={"csrf_token": csrf_of(said), "name": "House",
+                                                "text": text, "pack_version": "1",
+                                                "action": "form"})
+    page = answer.get_data(as_text=True)
+    assert boxes(page)["datasheets-1-pts"] == "14" and "Not saved yet" in page
+
+
+def test_a_text_the_form_cannot_show_is_said_and_carried_unchanged(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    broken = "datasheets:\n  - name: [unclosed\n"
+    answer = client.post(link + "/form", data={"csrf_token": csrf_of(page), "name": "House",
+                                                "text": broken, "pack_version": "1",
+                                                "action": "form"})
+    page = answer.get_data(as_text=True)
+    assert "The form can't show this pack: house.yaml:3: (top): not valid YAML" in page
+    back = post(client, link, page, "yaml")
+    assert textarea(back.get_data(as_text=True)) == broken
+    saved = post(client, link, page, "save")
+    assert saved.status_code == 302
+    assert client.get(link + "/export.yaml").get_data(as_text=True) == broken
+
+
+def test_what_the_boxes_hold_is_escaped_and_never_run(client: FlaskClient) -> None:
+    link, page = form_page(client)
+    hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    answer = post(client, link, page, "check", **{"datasheets-0-name": hostile,
+                                                   "datasheets-0-_extra-<b>": hostile})
+    said = answer.get_data(as_text=True)
+    assert "<script>alert" not in said and "<img src=x" not in said and "<b>" not in said
+    assert html.escape(hostile, quote=True) in said or "&lt;script&gt;" in said
+    assert boxes(said)["datasheets-0-name"] == hostile
