@@ -58,6 +58,14 @@ def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDe
     return None, ""
 
 
+def _pack_news(opened: Opened) -> tuple[str, ...]:
+    if not opened.roster.packs:
+        return ()
+    from listbuilder.web.roster_packs import pack_news  # the studio's, which imports pages
+
+    return pack_news(opened)
+
+
 def roster_context(opened: Opened, token: str | None, notices: list[Notice] | None = None,
                    design_form: forms.DesignForm | None = None,
                    count_refused: int | None = None) -> dict[str, Any]:
@@ -85,6 +93,7 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
                                  and system.design_of(preview_unit)),
         "open_entry": open_entry(),
         "count_refused": count_refused,
+        "pack_news": _pack_news(opened),
     }
     if token is None:
         return ctx

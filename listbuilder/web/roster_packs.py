@@ -111,6 +111,14 @@ def _views(opened: Opened) -> list[PackView]:
     return out
 
 
+def pack_news(opened: Opened) -> tuple[str, ...]:
+    """For the roster's page, as it says when the game data changed: each pack of the roster
+    whose studio holds a newer version, and what that version changes for its units."""
+    return tuple(f"{v.use.name} has a newer version (version {v.latest.version}): "
+                 f"{'; '.join(v.changes)}."
+                 for v in _views(opened) if v.newer and v.latest is not None)
+
+
 def _with_text(uses: tuple[PackUse, ...], index: int,
                latest: StoredPack) -> tuple[PackUse, ...]:
     return tuple(replace(u, name=latest.name, text=latest.text) if i == index else u

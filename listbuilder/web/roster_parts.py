@@ -56,7 +56,7 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
         c["history"].next_redo and c["history"].next_redo.label)),
     Part("notices", "web/_notices.html", lambda c: c["notices"]),
     Part("said", "web/_said.html", lambda c: c["said"]),
-    Part("data-changes", "web/_changes.html", lambda c: c["view"].changes),
+    Part("data-changes", "web/_changes.html", lambda c: (c["view"].changes, c["pack_news"])),
     Part("totals", "web/_totals.html", lambda c: (
         c["view"].totals, c["view"].status, c["view"].general, c["view"].sections)),
     # the game's own part: WarStuff's unit creator and designs; the others are fixed text

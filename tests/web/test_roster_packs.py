@@ -85,7 +85,11 @@ def test_a_newer_version_shows_what_it_changes_and_is_used_on_request(
     page = client.get(roster + "/packs").get_data(as_text=True)
     assert "The pack has a newer version (version 2)" in page
     assert "My Troops: 50 pts -&gt; 55 pts" in page
-    assert "50 pts" in client.get(roster).get_data(as_text=True)  # not used until asked
+    builder = client.get(roster).get_data(as_text=True)
+    assert "50 pts" in builder  # not used until asked
+    # the roster's page says so, as it does when the game's data changed
+    assert "House Brigade has a newer version (version 2): My Troops: 50 pts -&gt; 55 pts." \
+        in builder
     answer = client.post(roster + "/packs/update", data={
         "csrf_token": csrf_of(page), "version": str(version_of(page)), "index": "0"})
     assert answer.status_code == 302
@@ -94,6 +98,8 @@ def test_a_newer_version_shows_what_it_changes_and_is_used_on_request(
         "This is the pack's latest version." in page
     assert "- unit: My Troops\n  count: 5\n  pts: 55\n" in \
         client.get(roster + "/export.yaml").get_data(as_text=True)
+    builder = client.get(roster).get_data(as_text=True)
+    assert "newer version" not in builder and "has changed" not in builder
 
 
 def test_a_pack_in_use_is_not_taken_off_and_wrong_links_are_explained(
