@@ -11,6 +11,7 @@ is the one the docs ship.
 from __future__ import annotations
 
 import ctypes
+import encodings.idna  # noqa: F401  (before the front thread: see start_when_listening)
 import getpass
 import os
 import shutil
@@ -138,7 +139,13 @@ class Front:
         the workers boot; `failed(message)` if it can't.
 
         The thread then lives as long as the server: the kernel signals nginx when the thread
-        that started it ends (die_with_parent), not only the process."""
+        that started it ends (die_with_parent), not only the process.
+
+        Its first connect would import the idna codec (a host given as text goes through it),
+        and gunicorn forks workers meanwhile: a worker forked while that import held its
+        module lock kept the lock held for ever, and every request of that worker hung on
+        werkzeug's own `encode("idna")` (seen once in CI: a worker answering nothing for 12
+        minutes). So the codec is imported with this module, before any thread starts."""
 
         def run() -> None:
             deadline = time.monotonic() + 120

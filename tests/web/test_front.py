@@ -12,6 +12,7 @@ import http.client
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -153,3 +154,14 @@ def test_a_server_killed_outright_starts_again_at_once(upgraded: Path,
         again.send_signal(signal.SIGTERM)
         output = again.communicate(timeout=60)[0].decode()
     assert "in use" not in output and "Traceback" not in output, output
+
+
+def test_the_master_imports_the_idna_codec_before_its_front_thread_connects() -> None:
+    """A worker forked while the master's front thread was importing the codec (its first
+    connect) inherited the import's lock, held for ever: every request of that worker hung
+    in werkzeug's `encode("idna")` (CI, once). Importing the front module imports it."""
+    code = ("import sys; before = 'encodings.idna' in sys.modules; import listbuilder.front; "
+            "print(before, 'encodings.idna' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "True"]
