@@ -126,6 +126,8 @@ class Other:
     roster: Roster | None = None
     error: str = ""
     token: str = ""  # its share token, to tell when another link was pasted
+    # its own catalog: the other roster may use faction packs this one does not
+    catalog: Catalog | None = None
 
 
 def arg(args: Args, name: str) -> str:
@@ -299,12 +301,13 @@ def _target(system: RuleSystem, catalog: Catalog, form: PanelForm, other: Other 
     # a unit picked from the roster of the link before: not for a newly pasted one
     wanted = form.te.data if form.te_for.data in ("", other.token) else ""
     panel.link_roster, form.te_for.data, form.te.data = other.name, other.token, None
-    form.te.choices, sides = _entry_sides(system, catalog, other.roster)
+    theirs = other.catalog or catalog
+    form.te.choices, sides = _entry_sides(system, theirs, other.roster)
     if not sides:
         form.link.errors.append(f"{other.name} has no units to pick from.")
         return None
     index = next(iter(sides))
-    entries = fielded_entries(system, catalog, other.roster)
+    entries = fielded_entries(system, theirs, other.roster)
     if wanted:
         try:
             index = _entry_index(entries, sides, wanted)

@@ -59,7 +59,8 @@ def _other(opened: Opened, args: Args) -> Other | None:
     if other.system.id != opened.system.id:
         return Other(error=f"That is a {other.system.name} roster; the target has to come "
                            f"from a {opened.system.name} roster.")
-    return Other(name=other.roster.name, roster=other.roster, token=token)
+    return Other(name=other.roster.name, roster=other.roster, token=token,
+                 catalog=other.catalog)
 
 
 def _answer(opened: Opened, action: str, back: str) -> Response:

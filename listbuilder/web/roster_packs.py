@@ -104,7 +104,7 @@ def _views(opened: Opened) -> list[PackView]:
             try:
                 after = _catalog(opened, newer)
                 changes = tuple(pack_changes(opened.system, opened.roster, opened.catalog,
-                                             after)) or ("none of this roster's units",)
+                                             after))
             except DataLoadError as exc:
                 changes = (f"the latest version does not load: {exc.errors[0]}",)
         out.append(PackView(i, use, pack_revision(use.text), units, latest, changes))
@@ -114,8 +114,9 @@ def _views(opened: Opened) -> list[PackView]:
 def pack_news(opened: Opened) -> tuple[str, ...]:
     """For the roster's page, as it says when the game data changed: each pack of the roster
     whose studio holds a newer version, and what that version changes for its units."""
-    return tuple(f"{v.use.name} has a newer version (version {v.latest.version}): "
-                 f"{'; '.join(v.changes)}."
+    return tuple(f"{v.use.name} has a newer version (version {v.latest.version})"
+                 + (f": {'; '.join(v.changes)}." if v.changes
+                    else "; it changes none of this roster's units.")
                  for v in _views(opened) if v.newer and v.latest is not None)
 
 

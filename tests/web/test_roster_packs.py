@@ -4,6 +4,7 @@ pack whose units are in the roster is not taken off; the exported file carries t
 
 from __future__ import annotations
 
+import html
 import io
 import re
 
@@ -16,6 +17,7 @@ from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.resolve import quick_resolve, side_from_entry
 
 AH = get_system("actionhammer")
 
@@ -52,6 +54,21 @@ def add_pack(client: FlaskClient, roster: str, link: str) -> str:
     return answer.get_data(as_text=True)
 
 
+def troops_in_a_roster(client: FlaskClient, next_version: tuple[str, str]) -> str:
+    """A roster fielding the starter pack's My Troops; the pack then saves a second version
+    with `next_version`'s first text replaced by its second. Returns the roster's address."""
+    pack = start(client, "actionhammer", "House Brigade")
+    roster = new_roster(client)
+    add_pack(client, roster, share_of(client, pack))
+    add_unit(client, roster, "My Troops")
+    studio = client.get(pack).get_data(as_text=True)
+    saved = client.post(pack, data={"csrf_token": csrf_of(studio), "name": "House Brigade",
+                                    "text": textarea(studio).replace(*next_version),
+                                    "pack_version": "1"})
+    assert saved.status_code == 302
+    return roster
+
+
 def test_a_pack_added_by_its_share_link_builds_beside_the_built_in_units(
         client: FlaskClient) -> None:
     pack = start(client, "actionhammer", "House Brigade")
@@ -74,14 +91,7 @@ def test_a_pack_added_by_its_share_link_builds_beside_the_built_in_units(
 
 def test_a_newer_version_shows_what_it_changes_and_is_used_on_request(
         client: FlaskClient) -> None:
-    pack = start(client, "actionhammer", "House Brigade")
-    roster = new_roster(client)
-    add_pack(client, roster, share_of(client, pack))
-    add_unit(client, roster, "My Troops")
-    studio = client.get(pack).get_data(as_text=True)
-    client.post(pack, data={"csrf_token": csrf_of(studio), "name": "House Brigade",
-                            "text": textarea(studio).replace("pts: 10\n", "pts: 11\n"),
-                            "pack_version": "1"})
+    roster = troops_in_a_roster(client, next_version=("pts: 10\n", "pts: 11\n"))
     page = client.get(roster + "/packs").get_data(as_text=True)
     assert "The pack has a newer version (version 2)" in page
     assert "My Troops: 50 pts -&gt; 55 pts" in page
@@ -170,3 +180,46 @@ def test_adding_a_pack_is_undone_and_redone_like_any_change(client: FlaskClient)
     answer = player.post("redo", htmx=True)
     assert "My Troops" in answer.get_data(as_text=True)
     assert "packs:" in client.get(roster + "/export.yaml").get_data(as_text=True)
+
+
+def test_a_target_from_a_roster_with_its_own_pack_is_found_in_that_rosters_catalog(
+        client: FlaskClient) -> None:
+    """Quick-resolve against another player's roster reads that roster's packs: the unit is
+    found and fought, though the attacker's roster has no pack."""
+    pack = start(client, "actionhammer", "House Brigade")
+    theirs = new_roster(client)
+    add_pack(client, theirs, share_of(client, pack))
+    add_unit(client, theirs, "My Troops")
+    page = client.get(theirs).get_data(as_text=True)
+    link = re.search(r'id="share-link"[^>]*value="([^"]+)"', page)
+    assert link is not None, "the roster page shows its share link"
+    mine = new_roster(client)
+    add_unit(client, mine, "Line Troopers")
+    answer = client.get(mine + "/resolve", query_string={
+        "a1": "0:Line Troopers", "source": "roster", "link": link[1], "te": "0:My Troops"})
+    said = answer.get_data(as_text=True)
+    assert answer.status_code == 200, said[said.find('class="error"'):][:400]
+    assert '<option value="0:My Troops" selected>5x My Troops</option>' in said
+    # the same fight as the engine works out from the two exported files
+    library = Library()
+    attacker = library.read_roster(client.get(mine + "/export.yaml").get_data(as_text=True),
+                                   "mine.yaml")
+    target = library.read_roster(client.get(theirs + "/export.yaml").get_data(as_text=True),
+                                 "theirs.yaml")
+    expected = quick_resolve(AH, attacker.catalog,
+                             side_from_entry(AH, attacker.catalog, attacker.roster, 0),
+                             side_from_entry(AH, target.catalog, target.roster, 0))
+    summaries = re.findall(r'<p class="rs-summary">([^<]*)</p>', said)
+    assert [html.unescape(s) for s in summaries] == [expected.summary]
+
+
+def test_a_newer_version_that_changes_none_of_the_rosters_units_says_so_in_a_sentence(
+        client: FlaskClient) -> None:
+    # the Leader changes, and the roster fields only Troops
+    roster = troops_in_a_roster(client, next_version=("pts: 60\n", "pts: 65\n"))
+    said = "House Brigade has a newer version (version 2); it changes none of this " \
+           "roster&#39;s units."
+    assert said in client.get(roster).get_data(as_text=True)
+    page = client.get(roster + "/packs").get_data(as_text=True)
+    assert "(version 2); it changes none of this roster's units.</p>" in page
+    assert "What it changes here" not in page
