@@ -4,6 +4,11 @@ read-only share token, and versions.
 Every save keeps the text it saved as a version (`pack_versions`), found by its revision (a
 digest of the text), so a roster that used a pack can name the exact text it was built with
 and show what changed since. The tables are made by migration 0008.
+
+Deleting a pack removes it and all its versions for good (no undo: the owner asked, on a page
+that says so). Only its links stay, in `pack_tombstones` (migration 0009), so that they answer
+"deleted by its owner" instead of "no such pack"; a roster that used it carries its text whole
+and keeps working.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import sessionmaker
 
@@ -21,6 +26,7 @@ from listbuilder.storage import (
     EDIT_TOKEN_BYTES,
     SHARE_TOKEN_BYTES,
     PackRow,
+    PackTombstoneRow,
     PackVersionRow,
     _now,
     _plausible,
@@ -134,6 +140,41 @@ class PackStore:
                 select(PackVersionRow.text)
                 .where(PackVersionRow.pack_id == pack_id, PackVersionRow.revision == revision)
                 .limit(1)).first()
+
+    def delete(self, pack_id: int) -> None:
+        """Remove the pack and every version of it; keep its links as a tombstone. Deleting
+        one already gone does nothing."""
+        with self._write.begin() as session:
+            # locked (on PostgreSQL): a second delete at the same time waits, then finds
+            # nothing, instead of failing on the tombstone's unique links
+            row = session.scalars(select(PackRow).where(PackRow.id == pack_id)
+                                  .with_for_update()).first()
+            if row is None:
+                return
+            session.add(PackTombstoneRow(edit_hash=row.edit_hash, share_token=row.share_token,
+                                         deleted=_now()))
+            # the versions go by name, not by the foreign key's cascade, which SQLite applies
+            # only on connections that turned foreign keys on
+            session.execute(delete(PackVersionRow).where(PackVersionRow.pack_id == pack_id))
+            session.execute(delete(PackRow).where(PackRow.id == pack_id))
+
+    def deleted_by_edit_token(self, token: str) -> datetime | None:
+        """When the pack this edit link opened was deleted; None if it was not."""
+        if not _plausible(token):
+            return None
+        return self._deleted(PackTombstoneRow.edit_hash == hash_token(token))
+
+    def deleted_by_share_token(self, token: str) -> datetime | None:
+        """When the pack this share link opened was deleted; None if it was not."""
+        if not _plausible(token):
+            return None
+        return self._deleted(PackTombstoneRow.share_token == token)
+
+    def _deleted(self, where: object) -> datetime | None:
+        with self._session() as session:
+            found = session.scalars(select(PackTombstoneRow.deleted)
+                                    .where(where)).first()  # type: ignore[arg-type]
+        return _utc(found) if found is not None else None
 
     def _one(self, where: object) -> StoredPack | None:
         with self._session() as session:

@@ -598,3 +598,15 @@ class PackVersionRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str] = mapped_column(Text)
     saved: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PackTombstoneRow(Base):
+    """What is left of a pack its owner deleted (migration 0009): only its links, so that
+    they answer "deleted by its owner" rather than "no such pack". Its name and texts go."""
+
+    __tablename__ = "pack_tombstones"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    deleted: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response
@@ -60,6 +61,7 @@ class PackView:
     units: tuple[str, ...]  # the roster's entries of the pack's units
     latest: StoredPack | None  # the pack its link names, when this server has it
     changes: tuple[str, ...]  # what the latest version changes for the roster's units
+    deleted: datetime | None = None  # when its owner deleted the pack from the studio
 
     @property
     def newer(self) -> bool:
@@ -74,6 +76,12 @@ def _share_token(link: str) -> str | None:
 def _latest(use: PackUse) -> StoredPack | None:
     token = _share_token(use.link) if use.link else None
     return packs().by_share_token(token) if token else None
+
+
+def _deleted(use: PackUse) -> datetime | None:
+    """When the pack's owner deleted it here (its link then opens only a page saying so)."""
+    token = _share_token(use.link) if use.link else None
+    return packs().deleted_by_share_token(token) if token else None
 
 
 def _open(token: str) -> Opened:
@@ -107,7 +115,8 @@ def _views(opened: Opened) -> list[PackView]:
                                              after))
             except DataLoadError as exc:
                 changes = (f"the latest version does not load: {exc.errors[0]}",)
-        out.append(PackView(i, use, pack_revision(use.text), units, latest, changes))
+        out.append(PackView(i, use, pack_revision(use.text), units, latest, changes,
+                            _deleted(use) if latest is None else None))
     return out
 
 
@@ -230,6 +239,9 @@ def update(token: str) -> tuple[str, int] | Response:
         index = form.index.data or 0
         latest = _latest(o.roster.packs[index])
         if latest is None:
+            if _deleted(o.roster.packs[index]) is not None:
+                raise _Refused("Not updated: its owner deleted the pack from the studio, so "
+                               "there is no newer version; this roster keeps the one it has.")
             raise _Refused("The pack's link no longer opens a pack on this server.")
         roster = replace(o.roster, packs=_with_text(o.roster.packs, index, latest))
         return roster, f"Update the pack {latest.name} to version {latest.version}"

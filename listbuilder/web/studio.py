@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from datetime import datetime
+from typing import NoReturn, cast
 
 from flask import (
     Blueprint,
@@ -53,16 +54,30 @@ def _remember(token: str) -> None:
     session.permanent = True
 
 
+def _gone(deleted: datetime | None) -> None:
+    """A link of a deleted pack answers 410 with a page that says so (not "no such pack":
+    the link was right, and copying it again will not help)."""
+    if deleted is not None:
+        abort(Response(render_template("web/studio_deleted.html", deleted=deleted), 410))
+
+
+def _no_pack(token: str) -> NoReturn:
+    """The answer to an edit link that opens no pack (or no longer: deleted meanwhile)."""
+    _gone(packs().deleted_by_edit_token(token))
+    abort(404, "No pack has this edit link. Check that the whole link was copied.")
+
+
 def _by_edit_token(token: str) -> StoredPack:
     found = packs().by_edit_token(token)
     if found is None:
-        abort(404, "No pack has this edit link. Check that the whole link was copied.")
+        _no_pack(token)
     return found
 
 
 def _by_share_token(share: str) -> StoredPack:
     found = packs().by_share_token(share)
     if found is None:
+        _gone(packs().deleted_by_share_token(share))
         abort(404, "No pack has this share link. Check that the whole link was copied.")
     return found
 
@@ -173,16 +188,19 @@ def import_pack() -> tuple[str, int] | WerkzeugResponse:
 
 def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
                said: str = "", status: int = 200,
-               extra: Mapping[str, object] | None = None) -> tuple[str, int]:
-    """The pack's page; `extra` is more for its template (the form view: studio_form_views)."""
+               extra: Mapping[str, object] | None = None, part: bool = False) -> tuple[str, int]:
+    """The pack's page; `extra` is more for its template (the form view: studio_form_views).
+    `part`: only the parts a change of the form redraws (its form, notices and check), for
+    htmx to swap in; the page is the same parts in its layout."""
     system = get_system(stored.system)
     if form is None:
         form = PackForm(data={"name": stored.name, "text": stored.text,
                               "pack_version": stored.version})
     name, text = form.name.data or stored.name, form.text.data or ""
     return render_template(
-        "web/studio_pack.html", token=token, stored=stored, system=system, form=form,
-        check=check_view(system, name, text), said=said, versions=packs().versions(stored.id),
+        "web/_studio_form_part.html" if part else "web/studio_pack.html", token=token,
+        stored=stored, system=system, form=form, check=check_view(system, name, text), said=said,
+        versions=[] if part else packs().versions(stored.id),
         cards_url=url_for("studio_print.cards_by_edit", token=token),
         file_name=pack_file_name(name),
         share_link=url_for("studio.shared", share=stored.share_token, _external=True),
@@ -217,6 +235,8 @@ def save(token: str) -> tuple[str, int] | WerkzeugResponse:
             "it."))
     except PackTooLarge as exc:
         return _edit_page(token, stored, form, status=422, said=f"Not saved: {exc}.")
+    except LookupError:  # deleted (from another tab) since this request found it
+        _no_pack(token)
     return redirect(url_for("studio.edit", token=token, saved=saved.version))
 
 
@@ -283,6 +303,20 @@ def copy(share: str) -> WerkzeugResponse:
     _copy, token = packs().create(stored.system, f"{stored.name} (copy)"[:80], stored.text)
     _remember(token)
     return redirect(url_for("studio.edit", token=token))
+
+
+@bp.route("/p/<token>/delete", methods=["GET", "POST"])
+def delete(token: str) -> tuple[str, int] | WerkzeugResponse:
+    """Asks first (a page of its own, so it works without JavaScript); then the pack and all
+    its versions are removed for good, and its links say it was deleted by its owner."""
+    stored = _by_edit_token(token)
+    if not FlaskForm().validate_on_submit():
+        return render_template("web/studio_delete.html", stored=stored, token=token,
+                               system=get_system(stored.system),
+                               versions=len(packs().versions(stored.id))), 200
+    packs().delete(stored.id)
+    session[PACKS] = [t for t in session.get(PACKS, []) if t != token]
+    return redirect(url_for("studio.index", deleted=stored.name))
 
 
 @bp.post("/forget")

@@ -46,6 +46,10 @@ MAX_KEYS = 20_000
 WIDTH = 100
 # what a number box reads as a whole number (longer is kept as typed: the check refuses it)
 _WHOLE = r"[-+]?\d{1,30}"
+# the key by which every game's unit schema names the unit's faction (the engine's
+# Unit.faction), and the id of the list of names its box suggests (`faction_names`)
+FACTION_KEY = "faction"
+FACTION_NAMES = "pf-faction-names"
 
 
 class _Absent:
@@ -78,6 +82,7 @@ class Spec:
     fields: tuple[Spec, ...] = ()  # group: its fields
     item: Spec | None = None  # list: one item (a group)
     most: int | None = None  # list and names: at most this many items
+    suggest: str = ""  # text: the id of the <datalist> of names the box suggests
 
     @property
     def noun(self) -> str:
@@ -134,8 +139,9 @@ def _field_spec(name: str, info: FieldInfo) -> Spec:
     required = info.is_required()
     default = None if required else info.get_default(call_default_factory=True)
     hint = _sentence(info.description) if info.description else spec.hint
+    suggest = FACTION_NAMES if key == FACTION_KEY and spec.kind == "text" else ""
     return replace(spec, label=info.title or readable(key), hint=hint, required=required,
-                   default=default)
+                   default=default, suggest=suggest)
 
 
 def _shape(annotation: Any, metadata: list[Any], key: str) -> Spec:
@@ -562,6 +568,16 @@ def focus_after(spec: Spec, action: str, data: Mapping[str, Any]) -> str:
     first = next(iter(here.item.fields), None)
     return box_id(join(item, first.key)) if first and first.kind not in ("group", "list") \
         else box_id(item)
+
+
+def faction_names(data: Mapping[str, Any] | None, builtin: Iterable[str]) -> tuple[str, ...]:
+    """What a unit's faction box suggests: the pack's own factions (as its boxes hold them
+    now, named or not yet), then the game's built-in ones, each once."""
+    own = data.get("factions") if data is not None else None
+    names = [f["name"].strip() for f in own if isinstance(f, dict)
+             and isinstance(f.get("name"), str) and f["name"].strip()] \
+        if isinstance(own, list) else []
+    return tuple(dict.fromkeys([*names, *builtin]))
 
 
 # -- data -> the pack's text --------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The faction studio's form view: a pack edited through boxes made from its game's schema
 (`studio_fields`) instead of as YAML. Every post rebuilds the pack's text from the boxes, so
 the form, the live check and the YAML view always agree, and it works without JavaScript: Add
-and Remove post the form and draw it again; with htmx a change only refreshes the check.
+and Remove post the form and draw the page again. With htmx they swap in only what they
+change (the form, its notices and the check), and a typed change only refreshes the check.
 
 The pack is kept as its text (`PackStore`), as the YAML view keeps it: the same save, the
 same version check, the same page (studio._edit_page) with the form in the text's place.
@@ -18,12 +19,14 @@ from listbuilder.engine.errors import DataError, DataLoadError
 from listbuilder.engine.packs import MAX_PACK_BYTES, pack_file_name
 from listbuilder.engine.registry import get_system
 from listbuilder.pack_storage import PackTooLarge, StalePack, StoredPack
-from listbuilder.web import studio
+from listbuilder.web import services, studio
 from listbuilder.web.studio_fields import (
+    FACTION_NAMES,
     Drawn,
     Spec,
     TooManyFields,
     draw,
+    faction_names,
     focus_after,
     form_spec,
     leading_comments,
@@ -46,9 +49,11 @@ def _stored_data(stored: StoredPack) -> dict[str, Any] | None:
 
 
 def _page(token: str, stored: StoredPack, form: PackForm, text: str, data: dict[str, Any] | None,
-          said: str = "", status: int = 200, action: str = "") -> tuple[str, int]:
+          said: str = "", status: int = 200, action: str = "",
+          part: bool = False) -> tuple[str, int]:
     """The pack's page in the form view: `data` drawn as the form (or, when the text can't be
-    drawn, why not, with the text carried along unchanged), checked as `text`."""
+    drawn, why not, with the text carried along unchanged), checked as `text`. `part`: only
+    the parts an Add or Remove changes, for htmx."""
     system = get_system(stored.system)
     spec = form_spec(system)
     file = pack_file_name(form.name.data or stored.name)
@@ -62,11 +67,13 @@ def _page(token: str, stored: StoredPack, form: PackForm, text: str, data: dict[
             problem = str(exc.errors[0])
     if data is not None:
         drawn = draw(spec, data, file)
+    builtin = (f.name for f in services.library().catalog(system).factions)
     return studio._edit_page(token, stored, form, said=said, status=status, extra={
         "view": "form", "drawn": drawn, "problem": problem,
         "field_of": drawn.field_of if drawn else None,
         "focus": focus_after(spec, action, data) if data is not None else "",
-        "unsaved": data is not None and data != _stored_data(stored)})
+        "unsaved": data is not None and data != _stored_data(stored),
+        "suggestions": {FACTION_NAMES: faction_names(data, builtin)}}, part=part)
 
 
 def _from_form(spec: Spec, stored: StoredPack, action: str = "") -> tuple[str, dict[str, Any]]:
@@ -97,17 +104,21 @@ def post(token: str) -> tuple[str, int] | WerkzeugResponse:
     form = PackForm()
     valid = form.validate_on_submit()
     action = request.form.get("action", "")[:200]
+    # Add and Remove from a page with htmx: the form is swapped, not the page drawn again
+    part = services.is_htmx() and action.partition(":")[0] in ("add", "remove")
     if action == "form":  # from the YAML view: its text, drawn as boxes, not saved
         return _page(token, stored, form, form.text.data or "", None)
     try:
         text, data = _from_form(spec, stored, action)
     except TooManyFields as exc:
-        return _page(token, stored, form, stored.text, None, status=422, said=f"Not saved: {exc}.")
+        return _page(token, stored, form, stored.text, None, status=422, said=f"Not saved: {exc}.",
+                     part=part)
     carried = "text" in request.form
     if action == "yaml":
         return _yaml_view(token, stored, form, text, None if carried else data)
     if action != "save":
-        return _page(token, stored, form, text, None if carried else data, action=action)
+        return _page(token, stored, form, text, None if carried else data, action=action,
+                     part=part)
     if not valid:
         return _page(token, stored, form, text, None if carried else data, status=422)
     try:
@@ -124,6 +135,8 @@ def post(token: str) -> tuple[str, int] | WerkzeugResponse:
     except PackTooLarge as exc:
         return _page(token, stored, form, text, None if carried else data, status=422,
                      said=f"Not saved: {exc}.")
+    except LookupError:  # deleted (from another tab) since this request found it
+        studio._no_pack(token)
     return redirect(url_for("studio_form.edit", token=token, saved=saved.version))
 
 

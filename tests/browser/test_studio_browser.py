@@ -1,6 +1,7 @@
 """The faction studio in real Chromium: a pack started, a mistake typed and named at once
 (line, key and fix) before anything is saved, fixed, saved as version 2, and shown with its
-units and costs; no policy violation, no serious axe finding at desktop or phone width.
+units and costs, then deleted; no policy violation, no serious axe finding at desktop or
+phone width.
 Screenshots: output/screenshots/studio-*.png."""
 
 from __future__ import annotations
@@ -48,6 +49,18 @@ def test_a_pack_is_checked_as_typed_and_saved(context: Any, server: str,
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways on a phone ({width} px)"
     page.screenshot(path=str(screenshots / "studio-phone.png"), full_page=True)
+    edit_link = page.url.split("?")[0]
     page.goto(f"{server}/studio")
     assert serious(page, "studio home") == []
+
+    # deleted by its owner: asked first on a page of its own, then its links say so
+    page.get_by_role("link", name="Delete House Brigade").click()
+    page.wait_for_selector("text=Delete House Brigade?")
+    assert serious(page, "studio delete, phone") == []
+    page.get_by_role("button", name="Delete House Brigade").click()
+    page.wait_for_selector("text=House Brigade was deleted, with every version of it.")
+    answer = page.goto(edit_link)
+    assert answer is not None and answer.status == 410
+    assert "This pack was deleted by its owner" in page.locator("h1").inner_text()
+    assert serious(page, "studio pack deleted, phone") == []
     assert page.evaluate("window.__violations") == []

@@ -27,17 +27,23 @@ def fill(scope: Any, boxes: dict[str, str]) -> None:
         box(scope, label).fill(value)
 
 
-def test_a_unit_is_built_by_the_form_alone(context: Any, server: str,
-                                           screenshots: Path) -> None:
+def form_view(context: Any, server: str, name: str) -> Any:
+    """A page on a new ActionHammer pack's form view, watched for policy violations."""
     context.add_init_script(WATCH)
     page = context.new_page()
     page.goto(f"{server}/studio")
     page.get_by_label("Game").first.select_option("actionhammer")
-    page.get_by_label("Pack name").fill("Form Brigade")
+    page.get_by_label("Pack name").fill(name)
     page.get_by_role("button", name="Start pack").click()
     page.wait_for_selector("#pack-check")
     page.get_by_role("button", name="Form", exact=True).click()
     page.wait_for_selector("#pack-form[data-view='form']")
+    return page
+
+
+def test_a_unit_is_built_by_the_form_alone(context: Any, server: str,
+                                           screenshots: Path) -> None:
+    page = form_view(context, server, "Form Brigade")
     assert serious(page, "studio form, desktop") == []
 
     page.get_by_role("button", name="Add a datasheet").click()
@@ -98,4 +104,45 @@ def test_a_unit_is_built_by_the_form_alone(context: Any, server: str,
     assert width <= 375, f"the form scrolls sideways on a phone ({width} px)"
     page.locator("#pf-datasheets-2").screenshot(
         path=str(screenshots / "studio-form-phone.png"))
+    assert page.evaluate("window.__violations") == []
+
+
+def test_add_and_remove_swap_the_form_in_place_and_focus_follows(context: Any,
+                                                                  server: str) -> None:
+    """With htmx, Add and Remove redraw only the form: the page is not loaded again (a mark
+    left on the window survives), what was typed stays, the check comes with the new item,
+    and focus goes to the new item's first box after Add, to the list's Add button after
+    Remove. A box out of its range does not hold Add back: the check names it."""
+    page = form_view(context, server, "Swap Brigade")
+    page.evaluate("window.__kept = 'same page'")
+    active = "() => document.activeElement && document.activeElement.id"
+
+    page.locator("#pf-datasheets-1-save").fill("9")  # out of its range: Add goes all the same
+    page.get_by_role("button", name="Add a datasheet").click()
+    until(page, f"({active})() === 'pf-datasheets-2-name'")
+    assert page.evaluate("window.__kept") == "same page"
+    assert page.locator("#pf-datasheets-1-save").input_value() == "9"  # kept as typed
+    until(page, f"{CHECK}.includes('datasheets[2].name: required key is missing')")
+    assert "datasheets[1].save: must be 2 to 6, got 9" in page.locator("#pack-check").inner_text()
+    assert "Not saved yet" in page.locator("#pack-notices").inner_text()
+    # the faction box offers the pack's own factions and the game's
+    faction = page.locator("#pf-datasheets-2-faction")
+    assert faction.get_attribute("list") == "pf-faction-names"
+    offered = page.eval_on_selector_all("#pf-faction-names option", "os => os.map(o => o.value)")
+    assert offered[0] == "My Faction" and "Cobalt Brigade" in offered
+    page.keyboard.type("Boyz")  # focus is where typing goes on
+    assert page.locator("#pf-datasheets-2-name").input_value() == "Boyz"
+
+    unit = page.locator("#pf-datasheets-2")
+    unit.get_by_role("button", name="Add a weapon").click()
+    until(page, f"({active})() === 'pf-datasheets-2-weapons-0-name'")
+    unit = page.locator("#pf-datasheets-2")
+    unit.get_by_role("button", name=re.compile(r"^Remove Datasheet 3")).click()
+    until(page, f"({active})() === 'pf-datasheets-add'")
+    assert page.locator("#pf-datasheets-2").count() == 0
+    assert page.evaluate("window.__kept") == "same page"
+    page.locator("#pf-datasheets-1-save").fill("5")
+    until(page, f"{CHECK}.includes('No problems')")
+    # one box of each id: the swap left no second form or check behind
+    assert page.locator("#pack-form").count() == 1 and page.locator("#pack-check").count() == 1
     assert page.evaluate("window.__violations") == []

@@ -223,3 +223,42 @@ def test_a_newer_version_that_changes_none_of_the_rosters_units_says_so_in_a_sen
     page = client.get(roster + "/packs").get_data(as_text=True)
     assert "(version 2); it changes none of this roster's units.</p>" in page
     assert "What it changes here" not in page
+
+
+def test_a_roster_keeps_working_after_its_pack_is_deleted(app: Flask) -> None:
+    """The roster carries the pack whole: it opens, checks, exports and prints as before, and
+    its packs page says the pack's studio page is gone instead of failing."""
+    from test_studio import delete_pack
+
+    client = printing_client(app)
+    pack = start(client, "actionhammer", "House Brigade")
+    roster = new_roster(client)
+    add_pack(client, roster, share_of(client, pack))
+    add_unit(client, roster, "My Troops")
+    before = client.get(roster + "/export.yaml").get_data(as_text=True)
+    delete_pack(client, pack)
+
+    builder = client.get(roster)
+    assert builder.status_code == 200
+    page = builder.get_data(as_text=True)
+    assert "My Troops" in page and "50 pts" in page and "newer version" not in page
+    exported = client.get(roster + "/export.yaml").get_data(as_text=True)
+    assert exported == before
+    loaded = Library().read_roster(exported, "brigade.yaml")
+    assert AH.entry_cost(loaded.catalog, loaded.roster, loaded.roster.entries[0]) == 50
+    was = Library().read_roster(before, "before.yaml")
+    assert AH.validate(loaded.catalog, loaded.roster) == AH.validate(was.catalog, was.roster)
+    pdf = client.get(roster + "/print?what=cards")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    with pdfplumber.open(io.BytesIO(pdf.data)) as document:
+        assert "My Troops" in " ".join(p.extract_text() or "" for p in document.pages)
+
+    packs = client.get(roster + "/packs")
+    said = packs.get_data(as_text=True)
+    assert packs.status_code == 200
+    assert "The pack's studio page is gone: its owner deleted the pack" in said
+    assert "the pack's page</a>" not in said  # no link to a page that is gone
+    # taking it off still works (its units first): the roster needs nothing from the studio
+    refused = client.post(roster + "/packs/remove", data={
+        "csrf_token": csrf_of(said), "version": str(version_of(said)), "index": "0"})
+    assert refused.status_code == 422 and "Remove them first" in refused.get_data(as_text=True)

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pdfplumber
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from webtools import csrf_of
@@ -211,3 +212,82 @@ def test_a_shared_pack_is_copied_to_ones_own_and_a_pack_forgotten_in_this_browse
                                                 "token": token}).status_code == 302
     assert "Void Kin" not in client.get("/studio").get_data(as_text=True)
     assert client.get(link).status_code == 200  # the pack itself stays
+
+
+def delete_pack(client: FlaskClient, link: str) -> str:
+    """Delete the pack as its owner does: the page that asks, then its button. Returns the
+    studio page it leads to."""
+    asked = client.get(link + "/delete").get_data(as_text=True)
+    answer = client.post(link + "/delete", data={"csrf_token": csrf_of(asked)})
+    assert answer.status_code == 302
+    return client.get(answer.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_say_so(
+        app: Flask, client: FlaskClient) -> None:
+    from sqlalchemy import func, select
+
+    from listbuilder.storage import PackRow, PackTombstoneRow, PackVersionRow
+
+    link = start(client, "actionhammer", "House Brigade")
+    page = client.get(link).get_data(as_text=True)
+    client.post(link, data={"csrf_token": csrf_of(page), "name": "House Brigade",
+                            "text": textarea(page).replace("pts: 10\n", "pts: 11\n"),
+                            "pack_version": "1"})
+    page = client.get(link).get_data(as_text=True)
+    share = re.search(r'id="pack-share-link" class="link" readonly value="([^"]+)"', page)
+    assert share is not None and f'href="{link.split("localhost")[-1]}/delete"' in page
+    # asked first, on a page of its own: nothing goes without the form's own button
+    asked = client.get(link + "/delete")
+    said = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and "Delete House Brigade?" in said
+    assert "2 versions saved" in said and "can't be undone" in said
+    assert "Rosters that use it keep working" in said
+    assert client.post(link + "/delete").status_code == 400  # no CSRF token: refused
+    assert client.get(link).status_code == 200
+
+    studio = delete_pack(client, link)
+    assert "House Brigade was deleted, with every version of it." in studio
+    assert "/studio/p/" not in studio  # off this browser's list
+    for address in (link, link + "/form", link + "/export.yaml", link + "/cards",
+                    share[1], share[1] + "/export.yaml", share[1] + "/cards"):
+        gone = client.get(address)
+        body = gone.get_data(as_text=True)
+        assert gone.status_code == 410, address
+        assert "This pack was deleted by its owner" in body and "House Brigade" not in body
+    assert client.post(link + "/delete", data={"csrf_token": csrf_of(studio)}) \
+        .status_code == 410
+    # unknown links are still told apart from deleted ones
+    assert client.get("/studio/s/never-a-pack-here").status_code == 404
+
+    engine = app.extensions["listbuilder.store"].engine
+    token = link.rsplit("/", 1)[1]
+    with engine.connect() as connection:
+        assert connection.scalar(select(func.count()).select_from(PackRow).where(
+            PackRow.share_token == share[1].rsplit("/", 1)[1])) == 0
+        assert connection.scalar(select(func.count()).select_from(PackVersionRow).where(
+            PackVersionRow.pack_id.not_in(select(PackRow.id)))) == 0
+        tomb = connection.execute(select(PackTombstoneRow).where(
+            PackTombstoneRow.share_token == share[1].rsplit("/", 1)[1])).one()
+    assert token not in tomb  # only the edit token's hash is kept, as for a live pack
+
+
+def test_deleting_twice_is_harmless_and_a_save_that_lost_the_race_says_deleted(
+        app: Flask, client: FlaskClient) -> None:
+    from listbuilder.pack_storage import PackStore
+
+    store: PackStore = app.extensions["listbuilder.packs"]
+    pack, token = store.create("warstuff", "Pirates", get_system("warstuff").pack_starter())
+    store.delete(pack.id)
+    store.delete(pack.id)  # a second tab's delete: nothing left to do, no error
+    assert store.by_edit_token(token) is None and store.versions(pack.id) == []
+    assert store.deleted_by_edit_token(token) is not None
+    assert store.deleted_by_share_token(pack.share_token) is not None
+    assert store.deleted_by_share_token("x" * 101) is None  # not a token: not looked up
+    with pytest.raises(LookupError):
+        store.save(pack.id, 1, "Pirates", "genres: []\n")
+    page = client.get("/studio").get_data(as_text=True)
+    late = client.post(f"/studio/p/{token}", data={"csrf_token": csrf_of(page),
+                                                    "name": "Pirates", "text": "x: 1\n",
+                                                    "pack_version": "1"})
+    assert late.status_code == 410

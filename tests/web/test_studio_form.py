@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from test_studio import pack_version, start, textarea
 from webtools import csrf_of
 
+from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 
 
@@ -98,7 +99,7 @@ def test_the_form_view_shows_the_pack_as_boxes_shaped_by_its_game(client: FlaskC
                      page)
     assert re.search(r'<input type="text"[^>]*name="datasheets-0-name"[^>]*maxlength="80"', page)
     assert '<legend>Weapon 2: Blade</legend>' in page
-    assert 'value="add:datasheets-0-weapons">Add a weapon</button>' in page
+    assert re.search(r'value="add:datasheets-0-weapons"[^>]*>Add a weapon</button>', page)
     assert "Inches (1 to 200), or Melee." in page
     assert 'aria-pressed="true">Form</button>' in page and "No problems" in page
     assert "<script>" not in page and ' style="' not in page  # the CSP forbids them
@@ -226,3 +227,55 @@ def test_what_the_boxes_hold_is_escaped_and_never_run(client: FlaskClient) -> No
     assert "<script>alert" not in said and "<img src=x" not in said and "<b>" not in said
     assert html.escape(hostile, quote=True) in said or "&lt;script&gt;" in said
     assert boxes(said)["datasheets-0-name"] == hostile
+
+
+def test_with_htmx_add_and_remove_answer_only_the_form_its_notices_and_the_check(
+        client: FlaskClient) -> None:
+    link, page = form_page(client)
+    add = re.search(r'<button[^>]*value="add:datasheets"[^>]*>', page)
+    assert add is not None and "formnovalidate" in add[0]
+    assert f'hx-post="{link.split("localhost")[-1]}/form"' in add[0]
+    assert 'hx-target="#pack-form"' in add[0] and 'hx-select="#pack-form"' in add[0]
+
+    data = boxes(page) | {"action": "add:datasheets"}
+    added = client.post(link + "/form", data=data, headers={"HX-Request": "true"})
+    part = added.get_data(as_text=True)
+    assert added.status_code == 200
+    assert part.startswith('<form id="pack-form"') and "<html" not in part
+    assert re.search(r'id="pf-datasheets-2-name"[^>]*autofocus', part)  # where to type next
+    notices = part.split('<div id="pack-notices" hx-swap-oob="outerHTML">', 1)
+    assert len(notices) == 2 and notices[1].split("</div></div>")[0].count("Not saved yet") == 1
+    # the new, empty unit's problems come with it, each linked to its box
+    check = re.search(r'<section id="pack-check"[^>]*hx-swap-oob="outerHTML"', part)
+    assert check is not None and 'data-field="pf-datasheets-2-name"' in part
+    assert part.count('id="pack-form"') == 1 and part.count('id="pack-check"') == 1
+
+    data = boxes(part) | {"action": "remove:datasheets-2"}
+    removed = client.post(link + "/form", data=data, headers={"HX-Request": "true"})
+    part = removed.get_data(as_text=True)
+    assert removed.status_code == 200 and part.startswith('<form id="pack-form"')
+    assert re.search(r'<button[^>]*id="pf-datasheets-add"[^>]*autofocus', part)
+    assert "pf-datasheets-2-name" not in part and "No problems" in part
+    # without htmx the same buttons draw the whole page, as before
+    whole = client.post(link + "/form", data=boxes(page) | {"action": "add:datasheets"})
+    assert whole.get_data(as_text=True).startswith("<!doctype html>")
+
+
+def test_a_units_faction_box_suggests_the_packs_factions_then_the_games(
+        client: FlaskClient) -> None:
+    link, page = form_page(client)
+    assert re.search(r'id="pf-datasheets-0-faction"[^>]*list="pf-faction-names"', page)
+    names = re.search(r'<datalist id="pf-faction-names">(.*?)</datalist>', page, re.S)
+    assert names is not None
+    offered = [html.unescape(n) for n in re.findall(r'<option value="([^"]*)">', names[1])]
+    builtin = [f.name for f in Library().catalog("actionhammer").factions]
+    assert offered == ["My Faction", *builtin] and "Cobalt Brigade" in offered
+    # a faction added in the boxes is offered once the form is drawn again
+    data = boxes(page) | {"factions-0-name": "Da Boyz", "action": "add:datasheets"}
+    part = client.post(link + "/form", data=data, headers={"HX-Request": "true"})
+    names = re.search(r'<datalist id="pf-faction-names">(.*?)</datalist>',
+                      part.get_data(as_text=True), re.S)
+    assert names is not None and names[1].startswith('<option value="Da Boyz">')
+    # a game whose units name no faction has no such box
+    hammer = form_page(client, "hammerwars")[1]
+    assert 'list="pf-faction-names"' not in hammer

@@ -82,6 +82,9 @@
   document.addEventListener("htmx:confirm", function (event) {
     var d = event.detail;
     if (d.etc && d.etc.values && d.etc.values.edit) return;  // a queued change, sent now
+    // (a button marked formnovalidate sends as it is, as it does without script: the
+    // studio's Add and Remove, whose answer names every refused value)
+    if (d.elt && d.elt.hasAttribute && d.elt.hasAttribute("formnovalidate")) return;
     var form = d.elt && d.elt.closest && d.elt.closest("form");
     // (a form marked novalidate is checked too: it is marked so that, without script, the
     // server may answer in its own words; with script the answer comes before sending)
