@@ -87,3 +87,30 @@ def test_the_oldest_faces_go_first_and_a_sheet_stays_while_a_face_holds_it() -> 
     assert cache.held_bytes() == 200
     cache.keep(["huge"], b"h" * 300, [[0]], [6.0])  # larger than the whole cache: not kept
     assert not cache.find(["huge"])
+
+
+def test_a_faces_markup_is_drawn_once_and_is_what_a_fresh_draw_gives(read) -> None:
+    """Faces' markup is kept per process (`layout.face_html`): what is kept is exactly what
+    the template draws, and a face whose card, stock or look differs is drawn anew."""
+    from dataclasses import replace
+
+    from listbuilder.printing.layout import _drawn_face, face_html
+    from listbuilder.printing.render import _context, _stock, unit_faces
+    from listbuilder.printing.templating import render_template
+
+    loaded = read(LEGAL)
+    system = loaded.system
+    face = unit_faces(system, system.unit_cards(loaded.catalog, loaded.roster))[0][0]
+    stock, context = _stock(CARDS), _context(system, CARDS, "Legal")
+    fresh = render_template(face.template, item=face.item, stock=stock, end_id="end", **context)
+    _drawn_face.cache_clear()
+    assert face_html(face, stock, context, end_id="end") == fresh
+    assert face_html(face, stock, context, end_id="end") == fresh
+    assert _drawn_face.cache_info().hits == 1 and _drawn_face.cache_info().misses == 1
+    smaller = replace(stock, sheet_pt=6.5)
+    assert face_html(face, smaller, context, end_id="end") == render_template(
+        face.template, item=face.item, stock=smaller, end_id="end", **context)
+    inked = _context(system, replace(CARDS, ink_saver=not CARDS.ink_saver), "Legal")
+    assert face_html(face, stock, inked) == render_template(
+        face.template, item=face.item, stock=stock, **inked)
+    assert _drawn_face.cache_info().misses == 3
