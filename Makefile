@@ -27,7 +27,7 @@ run: system $(STAMP)
 test: system $(STAMP)
 	$(BIN)/ruff check listbuilder tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest --durations=25
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load.py

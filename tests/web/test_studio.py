@@ -291,3 +291,21 @@ def test_deleting_twice_is_harmless_and_a_save_that_lost_the_race_says_deleted(
                                                     "name": "Pirates", "text": "x: 1\n",
                                                     "pack_version": "1"})
     assert late.status_code == 410
+
+
+def test_a_weapon_column_no_weapon_fills_is_left_out_of_the_units_profile(
+        client: FlaskClient) -> None:
+    """As on the printed card: an empty Features column pushed the table past a phone's edge."""
+    link = start(client)
+    page = client.get(link).get_data(as_text=True)
+    assert '<th scope="col">AP</th>' in page and '<th scope="col">Features</th>' not in page
+    text = textarea(page).replace("{name: Blade, range: Melee, att: 3, sk: 3, ap: -1}",
+                                  "{name: Blade, range: Melee, att: 3, sk: 3, ap: -1, "
+                                  "features: [Keen]}")
+    said = client.post(link + "/check", data={"csrf_token": csrf_of(page), "name": "House",
+                                              "text": text, "pack_version": "1"})
+    checked = said.get_data(as_text=True)
+    leader = checked[checked.index('id="unit-my-leader"'):checked.index('id="unit-my-troops"')]
+    troops = checked[checked.index('id="unit-my-troops"'):]
+    assert '<th scope="col">Features</th>' in leader and "<td>Keen</td>" in leader
+    assert '<th scope="col">Features</th>' not in troops
