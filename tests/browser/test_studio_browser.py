@@ -52,6 +52,9 @@ def test_a_pack_is_checked_as_typed_and_saved(context: Any, server: str,
     edit_link = page.url.split("?")[0]
     page.goto(f"{server}/studio")
     assert serious(page, "studio home") == []
+    # the game list's longest name set the start and import forms' width: 450 px
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the studio's home scrolls sideways on a phone ({width} px)"
 
     # deleted by its owner: asked first on a page of its own, then its links say so
     page.get_by_role("link", name="Delete House Brigade").click()
