@@ -302,13 +302,16 @@ def proxy_config(server_name: str, listen: str, upstream: str, certificate: str,
                    "--options lists them.")
 @click.option("--roster", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               help="Look names up in this roster first (entry labels or unit names).")
+@click.option("--against", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Look DEFENDER up in this roster instead (the opponent's file, with its "
+                   "own faction packs).")
 @click.option("--json", "as_json", is_flag=True, help="The distributions and chances as JSON.")
 @click.option("--options", "list_options", is_flag=True,
               help="List the settings this pair offers, then stop.")
 @click.pass_obj
 def resolve(library: Library, system_id: str, attacker: str, defender: str,
-            settings: tuple[str, ...], roster: Path | None, as_json: bool,
-            list_options: bool) -> None:
+            settings: tuple[str, ...], roster: Path | None, against: Path | None,
+            as_json: bool, list_options: bool) -> None:
     """What ATTACKER does to DEFENDER in SYSTEM, exactly: the distribution, its mean, the
     chance of at least each result and of a kill."""
     from listbuilder.engine.chart import chart_text
@@ -324,18 +327,22 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="SYSTEM") from None
     try:
-        cat = library.catalog(system)
-        loaded_roster = None
-        if roster is not None:
-            loaded = library.read_roster_file(roster)
+        def looked_up_in(path: Path | None) -> tuple[Catalog, Roster | None]:
+            """The catalog names are looked up in (with a roster's own faction packs, if
+            it carries any), and the roster."""
+            if path is None:
+                return library.catalog(system), None
+            loaded = library.read_roster_file(path)
             if loaded.system.id != system.id:
-                click.echo(f"{roster}: a {loaded.system.name} roster; this resolve is for "
+                click.echo(f"{path}: a {loaded.system.name} roster; this resolve is for "
                            f"{system.name}", err=True)
                 sys.exit(EXIT_UNREADABLE)
-            loaded_roster = loaded.roster
-            cat = loaded.catalog  # with the roster's own faction packs, if it carries any
-        sides = (find_side(system, cat, attacker, loaded_roster),
-                 find_side(system, cat, defender, loaded_roster))
+            return loaded.catalog, loaded.roster
+
+        cat, mine = looked_up_in(roster)
+        theirs_cat, theirs = looked_up_in(against) if against is not None else (cat, mine)
+        sides = (find_side(system, cat, attacker, mine),
+                 find_side(system, theirs_cat, defender, theirs))
         if list_options:
             for option in system.resolve_options(cat, *sides):
                 click.echo(f"{option.key}={option.text(option.default)}  ({option.allowed()})"

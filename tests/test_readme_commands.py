@@ -203,6 +203,9 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     f"{LB} resolve actionhammer --roster examples/actionhammer/legal.yaml --attacker "
     "'Strider Walker' --defender first-line --json": Run(
         ('"attacker": "Strider Walker"', '"defender": "10x Line Troopers + Brigade Captain"')),
+    f"{LB} resolve op40k --roster examples/op40k/legal.yaml --attacker 'Ork Boyz' --against "
+    "examples/op40k/imperial_guard.yaml --defender Veterans": Run(
+        ("One Page 40k (1st edition): 20x Ork Boyz -> 5x Veterans",)),
     f"{LB} db upgrade": Run(("upgraded from empty to revision",)),
     f"{LB} serve --port 5000 --workers 2 --threads 2": Serve(5000),
     f"{LB} print examples/op40k/legal.yaml --what all --paper a4 --card poker --cut-marks -o "

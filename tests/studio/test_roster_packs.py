@@ -14,6 +14,7 @@ from listbuilder.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import PackUse, Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.resolve import find_side, quick_resolve
 from listbuilder.engine.roster_file import RosterFileError, dump_roster, roster_to_data
 
 AH = get_system("actionhammer")
@@ -106,3 +107,32 @@ def test_the_command_line_validates_prints_and_resolves_a_roster_with_a_pack(
     answer = json.loads(resolved.output)
     # the roster's joined Leader goes with his unit
     assert answer["attacker"] == "5x My Troops + My Leader" and answer["summary"]
+
+
+def test_the_command_line_looks_the_defender_up_in_the_opponents_roster_and_its_packs(
+        tmp_path: Path) -> None:
+    """`resolve --against`: the target comes from the other player's file, which carries a
+    pack the attacker's roster has not got."""
+    theirs = tmp_path / "brigade.yaml"
+    theirs.write_text(brigade_roster(), encoding="utf-8")
+    mine = tmp_path / "line.yaml"
+    mine.write_text(dump_roster(Roster(system="actionhammer", name="Line", points_limit=1000,
+                                       factions=("Cobalt Brigade",),
+                                       entries=(RosterEntry(unit="Line Troopers", count=10),)),
+                                AH, LIBRARY.catalog(AH)), encoding="utf-8")
+    runner = CliRunner()
+    args = ["resolve", "actionhammer", "--roster", str(mine), "--attacker", "Line Troopers",
+            "--defender", "troops", "--json"]
+    alone = runner.invoke(main, args)
+    assert alone.exit_code != 0 and "troops" in alone.output  # not in the attacker's roster
+    resolved = runner.invoke(main, [*args, "--against", str(theirs)])
+    assert resolved.exit_code == 0, resolved.output
+    answer = json.loads(resolved.output)
+    # the label names the opponent's entry, his Leader joined to it
+    assert answer["attacker"] == "10x Line Troopers"
+    assert answer["defender"] == "5x My Troops + My Leader"
+    attacking, defending = (LIBRARY.read_roster_file(mine), LIBRARY.read_roster_file(theirs))
+    expected = quick_resolve(AH, attacking.catalog,
+                             find_side(AH, attacking.catalog, "Line Troopers", attacking.roster),
+                             find_side(AH, defending.catalog, "troops", defending.roster))
+    assert answer["summary"] == expected.summary
