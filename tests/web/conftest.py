@@ -77,7 +77,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = request.getfixturevalue("pg_migrated")
     server: pgserver.Server = request.getfixturevalue("pg_server")
     with server.admin(url) as connection:  # far quicker than a new database per test
-        connection.execute("TRUNCATE rosters, roster_history, print_cache RESTART IDENTITY")
+        connection.execute("TRUNCATE rosters, roster_history, print_cache, packs, pack_versions, "
+                           "pack_tombstones RESTART IDENTITY")
     yield url
 
 

@@ -2,7 +2,7 @@
 
 Revision ID: 0009
 Revises: 0008
-Create Date: 2026-11-28
+Create Date: 2026-11-26
 """
 
 from __future__ import annotations
