@@ -163,9 +163,10 @@ class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
 
 
 def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[str, Any],
-            styles: Styles, fetcher: StaticFetcher, continued: bool = False) -> Any:
+            styles: Styles, fetcher: StaticFetcher, continued: bool = False,
+            tight: bool = False) -> Any:
     html = render_template("print/faces.html", entries=entries, stock=stock, tall=TALL,
-                           continued=continued, **context)
+                           continued=continued, tight=tight, **context)
     return styles.document(html, CARD_CSS, fetcher)
 
 
@@ -465,6 +466,16 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
         # else it runs onto continuation cards, the flavour line kept
         document = _render([(faces[i], stock.floor_pt)], stock, context, styles, fetcher,
                            continued=True)
+        if len(document.pages) == 2:
+            # only a little too long: set closer (lines and padding, the size kept) it may
+            # fit one card yet, which beats a second card holding its last few lines
+            tight = _render([(faces[i], stock.floor_pt)], stock, context, styles, fetcher,
+                            tight=True)
+            pages = _pages_by_entry(tight, 1)[0]
+            if _overflow(pages, 0, face_px) <= FITS:
+                documents.append(tight)
+                placed[i] = (pages[:1], stock.floor_pt)
+                continue
         documents.append(document)
         placed[i] = (list(document.pages), stock.floor_pt)
     ordered: list[Any] = []

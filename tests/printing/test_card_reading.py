@@ -14,9 +14,10 @@ import pytest
 from listbuilder.engine.cards import REFERENCE
 from listbuilder.engine.library import Library
 from listbuilder.printing.options import PrintOptions
-from listbuilder.printing.render import print_roster
+from listbuilder.printing.render import FLOOR_PT, print_roster
 
-from .reading import Card, cards_of, reading
+from .pdfcheck import geometry_problems
+from .reading import CONTINUED, Card, cards_of, reading
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(ROOT.glob("examples/*/legal*.yaml"))
@@ -63,6 +64,25 @@ def test_the_quick_reference_card_closes_every_roster_print(library: Library) ->
         _, cards = printed(library, path)
         assert cards[-1].text.startswith(REFERENCE), path
         assert sum(c.text.startswith(REFERENCE) for c in cards) == 1
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_mini_quick_reference_a_few_lines_too_long_is_set_closer_not_continued(
+        library: Library, path: Path) -> None:
+    """op40k's quick reference ran two lines over a mini card, and those two lines took a card
+    of their own. A face that would take exactly two cards at the smallest size is first laid
+    out closer set (layout.py); it keeps the size, every line, and its words apart."""
+    loaded = library.read_roster(path.read_text(), str(path))
+    pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                       PrintOptions(what="cards", card="mini")).pdf
+    cards = cards_of(pdf)
+    assert not any(CONTINUED.match(c.text) for c in cards), [c.text[:40] for c in cards]
+    reference = cards[-1]
+    assert reference.text.startswith(REFERENCE)
+    assert min(reference.sizes) >= FLOOR_PT - 0.01
+    assert geometry_problems(pdf) == []
+    if loaded.system.id == "op40k":  # the card that ran over: its last words are on it
+        assert "Cover never helps it." in reference.text
 
 
 def test_a_mini_card_never_parts_a_label_from_its_value(library: Library) -> None:
