@@ -77,9 +77,22 @@ def reads_of(parts: Iterable[Part | Items], ctx: Context) -> Reads:
 
 
 def _render(template: str, ctx: Context, **more: Any) -> Markup:
-    """`template` drawn with `ctx`, a context the app's context processors have filled
-    already: an answer draws many parts from one context, so they run once, not a part."""
-    return Markup(current_app.jinja_env.get_template(template).render({**ctx, **more}))
+    """`template` drawn with `ctx`, a context that holds the environment's globals and what
+    the app's context processors give already (`_drawing_context`): an answer draws many parts
+    from one context, so that work is done once, not a part. (`Template.render` would merge
+    the globals into a fresh dict for every part: a fifth of drawing a small one.)"""
+    env = current_app.jinja_env
+    found = env.get_template(template)
+    return Markup(env.concat(found.root_render_func(
+        found.new_context({**ctx, **more}, shared=True))))
+
+
+def _drawing_context(ctx: Context) -> dict[str, Any]:
+    """`ctx` with the app's context processors run and the environment's globals beside it,
+    as `Template.render` would give each template."""
+    out = dict(ctx)
+    current_app.update_template_context(out)
+    return {**current_app.jinja_env.globals, **out}
 
 
 def draw(template: str, ctx: Context, swapped: str, **more: Any) -> Markup:
@@ -94,8 +107,7 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
     what its parts read now. Parts and items named in `always` are sent even when they read
     the same (a notice to clear, a form to put back)."""
     after = reads_of(parts, ctx)
-    ctx = dict(ctx)
-    current_app.update_template_context(ctx)
+    ctx = _drawing_context(ctx)
     wanted = set(always)
     out: list[Markup] = []
     sent: set[str] = set()
