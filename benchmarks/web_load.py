@@ -13,7 +13,13 @@ spent on each edit (which bounds what the machine can do when nothing else runs 
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
-        [--tls] [--printers N] [--print-cards CARDS]
+        [--tls] [--printers N] [--print-cards CARDS] [--pause SECONDS]
+
+--pause SECONDS (default 0): each player waits between an answer and its next edit, as a
+person does who reads the page and picks the next unit: a time drawn evenly from half to one
+and a half times SECONDS. Without it the clients never pause, which is a stress test rather
+than players: 100 of them ask as much as several thousand people at a table would. With it,
+the edits a second are what the players asked for, and the latency is what each one waits.
 
 --tls: Debian's nginx in front of gunicorn, terminating TLS on loopback with a throwaway
 self-signed certificate (openssl, made for the run), configured with exactly the site file
@@ -57,6 +63,7 @@ from __future__ import annotations
 import http.client
 import itertools
 import os
+import random
 import re
 import secrets
 import signal
@@ -138,6 +145,7 @@ class Settings:
     printers: int
     print_cards: int
     database_url: str | None
+    pause: float = 0.0  # seconds a player waits between edits, on average
 
 
 @dataclass
@@ -381,8 +389,8 @@ def words(html: bytes) -> str:
 
 
 def drive(target: Target, clients: int, edits: int, roster_size: int = 0, printers: int = 0,
-          print_cards: int = PRINT_CARDS,
-          started: Callable[[], None] = lambda: None) -> tuple[Results, Prints, float]:
+          print_cards: int = PRINT_CARDS, started: Callable[[], None] = lambda: None,
+          pause: float = 0.0) -> tuple[Results, Prints, float]:
     """Run the players, and the printers beside them until the edits are done; `started` is
     called once all have made their rosters, when the edits measured begin."""
     results, prints = Results(), Prints()
@@ -402,7 +410,10 @@ def drive(target: Target, clients: int, edits: int, roster_size: int = 0, printe
         if not player.path:
             return
         step = 0
+        thinking = random.Random(id(player))  # each player its own pauses
         while next(tickets) < edits:
+            if pause and step:
+                time.sleep(thinking.uniform(0.5, 1.5) * pause)
             began = time.perf_counter()
             try:
                 status, data = player.edit(step)
@@ -586,7 +597,8 @@ def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
         before.update(cpus())
 
     results, prints, wall = drive(target, settings.clients, settings.edits,
-                                  settings.roster_size, printers, settings.print_cards, started)
+                                  settings.roster_size, printers, settings.print_cards, started,
+                                  settings.pause)
     after = cpus()
     return Spell(label, results, prints, wall, after["server"] - before["server"],
                  after["front"] - before["front"], after["client"] - before["client"],
@@ -734,10 +746,13 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
               metavar=f"1..{PRINT_CARDS}",
               help=f"distinct cards in a printer's roster (default: {PRINT_CARDS}, "
                    f"the most a print from the browser may have)")
+@click.option("--pause", type=click.FloatRange(0), default=0.0, metavar="SECONDS",
+              help="a player's pause between edits, on average (default: 0, none)")
 def main(clients: int, edits: int, workers: int | None, threads: int | None, roster_size: int,
          database_url: str | None, no_reference: bool, tls: bool, printers: int,
-         print_cards: int) -> None:
-    settings = Settings(clients, edits, roster_size, printers, print_cards, database_url)
+         print_cards: int, pause: float) -> None:
+    settings = Settings(clients, edits, roster_size, printers, print_cards, database_url,
+                        pause)
     serve = [*CLI, "serve"]
     if workers:
         serve += ["--workers", str(workers)]
@@ -746,7 +761,9 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{os.cpu_count()} cores, load average {load} before the run; clients and server "
           f"share the machine; database: {database_url or 'SQLite file'}; "
-          f"{roster_size} units in each roster before the edits", flush=True)
+          f"{roster_size} units in each roster before the edits; "
+          + (f"each player pauses {pause / 2:g} to {pause * 1.5:g} s between edits"
+             if pause else "the players never pause between edits"), flush=True)
     measure("gunicorn (listbuilder serve, as make run starts it)"
             + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls)
     if not no_reference:
