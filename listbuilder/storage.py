@@ -68,12 +68,19 @@ class Base(DeclarativeBase):
     pass
 
 
-class RosterRow(Base):
-    __tablename__ = "rosters"
+class Links:
+    """The columns of what is reached by links (a roster, a pack, a deleted pack's links): its
+    id, the hash of its private edit link (the link itself is never kept) and its read-only
+    share link. Each table gets columns of its own, and indexes named after it."""
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+
+
+class RosterRow(Links, Base):
+    __tablename__ = "rosters"
+
     system: Mapped[str] = mapped_column(String(40))
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str] = mapped_column(Text)
@@ -570,14 +577,11 @@ def _check_size(text: str) -> None:
 
 # -- faction packs (the store is listbuilder/pack_storage.py) ------------------------------
 
-class PackRow(Base):
+class PackRow(Links, Base):
     """A faction pack made in the studio, kept like a roster (migration 0008)."""
 
     __tablename__ = "packs"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     system: Mapped[str] = mapped_column(String(40))
     name: Mapped[str] = mapped_column(String(80))
     text: Mapped[str] = mapped_column(Text)
@@ -600,13 +604,10 @@ class PackVersionRow(Base):
     saved: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class PackTombstoneRow(Base):
+class PackTombstoneRow(Links, Base):
     """What is left of a pack its owner deleted (migration 0009): only its links, so that
     they answer "deleted by its owner" rather than "no such pack". Its name and texts go."""
 
     __tablename__ = "pack_tombstones"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    edit_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     deleted: Mapped[datetime] = mapped_column(DateTime(timezone=True))
