@@ -19,7 +19,6 @@ from datetime import datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import sessionmaker
 
 from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
 from listbuilder.storage import (
@@ -28,6 +27,7 @@ from listbuilder.storage import (
     PackRow,
     PackTombstoneRow,
     PackVersionRow,
+    Sessions,
     _now,
     _plausible,
     _utc,
@@ -79,9 +79,7 @@ class PackStore:
     """Create, find and save packs, in the rosters' database."""
 
     def __init__(self, engine: Engine) -> None:
-        self._session = sessionmaker(engine, expire_on_commit=False)
-        self._write = sessionmaker(engine.execution_options(sqlite_immediate=True),
-                                   expire_on_commit=False)
+        self.sessions = Sessions(engine)
 
     def create(self, system: str, name: str, text: str) -> tuple[StoredPack, str]:
         """Save a new pack at version 1; returns it and its edit token (never stored)."""
@@ -91,7 +89,7 @@ class PackStore:
         row = PackRow(edit_hash=hash_token(token),
                       share_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES), system=system,
                       name=name, text=text, version=1, created=now, updated=now)
-        with self._write.begin() as session:
+        with self.sessions.writing() as session:
             session.add(row)
             session.flush()
             session.add(_version_row(row))
@@ -110,7 +108,7 @@ class PackStore:
     def save(self, pack_id: int, base_version: int, name: str, text: str) -> StoredPack:
         """Store a new text, if nobody saved the pack since `base_version` (else StalePack)."""
         _check_size(text)
-        with self._write.begin() as session:
+        with self.sessions.writing() as session:
             result = session.execute(
                 update(PackRow).where(PackRow.id == pack_id, PackRow.version == base_version)
                 .values(name=name, text=text, version=base_version + 1, updated=_now()))
@@ -125,7 +123,7 @@ class PackStore:
 
     def versions(self, pack_id: int) -> list[PackVersion]:
         """Every saved version, newest first."""
-        with self._session() as session:
+        with self.sessions.reading() as session:
             rows = session.execute(
                 select(PackVersionRow.version, PackVersionRow.revision, PackVersionRow.name,
                        PackVersionRow.saved)
@@ -135,7 +133,7 @@ class PackStore:
 
     def text_at(self, pack_id: int, revision: str) -> str | None:
         """The pack's text as it was at `revision` (a roster built with it names it)."""
-        with self._session() as session:
+        with self.sessions.reading() as session:
             return session.scalars(
                 select(PackVersionRow.text)
                 .where(PackVersionRow.pack_id == pack_id, PackVersionRow.revision == revision)
@@ -144,7 +142,7 @@ class PackStore:
     def delete(self, pack_id: int) -> None:
         """Remove the pack and every version of it; keep its links as a tombstone. Deleting
         one already gone does nothing."""
-        with self._write.begin() as session:
+        with self.sessions.writing() as session:
             # locked (on PostgreSQL): a second delete at the same time waits, then finds
             # nothing, instead of failing on the tombstone's unique links
             row = session.scalars(select(PackRow).where(PackRow.id == pack_id)
@@ -171,13 +169,13 @@ class PackStore:
         return self._deleted(PackTombstoneRow.share_token == token)
 
     def _deleted(self, where: object) -> datetime | None:
-        with self._session() as session:
+        with self.sessions.reading() as session:
             found = session.scalars(select(PackTombstoneRow.deleted)
                                     .where(where)).first()  # type: ignore[arg-type]
         return _utc(found) if found is not None else None
 
     def _one(self, where: object) -> StoredPack | None:
-        with self._session() as session:
+        with self.sessions.reading() as session:
             row = session.scalars(select(PackRow).where(where)).first()  # type: ignore[arg-type]
             return StoredPack.of(row) if row is not None else None
 

@@ -282,7 +282,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers never wait for the writer, and a commit is one append. A writer that finds
     # the database busy waits (busy_timeout) instead of failing with "database is locked".
     # Python's sqlite3 is told to leave transactions alone (isolation_level None): the begin
-    # hook below emits BEGIN itself, IMMEDIATE for writes (see `RosterStore._writing`).
+    # hook below emits BEGIN itself, IMMEDIATE for writes (see `Sessions.writing`).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -319,6 +319,25 @@ def _sqlite_begin(connection: Connection) -> None:
                                else "BEGIN")
 
 
+class Sessions:
+    """One engine's sessions, as every store takes them (rosters here, packs in
+    pack_storage.py): `reading()` for reads, and `writing()`, a transaction that takes SQLite's
+    write lock as it begins (BEGIN IMMEDIATE: `_sqlite_begin`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._read = sessionmaker(engine, expire_on_commit=False)
+        self._write = sessionmaker(engine.execution_options(sqlite_immediate=True),
+                                   expire_on_commit=False)
+
+    def reading(self) -> Session:
+        return self._read()
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        with self._write.begin() as session:
+            yield session
+
+
 class RosterStore:
     """Create, find and save rosters; keep printed PDFs. Safe to share between threads (one
     session per call) and between processes (the database does the locking)."""
@@ -326,18 +345,11 @@ class RosterStore:
     def __init__(self, url: str, print_cache_bytes: int = PRINT_CACHE_BYTES) -> None:
         self.engine: Engine = make_engine(url)
         self.print_cache_bytes = print_cache_bytes
-        self._session = sessionmaker(self.engine, expire_on_commit=False)
-        self._immediate = self.engine.execution_options(sqlite_immediate=True)
+        self.sessions = Sessions(self.engine)
         self._one_statement = self.engine.execution_options(sqlite_one_statement=True)
-        self._write_session = sessionmaker(self._immediate, expire_on_commit=False)
 
     def close(self) -> None:
         self.engine.dispose()
-
-    @contextmanager
-    def _writing(self) -> Iterator[Session]:
-        with self._write_session.begin() as session:
-            yield session
 
     # -- rosters ------------------------------------------------------------------------------
 
@@ -350,7 +362,7 @@ class RosterStore:
                         share_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES),
                         system=system, name=name, text=text, version=1, created=now,
                         updated=now)
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             session.add(row)
             session.flush()  # its id, for the history's first row: what the first undo restores
             _record(session.connection(), row.id, 1, text, "", "edit", now)
@@ -445,7 +457,7 @@ class RosterStore:
     def delete(self, roster_id: int) -> Stored:
         """Mark the roster deleted: no link opens it and no list shows it, until `restore` or
         `purge_deleted`. Deleting a deleted roster keeps its first deletion time."""
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             session.execute(update(RosterRow)
                             .where(RosterRow.id == roster_id, RosterRow.deleted_at.is_(None))
                             .values(deleted_at=_now()))
@@ -453,14 +465,14 @@ class RosterStore:
 
     def restore(self, roster_id: int) -> Stored:
         """Undo `delete`: the roster opens by its links again, as it was."""
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             session.execute(update(RosterRow).where(RosterRow.id == roster_id)
                             .values(deleted_at=None))
             return Stored.of(_existing(session, roster_id))
 
     def purge_deleted(self, older_than: timedelta) -> int:
         """Remove for good the rosters deleted more than `older_than` ago; how many."""
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             result = session.execute(delete(RosterRow).where(
                 RosterRow.deleted_at.is_not(None), RosterRow.deleted_at < _now() - older_than))
             return int(getattr(result, "rowcount", 0))
@@ -483,7 +495,7 @@ class RosterStore:
         """Store a sealed list: a new one (`base_version` None), or a new version of one still
         at `base_version`. False when another device saved it meanwhile (read it again)."""
         now = _now()
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             if base_version is None:
                 session.add(RosterListRow(lookup=lookup, sealed=sealed, version=1, updated=now))
                 return True
@@ -497,7 +509,7 @@ class RosterStore:
 
     def cached_print(self, key: str) -> bytes | None:
         """The PDF kept under this key, or None. A hit counts as a use for eviction."""
-        with self._session() as session:
+        with self.sessions.reading() as session:
             found = session.execute(select(PrintRow.pdf, PrintRow.last_used)
                                     .where(PrintRow.key == key)).first()
         if found is None:
@@ -505,7 +517,7 @@ class RosterStore:
         pdf, last_used = found
         now = _now()
         if _utc(last_used) < now - TOUCH_EVERY:  # a popular print is not a write per request
-            with self._writing() as session:
+            with self.sessions.writing() as session:
                 session.execute(update(PrintRow).where(PrintRow.key == key)
                                 .values(last_used=now))
         return bytes(pdf)
@@ -516,7 +528,7 @@ class RosterStore:
         if len(data) > self.print_cache_bytes:
             return
         now = _now()
-        with self._writing() as session:
+        with self.sessions.writing() as session:
             session.execute(_upsert(session, {"key": key, "pdf": data, "size": len(data),
                                               "created": now, "last_used": now}))
             total = session.scalar(select(func.coalesce(func.sum(PrintRow.size), 0)))
@@ -535,7 +547,7 @@ class RosterStore:
 
     def print_cache_size(self) -> tuple[int, int]:
         """How many PDFs the cache keeps, and their bytes together."""
-        with self._session() as session:
+        with self.sessions.reading() as session:
             count, total = session.execute(
                 select(func.count(), func.coalesce(func.sum(PrintRow.size), 0))).one()
         return int(count), int(total)
