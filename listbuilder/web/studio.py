@@ -67,14 +67,14 @@ def _no_pack(token: str) -> NoReturn:
     abort(404, "No pack has this edit link. Check that the whole link was copied.")
 
 
-def _by_edit_token(token: str) -> StoredPack:
+def pack_by_edit_token(token: str) -> StoredPack:
     found = packs().by_edit_token(token)
     if found is None:
         _no_pack(token)
     return found
 
 
-def _by_share_token(share: str) -> StoredPack:
+def pack_by_share_token(share: str) -> StoredPack:
     found = packs().by_share_token(share)
     if found is None:
         _gone(packs().deleted_by_share_token(share))
@@ -118,7 +118,11 @@ def _unit_view(system: RuleSystem, check: PackCheck, unit: Unit) -> UnitView:
 
 
 def check_view(system: RuleSystem, name: str, text: str) -> CheckView:
-    """The pack's problems, or what it adds, with each unit's profile and cost."""
+    """The pack's problems, or what it adds, with each unit's profile and cost. A text over
+    the size a pack may have is not read at all: that is its one problem."""
+    if len(text.encode("utf-8")) > MAX_PACK_BYTES:
+        return CheckView((DataError(pack_file_name(name), (),
+                                    f"larger than {MAX_PACK_BYTES // 1024} KB: split it"),))
     pack = Pack(system.id, name, text)
     check = check_pack(system, services.library().loaded(system), pack)
     if not check.ok:
@@ -209,7 +213,7 @@ def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
 
 @bp.get("/p/<token>")
 def edit(token: str) -> tuple[str, int]:
-    stored = _by_edit_token(token)
+    stored = pack_by_edit_token(token)
     _remember(token)
     return _edit_page(token, stored)
 
@@ -218,7 +222,7 @@ def edit(token: str) -> tuple[str, int]:
 def save(token: str) -> tuple[str, int] | WerkzeugResponse:
     """Keep the text as typed, problems and all (the page lists them); a roster can use only
     a version without problems."""
-    stored = _by_edit_token(token)
+    stored = pack_by_edit_token(token)
     form = PackForm()
     if not form.validate_on_submit():
         return _edit_page(token, stored, form, status=422)
@@ -243,16 +247,11 @@ def save(token: str) -> tuple[str, int] | WerkzeugResponse:
 @bp.post("/p/<token>/check")
 def check(token: str) -> tuple[str, int]:
     """The live check as the player types (htmx): problems, or the units with their costs."""
-    stored = _by_edit_token(token)
+    stored = pack_by_edit_token(token)
     form = PackForm()
     form.validate()
     system = get_system(stored.system)
-    text = form.text.data or ""
-    if len(text.encode("utf-8")) > MAX_PACK_BYTES:
-        view = CheckView((DataError(pack_file_name(stored.name), (),
-                                    f"larger than {MAX_PACK_BYTES // 1024} KB: split it"),))
-    else:
-        view = check_view(system, form.name.data or stored.name, text)
+    view = check_view(system, form.name.data or stored.name, form.text.data or "")
     return render_template("web/_studio_check.html", check=view, system=system,
                            cards_url=url_for("studio_print.cards_by_edit", token=token)), 200
 
@@ -266,12 +265,12 @@ def _download(stored: StoredPack, text: str) -> Response:
 
 @bp.get("/p/<token>/export.yaml")
 def export(token: str) -> Response:
-    return _download(stored := _by_edit_token(token), stored.text)
+    return _download(stored := pack_by_edit_token(token), stored.text)
 
 
 @bp.get("/p/<token>/revision/<revision>.yaml")
 def export_revision(token: str, revision: str) -> Response:
-    stored = _by_edit_token(token)
+    stored = pack_by_edit_token(token)
     text = packs().text_at(stored.id, revision)
     if text is None:
         abort(404, "This pack has no saved version with that revision.")
@@ -280,7 +279,7 @@ def export_revision(token: str, revision: str) -> Response:
 
 @bp.get("/s/<share>")
 def shared(share: str) -> str:
-    stored = _by_share_token(share)
+    stored = pack_by_share_token(share)
     system = get_system(stored.system)
     return render_template("web/studio_shared.html", stored=stored, system=system,
                            share=share, check=check_view(system, stored.name, stored.text),
@@ -290,7 +289,7 @@ def shared(share: str) -> str:
 
 @bp.get("/s/<share>/export.yaml")
 def shared_export(share: str) -> Response:
-    return _download(stored := _by_share_token(share), stored.text)
+    return _download(stored := pack_by_share_token(share), stored.text)
 
 
 @bp.post("/s/<share>/copy")
@@ -299,7 +298,7 @@ def copy(share: str) -> WerkzeugResponse:
     house variant): its own links, in this browser's list; the shared one is not touched."""
     if not FlaskForm().validate_on_submit():
         abort(400, "This form had expired; reload the page and try again.")
-    stored = _by_share_token(share)
+    stored = pack_by_share_token(share)
     _copy, token = packs().create(stored.system, f"{stored.name} (copy)"[:80], stored.text)
     _remember(token)
     return redirect(url_for("studio.edit", token=token))
@@ -309,7 +308,7 @@ def copy(share: str) -> WerkzeugResponse:
 def delete(token: str) -> tuple[str, int] | WerkzeugResponse:
     """Asks first (a page of its own, so it works without JavaScript); then the pack and all
     its versions are removed for good, and its links say it was deleted by its owner."""
-    stored = _by_edit_token(token)
+    stored = pack_by_edit_token(token)
     if not FlaskForm().validate_on_submit():
         return render_template("web/studio_delete.html", stored=stored, token=token,
                                system=get_system(stored.system),

@@ -16,7 +16,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.errors import DataError, DataLoadError
-from listbuilder.engine.packs import MAX_PACK_BYTES, pack_file_name
+from listbuilder.engine.packs import pack_file_name
 from listbuilder.engine.registry import get_system
 from listbuilder.pack_storage import PackTooLarge, StalePack, StoredPack
 from listbuilder.web import services, studio
@@ -87,7 +87,7 @@ def _from_form(spec: Spec, stored: StoredPack, action: str = "") -> tuple[str, d
 
 @bp.get("/p/<token>/form")
 def edit(token: str) -> tuple[str, int]:
-    stored = studio._by_edit_token(token)
+    stored = studio.pack_by_edit_token(token)
     studio._remember(token)
     form = PackForm(data={"name": stored.name, "text": stored.text,
                           "pack_version": stored.version})
@@ -98,7 +98,7 @@ def edit(token: str) -> tuple[str, int]:
 def post(token: str) -> tuple[str, int] | WerkzeugResponse:
     """Every button of the form view: save, check (without JavaScript), add or remove an item,
     the YAML view; and the YAML view's Form button, which posts its text here."""
-    stored = studio._by_edit_token(token)
+    stored = studio.pack_by_edit_token(token)
     system = get_system(stored.system)
     spec = form_spec(system)
     form = PackForm()
@@ -154,7 +154,7 @@ def _yaml_view(token: str, stored: StoredPack, form: PackForm, text: str,
 def check(token: str) -> tuple[str, int]:
     """The live check of the form as the player types (htmx): the same panel as the YAML
     view's, each problem linked to the box it is about."""
-    stored = studio._by_edit_token(token)
+    stored = studio.pack_by_edit_token(token)
     system = get_system(stored.system)
     form = PackForm()
     form.validate()
@@ -167,12 +167,8 @@ def check(token: str) -> tuple[str, int]:
         text, data = "", {}
         view = studio.CheckView((DataError(file, (), str(exc)),))
     else:
-        if len(text.encode("utf-8")) > MAX_PACK_BYTES:
-            view = studio.CheckView((DataError(file, (), f"larger than "
-                                               f"{MAX_PACK_BYTES // 1024} KB: split it"),))
-        else:
-            view = studio.check_view(system, name, text)
-            if "text" not in request.form:
-                field_of = draw(form_spec(system), data, file).field_of
+        view = studio.check_view(system, name, text)
+        if "text" not in request.form:
+            field_of = draw(form_spec(system), data, file).field_of
     return render_template("web/_studio_check.html", check=view, system=system,
                            field_of=field_of), 200

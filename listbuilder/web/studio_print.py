@@ -19,7 +19,7 @@ from listbuilder.web import services
 from listbuilder.web.print_cache import print_key
 from listbuilder.web.print_queue import PrintJob
 from listbuilder.web.print_views import Asked, _preview, file_response, queued, sent_values
-from listbuilder.web.studio import _by_edit_token, _by_share_token
+from listbuilder.web.studio import pack_by_edit_token, pack_by_share_token
 
 bp = Blueprint("studio_print", __name__, url_prefix="/studio")
 
@@ -64,7 +64,7 @@ def _cards(stored: StoredPack, back: str) -> Response:
 
 @bp.get("/p/<token>/cards")
 def cards_by_edit(token: str) -> Response:
-    return _cards(_by_edit_token(token), url_for("studio.edit", token=token))
+    return _cards(pack_by_edit_token(token), url_for("studio.edit", token=token))
 
 
 @bp.get("/p/<token>/cards/preview.png")
@@ -74,7 +74,7 @@ def preview_by_edit(token: str) -> Response:
 
 @bp.get("/s/<share>/cards")
 def cards_by_share(share: str) -> Response:
-    return _cards(_by_share_token(share), url_for("studio.shared", share=share))
+    return _cards(pack_by_share_token(share), url_for("studio.shared", share=share))
 
 
 @bp.get("/s/<share>/cards/preview.png")

@@ -14,6 +14,7 @@ from test_studio import pack_version, start, textarea
 from webtools import csrf_of
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.packs import MAX_PACK_BYTES
 from listbuilder.engine.registry import get_system
 
 
@@ -279,3 +280,22 @@ def test_a_units_faction_box_suggests_the_packs_factions_then_the_games(
     # a game whose units name no faction has no such box
     hammer = form_page(client, "hammerwars")[1]
     assert 'list="pf-faction-names"' not in hammer
+
+
+def test_a_pack_over_the_size_limit_is_named_as_such_by_both_live_checks(
+        client: FlaskClient) -> None:
+    """Neither view reads a text larger than a pack may be: the check says so, and how to fix
+    it, instead of loading it."""
+    link, page = form_page(client)
+    filler = "x" * (MAX_PACK_BYTES + 1)
+    said = client.post(link + "/form/check", data=boxes(page) | {"datasheets-0-text": filler})
+    assert said.status_code == 200
+    text = said.get_data(as_text=True)
+    assert "1 problem to fix" in text
+    assert f"house-brigade.yaml: (top): larger than {MAX_PACK_BYTES // 1024} KB: split it" in text
+    said = client.post(link + "/check", data={"csrf_token": boxes(page)["csrf_token"],
+                                              "name": "House Brigade", "pack_version": "1",
+                                              "text": "# " + filler})
+    assert f"house-brigade.yaml: (top): larger than {MAX_PACK_BYTES // 1024} KB: split it" in \
+        said.get_data(as_text=True)
+    assert "No problems" in client.get(link).get_data(as_text=True)  # nothing was saved
