@@ -42,6 +42,15 @@ def opened(page: Any, selector: str, state: str = "visible") -> None:
     until(page, "() => document.readyState === 'complete'")
 
 
+def start_pack(page: Any, server: str, name: str, system: str = "actionhammer") -> None:
+    """Start a pack in the studio as a player does, and wait for its page and live check."""
+    page.goto(f"{server}/studio")
+    page.get_by_label("Game").first.select_option(system)
+    page.get_by_label("Pack name").fill(name)
+    page.get_by_role("button", name="Start pack").click()
+    opened(page, "#pack-check")
+
+
 @contextmanager
 def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
     """The app on a free port in a thread, on a database of its own in `tmp`; its base URL."""

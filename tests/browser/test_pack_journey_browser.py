@@ -12,7 +12,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from browsertools import opened, served_app, until
+from browsertools import opened, served_app, start_pack, until
 from test_accessibility import serious
 from test_csp_browser import WATCH
 from test_resolve_browser import answered, show_panel, swapped
@@ -89,11 +89,7 @@ def test_a_house_faction_from_studio_to_table_and_to_another_machine(
     context.add_init_script(WATCH)
     page = context.new_page()
     # the studio: five units with upgrades
-    page.goto(f"{server}/studio")
-    page.get_by_label("Game").first.select_option("actionhammer")
-    page.get_by_label("Pack name").fill("House Regiment")
-    page.get_by_role("button", name="Start pack").click()
-    opened(page, "#pack-check")
+    start_pack(page, server, "House Regiment")
     page.get_by_label("The pack, as YAML").fill(PACK)
     page.get_by_role("button", name="Save", exact=True).click()
     opened(page, "text=Saved as version 2.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from browsertools import until
+from browsertools import start_pack, until
 from test_accessibility import serious
 from test_csp_browser import WATCH
 
@@ -20,11 +20,7 @@ def test_a_pack_is_checked_as_typed_and_saved(context: Any, server: str,
                                               screenshots: Path) -> None:
     context.add_init_script(WATCH)
     page = context.new_page()
-    page.goto(f"{server}/studio")
-    page.get_by_label("Game").first.select_option("actionhammer")
-    page.get_by_label("Pack name").fill("House Brigade")
-    page.get_by_role("button", name="Start pack").click()
-    page.wait_for_selector("#pack-check")
+    start_pack(page, server, "House Brigade")
     assert "No problems" in page.locator("#pack-check").inner_text()
     assert serious(page, "studio pack, desktop") == []
     box = page.get_by_label("The pack, as YAML")

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsertools import until
+from browsertools import start_pack, until
 from test_accessibility import serious
 from test_csp_browser import WATCH
 
@@ -31,11 +31,7 @@ def form_view(context: Any, server: str, name: str) -> Any:
     """A page on a new ActionHammer pack's form view, watched for policy violations."""
     context.add_init_script(WATCH)
     page = context.new_page()
-    page.goto(f"{server}/studio")
-    page.get_by_label("Game").first.select_option("actionhammer")
-    page.get_by_label("Pack name").fill(name)
-    page.get_by_role("button", name="Start pack").click()
-    page.wait_for_selector("#pack-check")
+    start_pack(page, server, name)
     page.get_by_role("button", name="Form", exact=True).click()
     page.wait_for_selector("#pack-form[data-view='form']")
     return page
