@@ -769,6 +769,9 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
     if not no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)"
                 + (", plain HTTP" if tls else ""), WERKZEUG, settings)
+    print("\ngoals (issue 17), players who never pause: 100 through TLS (--tls --clients 100): "
+          "0 errors and p95 <= 250 ms, and with 8 printers (--printers 8) p95 within 2x of "
+          "it; 50 on plain HTTP (--clients 50): p95 <= 147 ms and >= 465 edits/s")
 
 
 if __name__ == "__main__":
