@@ -9,9 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from weasyprint.urls import URLFetcher, URLFetcherResponse
-
 from listbuilder.locations import shared
+from listbuilder.printing.weasy import URLFetcher, URLFetcherResponse
 
 STATIC = shared("static")
 TYPES = {".css": "text/css", ".svg": "image/svg+xml", ".ttf": "font/ttf", ".otf": "font/otf",

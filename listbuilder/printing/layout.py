@@ -25,8 +25,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pikepdf
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.printing.facecache import FACES, Kept, Sheet, assemble, face_key
@@ -34,6 +32,7 @@ from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
 from listbuilder.printing.geometry import BLEED_SAFE
 from listbuilder.printing.templating import render_template
 from listbuilder.printing.textwidth import card_text_width, columns_fit, largest_pt
+from listbuilder.printing.weasy import CSS, HTML, FontConfiguration
 from listbuilder.printing.workers import in_child, pool, split_work
 
 Progress = Callable[[str, int, int], None]

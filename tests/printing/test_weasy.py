@@ -1,0 +1,71 @@
+"""WeasyPrint is imported without its library search (listbuilder/printing/weasy.py): no
+ldconfig, gcc or ld run at import, its libraries still open, and a system where only the
+search finds them still gets them. Each case runs in a fresh interpreter, as the import is
+once per process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+REPORT = """
+import ctypes.util, json, sys
+from weasyprint.text import ffi
+print(json.dumps({"spawned": spawned, "pango": ffi.pango is not None,
+                  "fontconfig": ffi.fontconfig is not None,
+                  "find_library_back": ctypes.util.find_library is real}))
+"""
+
+
+def run(code: str) -> tuple[dict[str, object], str]:
+    done = subprocess.run([sys.executable, "-c", code + REPORT], cwd=ROOT, capture_output=True,
+                          text=True, check=True, timeout=120)
+    *before, last = done.stdout.strip().splitlines()
+    return json.loads(last), "\n".join(before)
+
+
+WATCH = """
+import ctypes.util, sys
+real = ctypes.util.find_library
+spawned = []
+sys.addaudithook(lambda event, args: spawned.append(str(args[0]))
+                 if event == "subprocess.Popen" else None)
+"""
+
+
+def test_importing_the_renderer_runs_no_program_and_opens_weasyprints_libraries() -> None:
+    found, printed = run(WATCH + "import listbuilder.printing.render\n")
+    assert found == {"spawned": [], "pango": True, "fontconfig": True,
+                     "find_library_back": True}
+    assert printed == ""
+
+
+def test_without_the_search_weasyprint_alone_runs_ldconfig_gcc_and_ld() -> None:
+    """What the module saves: WeasyPrint imported directly looks each name up with programs
+    (if this starts to fail, a WeasyPrint release stopped searching: weasy.py can go)."""
+    found, _ = run(WATCH + "import weasyprint\n")
+    assert any("ldconfig" in program for program in found["spawned"])  # type: ignore[union-attr]
+
+
+def test_a_library_only_the_search_finds_is_still_found() -> None:
+    """The loader refuses every name while the search is off (as on a system whose
+    libraries are outside the loader's paths): the import is tried again with the search,
+    and WeasyPrint's installation advice from the first try is not shown."""
+    refuse = WATCH + """
+import cffi
+loader = cffi.FFI.dlopen
+def dlopen(self, name, flags=0):
+    if ctypes.util.find_library is not real:
+        raise OSError("not on the loader's paths: " + str(name))
+    return loader(self, name, flags)
+cffi.FFI.dlopen = dlopen
+import listbuilder.printing.weasy
+"""
+    found, printed = run(refuse)
+    assert found["pango"] and found["fontconfig"] and found["find_library_back"]
+    assert found["spawned"], "the second try searched as WeasyPrint does"
+    assert "could not import" not in printed and printed == ""
