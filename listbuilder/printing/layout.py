@@ -487,6 +487,31 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     return LaidOut(pdf, numbers, [placed[i][1] for i in range(len(faces))], fetcher.refused)
 
 
+def render_sheet_document(template: list[str] | str, context: dict[str, Any],
+                          column_starts: dict[str, int]) -> tuple[bytes, int, list[str]]:
+    """The roster sheet, straight to PDF: its sections of rules in two columns parted where
+    `column_starts` says (`columns.column_start`), which lays out in one pass. A section that
+    ran over a page break is not parted so: the sheet is then laid out again with balanced
+    columns. Returns the PDF, its page count and the URLs the fetcher refused."""
+    fetcher = StaticFetcher()
+    with STYLES.borrow() as styles:
+        def lay(starts: dict[str, int]) -> Any:
+            html = render_template(template, column_starts=starts, **context)
+            return styles.document(html, PAGE_CSS, fetcher)
+
+        document = lay(column_starts)
+        if not all(_on_one_page(document, f"columns-{key}") for key, start in
+                   column_starts.items() if start):
+            document = lay({})
+        return document.write_pdf(), len(document.pages), fetcher.refused
+
+
+def _on_one_page(document: Any, anchor: str) -> bool:
+    """Whether the first and the last rule of a parted section are on the same page."""
+    pages = [{a for a in page.anchors if a.startswith(anchor)} for page in document.pages]
+    return any({f"{anchor}-first", f"{anchor}-last"} <= found for found in pages)
+
+
 def render_page_document(template: list[str] | str, context: dict[str, Any],
                          sizes: Sequence[float] = (8.5,),
                          one_page: bool = False) -> tuple[bytes, int, float, list[str]]:

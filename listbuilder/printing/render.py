@@ -14,6 +14,7 @@ from listbuilder.engine.cards import CardSet, ChitFace, UnitCard, reference_card
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import RuleSystem
+from listbuilder.printing.columns import column_start, column_width
 from listbuilder.printing.geometry import BLEED, CARDS, CHIT, CHIT_GUTTER, GUTTER, fold_sheet, grid
 from listbuilder.printing.impose import (
     Progress,
@@ -31,6 +32,7 @@ from listbuilder.printing.layout import (
     Stock,
     lay_out,
     render_page_document,
+    render_sheet_document,
 )
 from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.templating import system_template
@@ -302,8 +304,11 @@ def print_sheet(catalog: Catalog, system: RuleSystem, roster: Roster,
                 options: PrintOptions) -> Printed:
     sheet = system.roster_sheet(catalog, roster)
     context = _context(system, options, roster.name, sheet=sheet, paper=options.paper)
-    pdf, pages, _, refused = render_page_document(system_template(system.id, "sheet.html"),
-                                                  context)
+    width = column_width(options.paper)
+    starts = {"core": column_start(sheet.core, width),
+              "glossary": column_start(sheet.glossary, width)}
+    pdf, pages, refused = render_sheet_document(system_template(system.id, "sheet.html"),
+                                                context, starts)
     return Printed(pdf, pages=pages, refused=tuple(refused))
 
 
