@@ -128,9 +128,11 @@ def test_opened_rosters_prints_and_rules_sheets_open_offline(context: Any, site:
     page.goto(share)
     assert "Ork Boyz" in page.locator("main").inner_text()
     page.goto(site.url + "/notes")  # never opened here
-    listed = page.locator("#offline-kept").inner_text()
     assert "No connection" in page.locator("main").inner_text()
-    assert "Kept offline" in listed
+    # offline.js lists what is kept once the worker's store answers, after the page loads
+    # (read at once, a loaded CI machine saw the placeholder)
+    until(page, "() => document.querySelector('#offline-kept').textContent"
+                ".includes('Kept offline')")
 
     # a change made with no connection is kept, and saved when the server is back
     page.goto(url)
