@@ -512,17 +512,15 @@ def _on_one_page(document: Any, anchor: str) -> bool:
     return any({f"{anchor}-first", f"{anchor}-last"} <= found for found in pages)
 
 
-def render_page_document(template: list[str] | str, context: dict[str, Any],
-                         sizes: Sequence[float] = (8.5,),
-                         one_page: bool = False) -> tuple[bytes, int, float, list[str]]:
-    """A document of whole pages (the roster sheet, a rules sheet), straight to PDF.
-
-    With `one_page`, `sizes` (largest first) are searched by halves for the largest at which
-    everything fits one page (the last size is used whatever happens), with columns filled
-    one after another, which lays out fast; the page is then laid out once more at that size
-    with balanced columns (`balanced` in the template's context), which fit whenever filled
-    columns do but cost many times as much on a page that overflows. Returns the PDF, its page
-    count, the text size used and the URLs the fetcher refused.
+def render_rules_document(template: list[str] | str, context: dict[str, Any],
+                          sizes: Sequence[float]) -> tuple[bytes, int, float, list[str]]:
+    """A rules sheet, straight to PDF, at the largest of `sizes` (largest first) at which it
+    fits one page, found by halves (the last size is used whatever happens), with columns
+    filled one after another, which lays out fast; the page is then laid out once more at
+    that size with balanced columns (`balanced` in the template's context), which fit
+    whenever filled columns do but cost many times as much on a page that overflows. Returns
+    the PDF, its page count, the text size used and the URLs the fetcher refused. (The
+    roster sheet is `render_sheet_document`.)
     """
     fetcher = StaticFetcher()
     with STYLES.borrow() as styles:
@@ -530,9 +528,6 @@ def render_page_document(template: list[str] | str, context: dict[str, Any],
             html = render_template(template, font_pt=size, balanced=balanced, **context)
             return styles.document(html, PAGE_CSS, fetcher)
 
-        if not one_page:
-            document = lay(sizes[0])
-            return document.write_pdf(), len(document.pages), sizes[0], fetcher.refused
         low, high = 0, len(sizes) - 1  # sizes[high] is used if nothing larger fits
         fitted: dict[int, Any] = {}
         while low < high:

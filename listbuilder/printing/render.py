@@ -31,7 +31,7 @@ from listbuilder.printing.layout import (
     LaidOut,
     Stock,
     lay_out,
-    render_page_document,
+    render_rules_document,
     render_sheet_document,
 )
 from listbuilder.printing.options import PrintError, PrintOptions
@@ -322,8 +322,8 @@ def print_rules(catalog: Catalog, system: RuleSystem,
     context = _context(system, options, f"{system.name}: rules reference", catalog=catalog,
                        paper=options.paper)
     try:
-        pdf, pages, size, refused = render_page_document(
-            [f"{system.id}/rules.html"], context, sizes=RULES_PT, one_page=True)
+        pdf, pages, size, refused = render_rules_document(
+            [f"{system.id}/rules.html"], context, sizes=RULES_PT)
     except TemplateNotFound:
         raise PrintError(f"{system.name} has no rules sheet yet "
                          f"(templates/rules.html in {system.package()})") from None
