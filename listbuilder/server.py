@@ -11,6 +11,7 @@ its own warm layout processes for prints (`listbuilder.printing.workers`), stopp
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import signal
@@ -80,6 +81,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             "reuse_port": True,
             "proc_name": "listbuilder",
             "control_socket_disable": True,  # no gunicornc; two servers would share its path
+            "pre_fork": _pre_fork,
             "post_fork": _post_fork,
             "worker_exit": _worker_exit,
             "when_ready": _when_ready,
@@ -122,6 +124,14 @@ class TokenHidingLogger(Logger):  # type: ignore[misc]
         if msg.startswith("Listening at:") and args and not args[0]:
             args = (", ".join(self.cfg.bind), *args[1:])
         super().info(msg, *args, **kwargs)
+
+
+def _pre_fork(server: Any, worker: Any) -> None:
+    # What the master built (the app, the catalogs, the templates: some 130,000 objects) lives
+    # as long as the server: out of the collector's reach, a worker's full collections no
+    # longer walk it (one took 51 ms of an edit loop's 2.7 s, 3.5% of its CPU with the young
+    # ones) and the pages holding it stay shared with the master instead of being copied.
+    gc.freeze()
 
 
 def _post_fork(server: Any, worker: Any) -> None:

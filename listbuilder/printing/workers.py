@@ -11,6 +11,7 @@ process lays the faces out itself.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -89,6 +90,7 @@ def _warm_worker(owner: int) -> None:
     from listbuilder.printing.render import warm_up
 
     warm_up()
+    gc.freeze()  # the renderer's set-up lasts the process: its full collections skip it
 
 
 def _ready() -> int:

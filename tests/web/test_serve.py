@@ -272,3 +272,26 @@ def test_the_access_log_leaves_out_edit_and_share_tokens(tmp_path: Path) -> None
     assert f"Listening at: 127.0.0.1:{port} (" in log  # it said "Listening at:  (pid)"
     assert '"GET /s/... HTTP/1.1" 200' in log
     assert edit_token not in log and share_token not in log
+
+
+def test_each_worker_starts_with_what_the_master_built_out_of_the_collectors_reach(
+        tmp_path: Path) -> None:
+    """gunicorn's pre_fork hook freezes the master's objects (the app, catalogs, templates):
+    a worker's full collections then skip them, and their pages stay shared with the master."""
+    import gc
+
+    from listbuilder.server import Server
+    from listbuilder.web import create_app
+
+    app = create_app({"UPGRADE_DATABASE": True, "DATABASE_URL": None},
+                     instance_path=tmp_path / "instance")
+    server = Server(app, f"127.0.0.1:{free_port()}", workers=2, threads=2)
+    gc.unfreeze()
+    try:
+        server.cfg.pre_fork(None, None)
+        assert gc.get_freeze_count() > 10_000, "the app and its catalogs are frozen"
+        assert not any(type(o) is Server for o in gc.get_objects()), \
+            "frozen objects are out of the collector's generations"
+    finally:
+        gc.unfreeze()
+        app.extensions["listbuilder.store"].close()
