@@ -14,6 +14,14 @@ A system whose libraries only that search finds gets the import a second time, w
 search. WeasyPrint prints its installation advice before it gives up, so that first try's
 output is held back. find_library is only replaced during the import, under the import lock;
 a thread that calls it at that moment gets "not found".
+
+WeasyPrint also asks cffi for a new C array type for every font it subsets, with the length in
+the type's name (`ffi.new(f"hb_codepoint_t[{n}]", values)`). cffi parses each type name it
+has not met before with pycparser, 2-6 ms each, and keeps it for ever: three a font, so a
+print with three fonts whose glyph counts the process had not seen paid some 30 ms in 0.2 s,
+and a server's cache grew with every new count. `_open_arrays` turns such a call into the
+same array of open length (`hb_codepoint_t[]`, its length that of the values), one type for
+every count.
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ import contextlib
 import ctypes.util
 import importlib
 import io
+import re
 from collections.abc import Iterator
+from typing import Any
 
 _REAL_FIND_LIBRARY = ctypes.util.find_library
 
@@ -49,7 +59,25 @@ def _load() -> None:
         importlib.import_module("weasyprint")
 
 
+_SIZED_ARRAY = re.compile(r"(\w+)\[(\d+)\]")
+
+
+def _open_arrays(ffi: Any) -> None:
+    """Make `ffi.new("T[n]", values)` with n values build a `T[]` instead: the same array,
+    from a type cffi parses once (see the module's docstring)."""
+    sized_new = ffi.new
+
+    def new(cdecl: Any, init: Any = None) -> Any:
+        if isinstance(cdecl, str) and hasattr(init, "__len__") and \
+                (sized := _SIZED_ARRAY.fullmatch(cdecl)) and int(sized[2]) == len(init):
+            cdecl = f"{sized[1]}[]"
+        return sized_new(cdecl, init)
+
+    ffi.new = new
+
+
 _load()
+_open_arrays(importlib.import_module("weasyprint.text.ffi").ffi)
 
 # what the package uses of WeasyPrint, imported after _load() on purpose
 from weasyprint import CSS, HTML  # noqa: E402

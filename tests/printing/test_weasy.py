@@ -69,3 +69,33 @@ import listbuilder.printing.weasy
     assert found["pango"] and found["fontconfig"] and found["find_library_back"]
     assert found["spawned"], "the second try searched as WeasyPrint does"
     assert "could not import" not in printed and printed == ""
+
+
+def test_font_subsetting_arrays_add_no_c_type_a_glyph_count() -> None:
+    """WeasyPrint builds `hb_codepoint_t[n]` arrays, n the font's glyph count: each new n was a
+    C type cffi parsed (2-6 ms) and kept. The module gives it the open-length type instead:
+    the same values, and no type more, whatever the count."""
+    from weasyprint.text.ffi import ffi
+
+    import listbuilder.printing.weasy  # noqa: F401
+
+    ffi.new("hb_codepoint_t[2]", [1, 2])  # the open-length type is parsed once, here
+    kept = len(ffi._parsed_types)
+    for n in (61, 5041, 777):
+        values = list(range(3, 3 + n))
+        array = ffi.new(f"hb_codepoint_t[{n}]", values)
+        assert len(array) == n and list(array) == values
+    assert len(ffi._parsed_types) == kept
+    # a length other than the values' keeps cffi's own meaning: zeros after them
+    padded = ffi.new("hb_codepoint_t[4]", [7])
+    assert list(padded) == [7, 0, 0, 0]
+
+
+def test_weasyprint_still_names_its_subsetting_arrays_by_length() -> None:
+    """Why the shim above is there (if this fails, a WeasyPrint release stopped doing it and
+    `_open_arrays` can go)."""
+    import inspect
+
+    from weasyprint.pdf import fonts
+
+    assert "ffi.new(f'hb_codepoint_t[{len(" in inspect.getsource(fonts)
