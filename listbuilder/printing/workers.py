@@ -90,7 +90,10 @@ def _warm_worker(owner: int) -> None:
     from listbuilder.printing.render import warm_up
 
     warm_up()
-    gc.freeze()  # the renderer's set-up lasts the process: its full collections skip it
+    # the renderer's set-up lasts the process: its full collections skip it (the sample
+    # card's boxes, garbage now, are collected first rather than kept for ever)
+    gc.collect()
+    gc.freeze()
 
 
 def _ready() -> int:
