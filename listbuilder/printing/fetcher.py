@@ -37,9 +37,19 @@ def static_path(url: str, static: Path = STATIC) -> Path:
     return path
 
 
-@lru_cache(maxsize=64)
+FONTS = (".ttf", ".otf", ".woff", ".woff2")
+
+
 def _read(path: Path) -> bytes:
-    return path.read_bytes()  # static files don't change while we run; fonts are big
+    """A static file's bytes. Fonts are read afresh: WeasyPrint asks for each once a font
+    configuration (one a set of stylesheets, `layout.Styles`) and keeps its own copy in a file,
+    so keeping theirs too held 1.9 MB in every process for nothing."""
+    return path.read_bytes() if path.suffix in FONTS else _read_kept(path)
+
+
+@lru_cache(maxsize=64)
+def _read_kept(path: Path) -> bytes:
+    return path.read_bytes()  # stylesheets and icons, asked for by every document
 
 
 class StaticFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint ships no type hints
