@@ -73,7 +73,7 @@ import listbuilder.printing.weasy
 
 def test_font_subsetting_arrays_add_no_c_type_a_glyph_count() -> None:
     """WeasyPrint builds `hb_codepoint_t[n]` arrays, n the font's glyph count: each new n was a
-    C type cffi parsed (2-6 ms) and kept. The module gives it the open-length type instead:
+    C type cffi parsed (about 2 ms) and kept. The module gives it the open-length type instead:
     the same values, and no type more, whatever the count."""
     from weasyprint.text.ffi import ffi
 
