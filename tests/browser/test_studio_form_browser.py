@@ -44,7 +44,8 @@ def test_a_unit_is_built_by_the_form_alone(context: Any, server: str,
 
     page.get_by_role("button", name="Add a datasheet").click()
     page.wait_for_selector("#pf-datasheets-2-name")
-    assert page.evaluate("document.activeElement.id") == "pf-datasheets-2-name"
+    # focus moves once htmx has settled the swap, a moment after the box appears
+    until(page, "() => document.activeElement.id === 'pf-datasheets-2-name'")
     unit = page.locator("#pf-datasheets-2")
     fill(unit, {"Name": "Boyz", "Faction": "My Faction", "Keywords": "Infantry, Mob",
                 "Move": "6", "Save": "6", "Wounds": "1", "Morale": "5", "Control": "1",
