@@ -37,14 +37,12 @@ def static_path(url: str, static: Path = STATIC) -> Path:
     return path
 
 
-FONTS = (".ttf", ".otf", ".woff", ".woff2")
-
-
 def _read(path: Path) -> bytes:
     """A static file's bytes. Fonts are read afresh: WeasyPrint asks for each once a font
     configuration (one a set of stylesheets, `layout.Styles`) and keeps its own copy in a file,
     so keeping theirs too held 1.9 MB in every process for nothing."""
-    return path.read_bytes() if path.suffix in FONTS else _read_kept(path)
+    font = TYPES.get(path.suffix, "").startswith("font/")
+    return path.read_bytes() if font else _read_kept(path)
 
 
 @lru_cache(maxsize=64)
