@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -249,6 +250,13 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
         sys.exit(1)
 
 
+def _absolute(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A path given relative to where the command runs, made absolute: nginx would read it
+    relative to its own folder (/etc/nginx), not the one the host typed it in. Links are kept
+    as they are (certbot's live/ names are links that follow each renewal)."""
+    return value if value == "off" or os.path.isabs(value) else os.path.abspath(value)
+
+
 @main.command(name="proxy-config")
 @click.option("--server-name", default="listbuilder.example.org", show_default=True,
               help="The name players type (nginx's server_name).")
@@ -257,14 +265,17 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
 @click.option("--upstream", default="127.0.0.1:8000", show_default=True,
               help="Where `listbuilder serve` listens (its --host:--port).")
 @click.option("--certificate", default="/etc/letsencrypt/live/listbuilder.example.org/"
-              "fullchain.pem", show_default=True, help="The TLS certificate (chain) file.")
+              "fullchain.pem", show_default=True, callback=_absolute,
+              help="The TLS certificate (chain) file.")
 @click.option("--certificate-key", default="/etc/letsencrypt/live/listbuilder.example.org/"
-              "privkey.pem", show_default=True, help="Its private key.")
+              "privkey.pem", show_default=True, callback=_absolute, help="Its private key.")
 @click.option("--redirect-from", default="80", show_default=True,
               help="A plain-HTTP port that sends browsers to HTTPS ('' for none).")
 @click.option("--access-log", default="/var/log/nginx/listbuilder.log", show_default=True,
+              callback=_absolute,
               help="nginx's access log, written without edit or share tokens ('off': none).")
 @click.option("--error-log", default="/var/log/nginx/listbuilder-error.log", show_default=True,
+              callback=_absolute,
               help="nginx's error log for the site (critical errors only: its lines quote "
                    "addresses, tokens and all).")
 @click.option("--no-tls", is_flag=True, help="Plain HTTP (a front on loopback, as --front "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from listbuilder.cli import main
@@ -117,3 +118,21 @@ def test_export_round_trips(tmp_path: Path) -> None:
     assert code == 0
     code, again, _ = run("export", str(out_file))
     assert code == 0 and again == out_file.read_text()
+
+
+def test_proxy_config_writes_the_paths_a_host_typed_as_nginx_will_find_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """nginx reads a relative path from its own folder (/etc/nginx), so `--certificate
+    cert.pem` typed beside the certificate failed with "cannot load certificate": relative
+    paths are written from where the command ran; absolute ones and links stay as typed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "live").symlink_to(tmp_path)  # as certbot's live/ folder links each renewal
+    site = CliRunner().invoke(main, [
+        "proxy-config", "--certificate", "cert.pem", "--certificate-key", "live/key.pem",
+        "--access-log", "logs/access.log", "--error-log", "/var/log/nginx/e.log"]).output
+    assert f"ssl_certificate {tmp_path / 'cert.pem'};" in site
+    assert f"ssl_certificate_key {tmp_path / 'live' / 'key.pem'};" in site
+    assert f"access_log {tmp_path / 'logs' / 'access.log'} listbuilder;" in site
+    assert "error_log /var/log/nginx/e.log crit;" in site
+    off = CliRunner().invoke(main, ["proxy-config", "--access-log", "off"]).output
+    assert "access_log off;" in off
