@@ -208,6 +208,12 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
     try:
         roster = change(opened, form)
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
+        if text == opened.stored.text:
+            # Enter in a count box sends the box's change and the form's submit: the second
+            # finds nothing to do, and keeps no version (an undo step that undid nothing)
+            if services.is_htmx():
+                return _changed_parts(token, opened, opened)
+            return _page_after_change(token)
         named = label(opened, roster) if callable(label) else label
         stored = services.store().save(opened.stored.id, base_version, roster.name, text,
                                        read=opened.stored, edit_id=edit_id,
@@ -221,6 +227,12 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
         # the roster as saved (its costs recorded), as the next page load reads it
         saved = Opened(stored, parse_stored(text), opened.system, opened.catalog)
         return _changed_parts(token, opened, saved, said=f"Saved: {what}.")
+    return _page_after_change(token)
+
+
+def _page_after_change(token: str) -> WerkzeugResponse:
+    """Without htmx, a change is answered with the page again, at the entry changed and
+    unfolded."""
     anchor = request.form.get("anchor", "")[:40]
     unfold: dict[str, Any] = {"open": anchor} if anchor.startswith("entry-") else {}
     return redirect(url_for("builder.edit", token=token, _anchor=anchor or None,

@@ -123,6 +123,34 @@ def test_fifteen_quick_adds_land_in_order_each_once(context: Any, server: str) -
     assert page.locator(".notice.conflict").count() == 0
 
 
+def test_a_change_made_while_a_preview_loads_is_sent_once(context: Any, server: str) -> None:
+    """An Add pressed while a unit's preview is still loading waits in htmx's line behind it
+    (the page's forms share one) and is sent once when the preview is in. Sent again meanwhile
+    it went twice; the server saved it once, but the second answer, drawn for the page before
+    the first, showed the unit twice."""
+    page = context.new_page()
+    url = new_roster(page, server, "Slow preview")
+    held: list[Any] = []
+    posts: list[str] = []
+    page.route(re.compile(r".*[?&]preview="), lambda route: held.append(route))  # answered later
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.locator("#unit-list .unit-name", has_text="Nobz").first.click()
+    until(page, "() => !!document.querySelector('#unit-list .htmx-request')")
+    add_button(page, "Battlewagon").click()
+    page.wait_for_timeout(400)  # the preview takes its time (a slow line): nothing else goes
+    assert posts == [] and len(held) == 1
+    assert page.locator(BAR).is_hidden()  # nothing said lost: the change is only waiting
+    held[0].continue_()
+    until(page, "() => !window.listbuilderPending()")
+    settled(page)
+    assert len(posts) == 1
+    assert entries(page) == ["Battlewagon"] and saved_version(page) == 2
+    assert page.locator(BAR).is_hidden()
+    fresh = context.new_page()
+    fresh.goto(url)
+    assert entries(fresh) == ["Battlewagon"]
+
+
 def test_a_change_whose_answer_was_lost_is_not_applied_twice(context: Any,
                                                             server: str) -> None:
     page = context.new_page()

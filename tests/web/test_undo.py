@@ -211,6 +211,23 @@ def test_a_new_change_after_an_undo_clears_redo(player: Player) -> None:
     assert units(player) == ["Ork Boyz"] and version_of(player.html) == 5  # nothing saved
 
 
+def test_a_change_that_changes_nothing_keeps_no_undo_step(player: Player) -> None:
+    """Enter in a count box sends the box's change and then the form's submit, the same
+    values: the second is answered, saved as nothing, so one Undo undoes the count."""
+    orks(player)
+    player.post("add", unit="Ork Boyz")
+    for htmx in (False, True, False):
+        player.get(f"/r/{player.token}")
+        response = player.post("entry", htmx=htmx, index=0, unit="Ork Boyz", count=20,
+                               anchor="entry-0")
+        assert response.status_code in (200, 302)
+    player.get(f"/r/{player.token}")
+    assert version_of(player.html) == 3  # created, added, resized: nothing more
+    assert buttons(player) == ("Undo: Size of Ork Boyz: 20", "Redo: nothing to redo")
+    player.post("undo")  # back to the size Ork Boyz are added at
+    assert 'value="15"' in re.search(r'<input[^>]*id="count-0"[^>]*>', player.html)[0]
+
+
 def test_nothing_to_undo_says_so(player: Player) -> None:
     orks(player)
     for htmx in (False, True):

@@ -16,7 +16,7 @@
 
   var RETRY_MS = 4000;  // a dropped connection is tried again this often (and at "online")
   var KEY = "lb-pending:" + location.pathname;
-  var queue = [];       // {path, values: [[name, value]...], what, id, chained}
+  var queue = [];       // {path, values: [[name, value]...], what, id, chained, form, drops}
   var sending = null;   // the change under way
   var waiting = "";     // why the queue is held: "offline", "server" or ""
   var paused = [];      // changes set aside after a conflict, for the player to decide
@@ -222,26 +222,46 @@
     var source = sending.form && document.body.contains(sending.form) ? sending.form :
       document.body;
     var item = sending;
+    item.sent = false;
+    item.asSent = values;  // this send's own fields: a copy htmx kept from before is not sent
     releasing = true;
     try {
       window.htmx.ajax("POST", sending.path, {
         source: source, values: values, target: "#main", select: "#main", swap: "outerHTML"
-      }).then(function () {
-        // answered: htmx:afterRequest took it off. Still under way here means htmx never sent
-        // it (its form was swapped out as it went): first in line again, a few times at most
-        if (sending !== item) return;
-        sending = null;
-        item.form = null;
-        item.drops = (item.drops || 0) + 1;
-        queue.unshift(item);
-        if (item.drops > 3) {
-          held("server");
-        } else {
-          setTimeout(pump, 50);
-        }
-      }, function () { /* answered by the htmx:sendError / timeout handlers */ });
+      }).then(function () { unsent(item); },
+              function () { /* answered by the htmx:sendError / timeout handlers */ });
     } finally {
       releasing = false;
+    }
+  }
+
+  // Whether a request of the page's is under way: its forms share one line in htmx
+  // (hx-sync="#main:queue all"), and a change sent meanwhile waits in it.
+  function htmxBusy() {
+    var main = byId("main");
+    var data = main && main["htmx-internal-data"];
+    return !!(data && data.xhr);
+  }
+
+  // htmx settles its promise as soon as it answers, keeps a change in its line, or drops it.
+  // Answered or on its way: nothing to do. In htmx's line behind a lookup (a unit's preview
+  // still loading): it goes when that is done. Dropped (its form was swapped out before its
+  // turn came): first in our line again, a few times at most. Sent again at once, it went
+  // twice, and the second answer, drawn for the page as it was, showed the unit twice.
+  function unsent(item) {
+    if (sending !== item || item.sent) return;
+    if (htmxBusy()) {
+      setTimeout(function () { unsent(item); }, 100);
+      return;
+    }
+    sending = null;
+    item.form = null;
+    item.drops = (item.drops || 0) + 1;
+    queue.unshift(item);
+    if (item.drops > 3) {
+      held("server");
+    } else {
+      setTimeout(pump, 50);
     }
   }
 
@@ -295,9 +315,14 @@
   // Every change joins the queue, with its fields as they are now.
   document.addEventListener("htmx:confirm", function (event) {
     var d = event.detail;
-    // one of this queue's own sends (htmx may hold one back in its own queue and ask again)
+    // one of this queue's own sends (htmx may hold one back in its own line and ask again):
+    // only the latest sending of the change under way goes
     var own = d.etc && d.etc.values && d.etc.values.edit;
-    if (releasing || own || !isChange(d.elt, d.verb)) return;
+    if (own) {
+      if (!sending || d.etc.values !== sending.asSent) event.preventDefault();
+      return;
+    }
+    if (releasing || !isChange(d.elt, d.verb)) return;
     event.preventDefault();
     var form = d.elt.closest("form");
     var submitter = d.triggeringEvent && d.triggeringEvent.submitter;
@@ -318,6 +343,10 @@
     save();
     if (waiting) show();
     pump();
+  });
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (mine(event)) sending.sent = true;
   });
 
   function mine(event) {

@@ -144,14 +144,15 @@
 
   // -- changes answered in parts --------------------------------------------------------------
   // A form htmx has not wired yet (one swapped in a moment ago) still posts through htmx, not
-  // as a whole page: the whole page is for browsers without the script.
+  // as a whole page: the whole page is for browsers without the script. Wired here, on the
+  // way down, the form's own listener (added now) takes this very submit when it reaches the
+  // form, its submitter with it. A second submit triggered here as well posted the change
+  // twice (a unit added twice by one press).
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!window.htmx || !form.matches || !form.matches("form[hx-post]")) return;
     if ((form["htmx-internal-data"] || {}).initHash) return;  // htmx takes it
-    event.preventDefault();
     window.htmx.process(form);
-    window.htmx.trigger(form, "submit");
   }, true);
 
   // Before a change is sent: the unit browser's filters as they are now (the answer lists the
