@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browsertools import until
-from test_builder_browser import change, start, submit_start
+from test_builder_browser import arrow_and_enter, change, start, submit_start
 
 from listbuilder.engine.registry import all_systems
 
@@ -115,8 +115,7 @@ def test_every_control_is_reached_and_used_by_keyboard(page: Page, server: str,
     assert not missing, "\n".join(missing)
     # and used: the count by arrow key and Enter, an upgrade by Space, remove by Enter
     page.focus("#count-0")
-    page.keyboard.press("ArrowUp")
-    change(page, lambda: page.keyboard.press("Enter"))
+    arrow_and_enter(page)
     assert page.locator("#count-0").input_value() == "16"
     page.focus("#upg-0-1")
     change(page, lambda: page.keyboard.press("Space"))

@@ -150,7 +150,7 @@
   // twice (a unit added twice by one press).
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!window.htmx || !form.matches || !form.matches("form[hx-post]")) return;
+    if (!window.htmx || !form.matches || !form.matches("form[hx-post], form[hx-get]")) return;
     if ((form["htmx-internal-data"] || {}).initHash) return;  // htmx takes it
     window.htmx.process(form);
   }, true);
@@ -278,7 +278,11 @@
   var revealAnswer = false;
   function askAgain(form, byPlayer) {
     revealAnswer = Boolean(byPlayer);
-    if (window.htmx) window.htmx.trigger(form, "resolve-ask");
+    if (!window.htmx) return;
+    // a panel swapped in a moment ago is wired by htmx only when it settles: a box ticked
+    // before then would ask nothing
+    if (!(form["htmx-internal-data"] || {}).initHash) window.htmx.process(form);
+    window.htmx.trigger(form, "resolve-ask");
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.rs-form");
