@@ -209,8 +209,8 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
         roster = change(opened, form)
         text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
         if text == opened.stored.text:
-            # Enter in a count box sends the box's change and the form's submit: the second
-            # finds nothing to do, and keeps no version (an undo step that undid nothing)
+            # the same values sent twice (a count box's change, then Enter's submit) find
+            # nothing to do the second time: no version, so no Undo step that undoes nothing
             if services.is_htmx():
                 return _changed_parts(token, opened, opened)
             return _page_after_change(token)

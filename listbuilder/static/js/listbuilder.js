@@ -148,11 +148,13 @@
   // way down, the form's own listener (added now) takes this very submit when it reaches the
   // form, its submitter with it. A second submit triggered here as well posted the change
   // twice (a unit added twice by one press).
+  function wire(form) {
+    if (!(form["htmx-internal-data"] || {}).initHash) window.htmx.process(form);
+  }
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!window.htmx || !form.matches || !form.matches("form[hx-post], form[hx-get]")) return;
-    if ((form["htmx-internal-data"] || {}).initHash) return;  // htmx takes it
-    window.htmx.process(form);
+    wire(form);
   }, true);
 
   // Before a change is sent: the unit browser's filters as they are now (the answer lists the
@@ -279,9 +281,7 @@
   function askAgain(form, byPlayer) {
     revealAnswer = Boolean(byPlayer);
     if (!window.htmx) return;
-    // a panel swapped in a moment ago is wired by htmx only when it settles: a box ticked
-    // before then would ask nothing
-    if (!(form["htmx-internal-data"] || {}).initHash) window.htmx.process(form);
+    wire(form);  // a panel swapped in a moment ago: a box ticked before it settles asked nothing
     window.htmx.trigger(form, "resolve-ask");
   }
   document.addEventListener("change", function (event) {
