@@ -13,7 +13,7 @@ spent on each edit (which bounds what the machine can do when nothing else runs 
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
-        [--tls] [--printers N] [--print-cards CARDS] [--pause SECONDS]
+        [--tls [--no-lanes]] [--printers N] [--print-cards CARDS] [--pause SECONDS]
 
 --pause SECONDS (default 0): each player waits between an answer and its next edit, as a
 person does who reads the page and picks the next unit: a time drawn evenly from half to one
@@ -24,7 +24,9 @@ the edits a second are what the players asked for, and the latency is what each 
 --tls: Debian's nginx in front of gunicorn, terminating TLS on loopback with a throwaway
 self-signed certificate (openssl, made for the run), configured with exactly the site file
 `listbuilder proxy-config` prints (the one docs/deploying.md ships; as
-tests/browser/test_https_browser.py runs it), and the clients speak HTTPS to it. They verify
+tests/browser/test_https_browser.py runs it), the workers' lanes included (`serve --lanes`,
+`proxy-config --lanes`: nginx sends each request to the worker with the fewest under way;
+`--no-lanes` leaves them out), and the clients speak HTTPS to it. They verify
 the certificate: their SSL context trusts that one certificate (and checks it names
 127.0.0.1), so nothing is turned off. Over HTTPS the app wants a same-origin Referer on every
 form (Flask-WTF), so every POST names the page its form is on, as a browser does (it does so
@@ -84,6 +86,8 @@ from pathlib import Path
 import click
 from machine import machine_speed
 
+from listbuilder.server import port_free
+
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 # Werkzeug's threaded development server, as `listbuilder serve` ran it before gunicorn.
@@ -114,6 +118,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` free ports in a row (the workers' lanes)."""
+    while True:
+        first = free_port()
+        if first + count <= 65535 and all(port_free("127.0.0.1", first + i)
+                                          for i in range(1, count)):
+            return first
 
 
 @dataclass(frozen=True)
@@ -536,10 +549,11 @@ def stop_server(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> Non
         proc.wait()
 
 
-def start_front(env: dict[str, str], app_port: int,
-                folder: Path) -> tuple[subprocess.Popen[bytes], Target]:
+def start_front(env: dict[str, str], app_port: int, folder: Path,
+                lanes: list[str]) -> tuple[subprocess.Popen[bytes], Target]:
     """nginx terminating TLS in front of the server on `app_port`, with the site file
-    `listbuilder proxy-config` prints and a certificate made now; and how to reach it."""
+    `listbuilder proxy-config` prints (given `lanes`, its options for the workers' own ports)
+    and a certificate made now; and how to reach it."""
     from listbuilder.front import find_nginx, main_config  # only --tls needs it
 
     nginx = find_nginx()
@@ -554,7 +568,7 @@ def start_front(env: dict[str, str], app_port: int,
         [*CLI, "proxy-config", "--listen", f"127.0.0.1:{port}",
          "--upstream", f"127.0.0.1:{app_port}", "--server-name", "127.0.0.1",
          "--certificate", str(cert), "--certificate-key", str(key),
-         "--redirect-from", "", "--access-log", str(folder / "access.log"),
+         *lanes, "--redirect-from", "", "--access-log", str(folder / "access.log"),
          "--error-log", str(folder / "error.log")],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True).stdout
     prefix = folder / "nginx"
@@ -606,7 +620,7 @@ def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
 
 
 def measure(label: str, command: list[str], settings: Settings,
-            tls: bool = False) -> None:
+            tls: bool = False, lanes: bool = False) -> None:
     folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
            "LISTBUILDER_DATA": str(folder / "no-data"), **NO_LIMITS}
@@ -617,14 +631,20 @@ def measure(label: str, command: list[str], settings: Settings,
                    stdout=subprocess.DEVNULL)
     speed = machine_speed()
     port = free_port()
+    own: list[str] = []
+    if lanes:  # as docs/deploying.md has the host run it behind nginx
+        workers = int(command[command.index("--workers") + 1]) if "--workers" in command \
+            else (os.cpu_count() or 1)
+        own = ["--lanes", str(free_ports(workers)), "--workers", str(workers)]
     proc = start_server([*command, str(port)] if command is WERKZEUG else
-                        [*command, "--port", str(port)], env, port, folder / "server.log")
+                        [*command, "--port", str(port), *own], env, port,
+                        folder / "server.log")
     front = None
     spells: list[Spell] = []
     try:
         target = Target(port)
         if tls:
-            front, target = start_front(env, port, folder)
+            front, target = start_front(env, port, folder, own)
         spells.append(spell("edits alone", target, proc, front, settings, 0))
         if settings.printers:
             settle(proc.pid)  # the first spell's work done: the second starts from idle
@@ -635,8 +655,9 @@ def measure(label: str, command: list[str], settings: Settings,
         if front is not None:
             stop_server(front, signal.SIGQUIT)  # nginx's graceful stop
         stop_server(proc)
+    lanes_said = f" and its workers' lanes from {own[1]} (least_conn)" if own else ""
     print(f"\n{label}" + (f"\n  over HTTPS: nginx (TLS) at {target.origin}, in front of the "
-                          f"server at 127.0.0.1:{port}" if tls else ""))
+                          f"server at 127.0.0.1:{port}{lanes_said}" if tls else ""))
     for one in spells:
         report(one, settings.clients, len(spells) > 1)
     print(f"  machine speed: a fixed Python loop took {machine_speed():.0f} ms after the run "
@@ -738,6 +759,9 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
 @click.option("--tls", is_flag=True,
               help="nginx terminating TLS in front of gunicorn (the site file of "
                    "`listbuilder proxy-config`); the clients speak HTTPS")
+@click.option("--no-lanes", is_flag=True,
+              help="with --tls: nginx sends everything to the shared port, not each worker's "
+                   "own (serve --lanes), to measure what the lanes change")
 @click.option("--printers", type=int, default=0,
               help="clients printing a 100-card roster beside the edits, each "
                    "print laid out anew: a spell without them, then one with "
@@ -749,8 +773,8 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
 @click.option("--pause", type=click.FloatRange(0), default=0.0, metavar="SECONDS",
               help="a player's pause between edits, on average (default: 0, none)")
 def main(clients: int, edits: int, workers: int | None, threads: int | None, roster_size: int,
-         database_url: str | None, no_reference: bool, tls: bool, printers: int,
-         print_cards: int, pause: float) -> None:
+         database_url: str | None, no_reference: bool, tls: bool, no_lanes: bool,
+         printers: int, print_cards: int, pause: float) -> None:
     settings = Settings(clients, edits, roster_size, printers, print_cards, database_url,
                         pause)
     serve = [*CLI, "serve"]
@@ -765,7 +789,8 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
           + (f"each player pauses {pause / 2:g} to {pause * 1.5:g} s between edits"
              if pause else "the players never pause between edits"), flush=True)
     measure("gunicorn (listbuilder serve, as make run starts it)"
-            + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls)
+            + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls,
+            lanes=tls and not no_lanes)
     if not no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)"
                 + (", plain HTTP" if tls else ""), WERKZEUG, settings)

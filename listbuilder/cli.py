@@ -199,6 +199,10 @@ def schema(output: Path | None) -> None:
               help="Worker processes  [default: LISTBUILDER_WORKERS, else one a core]")
 @click.option("--threads", type=click.IntRange(1), default=None,
               help="Threads in each worker  [default: LISTBUILDER_THREADS, else 2]")
+@click.option("--lanes", type=click.IntRange(1, 65535), default=None,
+              help="Each worker also listens on a port of its own, from this one up (one a "
+                   "worker), for nginx to balance: see `proxy-config --lanes`  [default: "
+                   "LISTBUILDER_LANES, else none]")
 @click.option("--access-log", is_flag=True, help="Log every request to standard output.")
 @click.option("--front", is_flag=True,
               help="Start nginx on --host/--port in front of gunicorn (on a loopback port of "
@@ -207,8 +211,8 @@ def schema(output: Path | None) -> None:
 @click.option("--debug", is_flag=True,
               help="Werkzeug's development server instead: one process, reloads on code "
                    "changes, shows debug pages. Never for players.")
-def serve(host: str, port: int, workers: int | None, threads: int | None, access_log: bool,
-          front: bool, debug: bool) -> None:
+def serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
+          access_log: bool, front: bool, debug: bool) -> None:
     """Run the browser builder with gunicorn (rosters saved under instance/, or at
     DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
     from listbuilder import migrations, server
@@ -233,6 +237,7 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
     try:
         workers = workers or server.default_workers()
         threads = threads or server.default_threads()
+        lanes = None if front else lanes or server.default_lanes()  # a front has its own
     except ValueError as bad:
         click.echo(str(bad), err=True)
         sys.exit(2)
@@ -240,11 +245,22 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, access
         click.echo(f"Port {port} on {host} is in use (another server still running?): stop "
                    f"it, or choose another port with --port.", err=True)
         sys.exit(1)
+    ports = server.lane_ports(lanes, workers) if lanes else []
+    if port in ports or (ports and ports[-1] > 65535):
+        click.echo(f"The lanes {ports[0]}-{ports[-1]} (one a worker) must be ports apart from "
+                   f"--port {port}, at most 65535: choose another --lanes.", err=True)
+        sys.exit(2)
+    busy = [p for p in ports if not server.port_free(host, p)]
+    if busy:
+        click.echo(f"Port {busy[0]} on {host}, a worker's lane ({ports[0]}-{ports[-1]}), is in "
+                   f"use: stop what listens there, or choose other ports with --lanes.",
+                   err=True)
+        sys.exit(1)
     in_front = ", nginx in front" if front else ""
     click.echo(f"Listbuilder at http://{host}:{port}/ ({workers} workers, {threads} threads "
                f"each{in_front}; Ctrl+C stops it)")
     try:
-        server.serve(app, host, port, workers, threads, access_log, front)
+        server.serve(app, host, port, workers, threads, access_log, front, lanes)
     except FrontError as failed:
         click.echo(str(failed), err=True)
         sys.exit(1)
@@ -264,6 +280,13 @@ def _absolute(ctx: click.Context, param: click.Parameter, value: str) -> str:
               help="Where nginx listens: a port, or address:port.")
 @click.option("--upstream", default="127.0.0.1:8000", show_default=True,
               help="Where `listbuilder serve` listens (its --host:--port).")
+@click.option("--lanes", type=click.IntRange(1, 65535), default=None,
+              help="The first of the workers' own ports (`serve --lanes`): nginx sends each "
+                   "request to the worker with the fewest under way, --upstream only if "
+                   "none answers.")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="How many workers serve runs, so how many lanes  [default: "
+                   "LISTBUILDER_WORKERS, else one a core]")
 @click.option("--certificate", default="/etc/letsencrypt/live/listbuilder.example.org/"
               "fullchain.pem", show_default=True, callback=_absolute,
               help="The TLS certificate (chain) file.")
@@ -280,20 +303,33 @@ def _absolute(ctx: click.Context, param: click.Parameter, value: str) -> str:
                    "addresses, tokens and all).")
 @click.option("--no-tls", is_flag=True, help="Plain HTTP (a front on loopback, as --front "
                                                "runs it): no certificate.")
-def proxy_config(server_name: str, listen: str, upstream: str, certificate: str,
-                 certificate_key: str, redirect_from: str, access_log: str, error_log: str,
-                 no_tls: bool) -> None:
+def proxy_config(server_name: str, listen: str, upstream: str, lanes: int | None,
+                 workers: int | None, certificate: str, certificate_key: str,
+                 redirect_from: str, access_log: str, error_log: str, no_tls: bool) -> None:
     """Print the nginx site file for Listbuilder behind TLS (docs/deploying.md): buffers slow
     clients, tells the app the scheme and the client's address, logs no tokens."""
+    from listbuilder import server
     from listbuilder.front import Site, site_config
+
+    host = upstream.rpartition(":")[0]
+    if lanes and (upstream.startswith("unix:") or not host):
+        raise click.BadParameter("lanes are ports beside an --upstream host:port, not a "
+                                 "socket file", param_hint="--lanes")
+    try:
+        count = workers or server.default_workers()
+    except ValueError as bad:
+        raise click.BadParameter(str(bad), param_hint="--workers") from None
+    lane_hosts = tuple(f"{host}:{p}" for p in server.lane_ports(lanes, count)) if lanes else ()
 
     log = access_log if access_log == "off" else f"{access_log} listbuilder"
     words = [f"--{k.replace('_', '-')} {v}" for k, v in (
         ("server_name", server_name), ("listen", listen), ("upstream", upstream))]
+    if lanes:
+        words += [f"--lanes {lanes}", f"--workers {count}"]
     tls = not no_tls
     if tls:
         words += [f"--certificate {certificate}", f"--certificate-key {certificate_key}"]
-    site = Site(listen=listen, upstream=upstream, server_name=server_name,
+    site = Site(listen=listen, upstream=upstream, lanes=lane_hosts, server_name=server_name,
                 certificate=certificate if tls else None,
                 certificate_key=certificate_key if tls else None,
                 redirect_from=(redirect_from or None) if tls else None, access_log=log,

@@ -136,3 +136,26 @@ def test_proxy_config_writes_the_paths_a_host_typed_as_nginx_will_find_them(
     assert "error_log /var/log/nginx/e.log crit;" in site
     off = CliRunner().invoke(main, ["proxy-config", "--access-log", "off"]).output
     assert "access_log off;" in off
+
+
+def test_proxy_config_balances_the_workers_lanes_by_requests_under_way() -> None:
+    site = CliRunner().invoke(main, ["proxy-config", "--upstream", "127.0.0.1:9000",
+                                     "--lanes", "9101", "--workers", "3"]).output
+    upstream = site[site.index("upstream listbuilder_app {"):site.index("keepalive 32;")]
+    assert "least_conn;" in upstream
+    servers = [line.strip() for line in upstream.splitlines()
+               if line.strip().startswith("server ")]
+    assert servers == ["server 127.0.0.1:9101 max_fails=1 fail_timeout=5s;",
+                       "server 127.0.0.1:9102 max_fails=1 fail_timeout=5s;",
+                       "server 127.0.0.1:9103 max_fails=1 fail_timeout=5s;",
+                       "server 127.0.0.1:9000 backup;"]
+    assert "--lanes 9101 --workers 3" in site.splitlines()[1]  # the command, to make it again
+    plain = CliRunner().invoke(main, ["proxy-config", "--upstream", "127.0.0.1:9000"]).output
+    assert "least_conn" not in plain and "server 127.0.0.1:9000;" in plain
+
+
+def test_proxy_config_refuses_lanes_beside_a_socket_file() -> None:
+    done = CliRunner().invoke(main, ["proxy-config", "--upstream", "unix:/run/lb.sock",
+                                     "--lanes", "8001"])
+    assert done.exit_code == 2
+    assert "lanes are ports beside an --upstream host:port, not a socket file" in done.output

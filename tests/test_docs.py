@@ -105,6 +105,6 @@ def test_the_shipped_nginx_site_is_what_proxy_config_prints() -> None:
 
     from listbuilder.cli import main
 
-    printed = CliRunner().invoke(main, ["proxy-config"])
+    printed = CliRunner().invoke(main, ["proxy-config", "--lanes", "8001", "--workers", "2"])
     assert printed.exit_code == 0, printed.output
     assert (ROOT / "docs" / "nginx-listbuilder.conf").read_text(encoding="utf-8") == printed.output

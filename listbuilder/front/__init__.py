@@ -39,6 +39,7 @@ class Site:
 
     listen: str  # "443", "127.0.0.1:5000", "[::]:443"
     upstream: str  # "127.0.0.1:8000" or "unix:/path/to/socket"
+    lanes: tuple[str, ...] = ()  # each worker's own address (`listbuilder serve --lanes`)
     server_name: str = "_"
     certificate: str | None = None  # with its key: TLS
     certificate_key: str | None = None
@@ -133,10 +134,10 @@ class Front:
             time.sleep(0.05)
         raise FrontError(f"nginx did not start within {wait:g} s")
 
-    def start_when_listening(self, port: int, failed: Callable[[str], None]) -> None:
-        """Start nginx from a thread of its own once 127.0.0.1:`port` (gunicorn's workers,
-        each binding its own socket) takes connections, so that no player meets a 502 while
-        the workers boot; `failed(message)` if it can't.
+    def start_when_listening(self, ports: list[int], failed: Callable[[str], None]) -> None:
+        """Start nginx from a thread of its own once 127.0.0.1 takes connections on every one
+        of `ports` (gunicorn's workers, each binding its own sockets), so that no player meets
+        a 502 while the workers boot, nor a lane left aside; `failed(message)` if it can't.
 
         The thread then lives as long as the server: the kernel signals nginx when the thread
         that started it ends (die_with_parent), not only the process.
@@ -149,7 +150,7 @@ class Front:
 
         def run() -> None:
             deadline = time.monotonic() + 120
-            while not _accepts(port) and time.monotonic() < deadline:
+            while not all(map(_accepts, ports)) and time.monotonic() < deadline:
                 time.sleep(0.05)
             try:
                 self.start()

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 from test_serve import (  # noqa: E402
     CLI,
     environment,
+    free_lanes,
     free_port,
     wait_until_listening,
 )
@@ -54,8 +55,9 @@ def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
     assert upgrade.returncode == 0, upgrade.stderr
     app_port, tls_port = free_port(), free_port()
-    app = subprocess.Popen([*CLI, "serve", "--port", str(app_port), "--workers", "2"], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lanes = ["--lanes", str(free_lanes(2, besides=app_port))]  # as docs/deploying.md has it
+    app = subprocess.Popen([*CLI, "serve", "--port", str(app_port), "--workers", "2", *lanes],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     nginx = None
     try:
         wait_until_listening(app, app_port)
@@ -63,7 +65,8 @@ def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log = tmp / "access.log"
         site = subprocess.run(
             [*CLI, "proxy-config", "--listen", f"127.0.0.1:{tls_port}",
-             "--upstream", f"127.0.0.1:{app_port}", "--server-name", "127.0.0.1",
+             "--upstream", f"127.0.0.1:{app_port}", *lanes, "--workers", "2",
+             "--server-name", "127.0.0.1",
              "--certificate", str(cert), "--certificate-key", str(key),
              "--redirect-from", "", "--access-log", str(log),
              "--error-log", str(tmp / "error.log")],

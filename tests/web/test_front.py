@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import re
 import signal
 import socket
 import subprocess
@@ -19,7 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_serve import CLI, alive, descendants, environment, free_port, wait_until_listening
+from test_serve import (
+    CLI,
+    alive,
+    descendants,
+    environment,
+    free_port,
+    listening,
+    wait_until_listening,
+)
 
 from listbuilder.front import find_nginx
 
@@ -131,6 +140,48 @@ def test_trickling_clients_leave_everyone_else_answered(front: int, kind: str) -
     assert [status for status, _ in answers] == [200] * 25, answers
     print(f"{kind}: slowest of 25 answers {max(t for _, t in answers) * 1000:.0f} ms "
           f"beside {SLOW} trickling connections")
+
+
+def lane_ports(site: str) -> list[int]:
+    return [int(m) for m in re.findall(r"server 127\.0\.0\.1:(\d+) max_fails", site)]
+
+
+def connections_to(port: int) -> int:
+    """Established loopback connections whose server end is `port` (IPv4)."""
+    return sum(1 for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+               if int(line.split()[1].split(":")[1], 16) == port and line.split()[3] == "01")
+
+
+def test_the_front_shares_requests_between_the_workers_lanes(upgraded: Path) -> None:
+    """With the front, nginx sends each request to the worker with the fewest under way
+    (least_conn over each worker's own port), not to the shared port where the kernel deals
+    connections at random and they stay where they fell."""
+    port = free_port()
+    proc = start(upgraded, port, "--front")
+    try:
+        site = (upgraded / "instance" / "front" / "site.conf").read_text(encoding="utf-8")
+        lanes = lane_ports(site)
+        assert len(lanes) == 2 and "least_conn;" in site, site
+        owners = [set(listening(lane).values()) for lane in lanes]
+        assert [len(o) for o in owners] == [1, 1] and owners[0] != owners[1], owners
+        assert owners[0] | owners[1] <= descendants(proc.pid)
+        # 24 requests at once: nginx opens a connection for each to the lane with fewer
+        # under way, and keeps them open (keepalive) after
+        statuses: list[int] = []
+        threads = [threading.Thread(target=lambda: statuses.append(
+            get(port, "/new/op40k", timeout=30)[0])) for _ in range(24)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert statuses == [200] * 24
+        counts = [connections_to(lane) for lane in lanes]
+        print(f"connections to each lane: {counts}")
+        assert min(counts) >= 4, counts  # both workers took a share, not one all of them
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        output = proc.communicate(timeout=60)[0].decode()
+    assert "Traceback" not in output, output
 
 
 @pytest.mark.parametrize("front_flag", [(), ("--front",)], ids=["gunicorn", "front"])

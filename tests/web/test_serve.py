@@ -16,10 +16,12 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from at_once import at_once
 
+from listbuilder.server import port_free
 from listbuilder.web import _instance_secret
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -174,6 +176,72 @@ def test_gunicorn_serves_edits_from_any_worker_and_sigterm_stops_everything(
     assert [pid for pid in started if alive(pid)] == []
 
 
+def test_each_worker_has_a_lane_of_its_own_and_a_restarted_worker_takes_it_back(
+        tmp_path: Path) -> None:
+    """`serve --lanes L`: worker i also listens on L+i, alone, for nginx to balance by
+    requests under way (`proxy-config --lanes`); a worker killed is replaced on its lane."""
+    env = environment(tmp_path)
+    assert subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True).returncode == 0
+    port = free_port()
+    lanes = free_lanes(2, besides=port)
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
+                             "--threads", "2", "--lanes", str(lanes)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        wait_until_listening(proc, port)
+        for lane in (lanes, lanes + 1):
+            wait_until_listening(proc, lane)
+        owners = [set(listening(lane).values()) for lane in (lanes, lanes + 1)]
+        assert [len(o) for o in owners] == [1, 1], owners  # one worker a lane
+        first, second = owners[0].pop(), owners[1].pop()
+        assert first != second and {first, second} <= descendants(proc.pid)
+        assert [Browser(p).request("GET", "/") for p in (lanes, lanes + 1, port)] == [200] * 3
+
+        os.kill(first, signal.SIGKILL)  # a worker dies outright; gunicorn starts another
+        deadline = time.monotonic() + 60
+        while set(listening(lanes).values()) in (set(), {first}):
+            assert time.monotonic() < deadline, "no worker took the lane again"
+            time.sleep(0.1)
+        replaced = set(listening(lanes).values())
+        assert len(replaced) == 1 and first not in replaced and second not in replaced
+        assert set(listening(lanes + 1).values()) == {second}  # the other kept its own
+        assert Browser(lanes).request("GET", "/") == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        output = proc.communicate(timeout=60)[0].decode()
+    assert "Traceback" not in output and "cannot listen" not in output, output
+
+
+def test_lanes_in_use_or_on_the_port_are_refused_in_words(tmp_path: Path) -> None:
+    env = environment(tmp_path)
+    assert subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True).returncode == 0
+    port = free_port()
+    clash = subprocess.run([*CLI, "serve", "--port", str(port), "--workers", "2", "--lanes",
+                            str(port - 1)], env=env, capture_output=True, text=True, timeout=120)
+    assert clash.returncode == 2
+    assert f"must be ports apart from --port {port}" in clash.stderr
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        taken = other.getsockname()[1]
+        done = subprocess.run([*CLI, "serve", "--port", str(port), "--workers", "2",
+                               "--lanes", str(taken - 1)], env=env,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert f"Port {taken} on 127.0.0.1, a worker's lane ({taken - 1}-{taken}), is in use" \
+        in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def free_lanes(workers: int, besides: int) -> int:
+    """The first of `workers` free ports in a row, none of them `besides`."""
+    while True:
+        first = free_port()
+        ports = range(first, first + workers)
+        if besides not in ports and all(port_free("127.0.0.1", p) for p in ports[1:]):
+            return first
+
+
 def test_serve_refuses_a_database_behind_its_code(tmp_path: Path) -> None:
     port = free_port()
     done = subprocess.run([*CLI, "serve", "--port", str(port)], env=environment(tmp_path),
@@ -288,7 +356,7 @@ def test_each_worker_starts_with_what_the_master_built_out_of_the_collectors_rea
     server = Server(app, f"127.0.0.1:{free_port()}", workers=2, threads=2)
     gc.unfreeze()
     try:
-        server.cfg.pre_fork(None, None)
+        server.cfg.pre_fork(SimpleNamespace(app=server, WORKERS={}), SimpleNamespace())
         assert gc.get_freeze_count() > 10_000, "the app and its catalogs are frozen"
         assert not any(type(o) is Server for o in gc.get_objects()), \
             "frozen objects are out of the collector's generations"
