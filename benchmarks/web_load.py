@@ -13,7 +13,7 @@ spent on each edit (which bounds what the machine can do when nothing else runs 
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
-        [--tls [--no-lanes]] [--printers N] [--print-cards CARDS] [--pause SECONDS]
+        [--tls [--no-lanes] | --front] [--printers N] [--print-cards CARDS] [--pause SECONDS]
 
 --pause SECONDS (default 0): each player waits between an answer and its next edit, as a
 person does who reads the page and picks the next unit: a time drawn evenly from half to one
@@ -33,6 +33,10 @@ form (Flask-WTF), so every POST names the page its form is on, as a browser does
 over plain HTTP too). nginx's CPU is reported beside the server's, and the statuses of its
 access log. Werkzeug's reference run stays plain HTTP, straight to the server: it is what
 `make run` was, never deployed behind nginx.
+
+--front: the clients speak plain HTTP to `listbuilder serve --front`, nginx in front
+balancing the workers' lanes, exactly as `make run` serves; nginx's CPU is then counted in the
+server's. Without --front or --tls they reach gunicorn itself.
 
 --printers N (default 0): N more closed-loop clients that print while the players edit. Each
 imports once a roster of 100 distinct unit cards (`--print-cards`; 100 is the most a print
@@ -759,6 +763,9 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
 @click.option("--tls", is_flag=True,
               help="nginx terminating TLS in front of gunicorn (the site file of "
                    "`listbuilder proxy-config`); the clients speak HTTPS")
+@click.option("--front", is_flag=True,
+              help="plain HTTP to `serve --front`, nginx in front balancing the workers' "
+                   "lanes, exactly as make run serves (without it: to gunicorn itself)")
 @click.option("--no-lanes", is_flag=True,
               help="with --tls: nginx sends everything to the shared port, not each worker's "
                    "own (serve --lanes), to measure what the lanes change")
@@ -773,8 +780,11 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
 @click.option("--pause", type=click.FloatRange(0), default=0.0, metavar="SECONDS",
               help="a player's pause between edits, on average (default: 0, none)")
 def main(clients: int, edits: int, workers: int | None, threads: int | None, roster_size: int,
-         database_url: str | None, no_reference: bool, tls: bool, no_lanes: bool,
-         printers: int, print_cards: int, pause: float) -> None:
+         database_url: str | None, no_reference: bool, tls: bool, front: bool,
+         no_lanes: bool, printers: int, print_cards: int, pause: float) -> None:
+    if front and tls:
+        raise click.UsageError("--front is make run's plain-HTTP nginx; --tls puts the host's "
+                               "TLS nginx in front instead: one or the other")
     settings = Settings(clients, edits, roster_size, printers, print_cards, database_url,
                         pause)
     serve = [*CLI, "serve"]
@@ -788,7 +798,10 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
           f"{roster_size} units in each roster before the edits; "
           + (f"each player pauses {pause / 2:g} to {pause * 1.5:g} s between edits"
              if pause else "the players never pause between edits"), flush=True)
-    measure("gunicorn (listbuilder serve, as make run starts it)"
+    if front:
+        serve.append("--front")
+    measure("gunicorn (listbuilder serve" + (" --front, as make run starts it: nginx in front"
+                                             if front else ", gunicorn itself") + ")"
             + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls,
             lanes=tls and not no_lanes)
     if not no_reference:
