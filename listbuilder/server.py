@@ -174,6 +174,8 @@ def _listen_on_lane(server: Any, worker: Any, address: tuple[str, int]) -> None:
     kind = TCP6Socket if ":" in address[0] else TCPSocket
     try:
         worker.sockets.append(kind(address, server.cfg, server.log))
+        server.log.info("Worker %s also listens at %s (its lane)", os.getpid(),
+                        _address(*address))
     except OSError as refused:
         # the shared port still serves; the proxy sends this lane's share to the others
         server.log.error("Worker %s cannot listen on its lane %s: %s", os.getpid(),

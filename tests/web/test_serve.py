@@ -210,6 +210,8 @@ def test_each_worker_has_a_lane_of_its_own_and_a_restarted_worker_takes_it_back(
         proc.send_signal(signal.SIGTERM)
         output = proc.communicate(timeout=60)[0].decode()
     assert "Traceback" not in output and "cannot listen" not in output, output
+    assert f"also listens at 127.0.0.1:{lanes} (its lane)" in output  # the first, and again
+    assert output.count(f"also listens at 127.0.0.1:{lanes} (its lane)") == 2
 
 
 def test_lanes_in_use_or_on_the_port_are_refused_in_words(tmp_path: Path) -> None:
