@@ -90,7 +90,7 @@ from pathlib import Path
 import click
 from machine import machine_speed
 
-from listbuilder.server import port_free
+from listbuilder.server import free_lanes
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -122,15 +122,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def free_ports(count: int) -> int:
-    """The first of `count` free ports in a row (the workers' lanes)."""
-    while True:
-        first = free_port()
-        if first + count <= 65535 and all(port_free("127.0.0.1", first + i)
-                                          for i in range(1, count)):
-            return first
 
 
 @dataclass(frozen=True)
@@ -639,7 +630,7 @@ def measure(label: str, command: list[str], settings: Settings,
     if lanes:  # as docs/deploying.md has the host run it behind nginx
         workers = int(command[command.index("--workers") + 1]) if "--workers" in command \
             else (os.cpu_count() or 1)
-        own = ["--lanes", str(free_ports(workers)), "--workers", str(workers)]
+        own = ["--lanes", str(free_lanes(workers, besides=port)), "--workers", str(workers)]
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port), *own], env, port,
                         folder / "server.log")

@@ -251,6 +251,17 @@ def free_loopback_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def free_lanes(workers: int, besides: int = 0) -> int:
+    """The first of `workers` free loopback ports in a row, none of them `besides`: lanes for
+    `serve --lanes` (the tests' and benchmarks' servers)."""
+    while True:
+        first = free_loopback_port()
+        ports = lane_ports(first, workers)
+        if besides not in ports and ports[-1] <= 65535 and all(
+                port_free("127.0.0.1", p) for p in ports[1:]):
+            return first
+
+
 def lane_ports(first: int, workers: int) -> list[int]:
     """The lanes' ports from the first: one a worker, in a row."""
     return list(range(first, first + workers))

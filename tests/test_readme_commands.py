@@ -37,6 +37,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from listbuilder.server import free_lanes
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_FENCES = ("sh", "bash", "shell", "console")
@@ -83,6 +85,7 @@ class Run:
 @dataclass(frozen=True)
 class Serve:
     port: int  # the port the command names, replaced by a free one
+    lanes: int | None = None  # the first of the workers' lanes it names, likewise
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,15 @@ def _proxy_config_defaults_to_certbot_paths() -> None:
 
 def _proxy_config_prints_the_site() -> None:
     cert = "/etc/letsencrypt/live/lists.example.club/fullchain.pem"
+    cores = str(os.cpu_count())  # what $(nproc) says
     site = _proxy_config("--server-name", "lists.example.club", "--certificate", cert,
-                         "--certificate-key", cert.replace("fullchain", "privkey"))
+                         "--certificate-key", cert.replace("fullchain", "privkey"),
+                         "--lanes", "8001", "--workers", cores)
     assert "server_name lists.example.club;" in site
+    # one lane a worker, as `serve --lanes 8001` listens with its default of one a core
+    lanes = [f"server 127.0.0.1:{8001 + i} max_fails=1 fail_timeout=5s;"
+             for i in range(int(cores))]
+    assert "least_conn;" in site and all(lane in site for lane in lanes)
     assert f"ssl_certificate {cert};" in site
     assert "X-Forwarded-Proto" in site and "proxy_request_buffering on;" in site
 
@@ -219,7 +228,8 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
         ("Wrote output/warstuff-rules.pdf: 1 page",),
         files={"output/warstuff-rules.pdf": "WarStuff: rules reference"}),
     # docs/deploying.md: the installed package's command is on PATH
-    "listbuilder db upgrade && listbuilder serve --host 127.0.0.1 --port 8000": Serve(8000),
+    "listbuilder db upgrade && listbuilder serve --host 127.0.0.1 --port 8000 --lanes 8001":
+        Serve(8000, lanes=8001),
     "pip install 'listbuilder[postgres]'": Other(
         "it installs packages; the postgres extra it names is checked", _postgres_extra_exists),
     "export DATABASE_URL=postgresql://listbuilder:secret@db.internal/listbuilder": Other(
@@ -233,8 +243,8 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
         "the ones proxy-config takes by default", _proxy_config_defaults_to_certbot_paths),
     "listbuilder proxy-config --server-name lists.example.club --certificate "
     "/etc/letsencrypt/live/lists.example.club/fullchain.pem --certificate-key "
-    "/etc/letsencrypt/live/lists.example.club/privkey.pem '>' "
-    "/etc/nginx/sites-enabled/listbuilder.conf": Other(
+    "/etc/letsencrypt/live/lists.example.club/privkey.pem --lanes 8001 --workers '$(nproc)' "
+    "'>' /etc/nginx/sites-enabled/listbuilder.conf": Other(
         "it writes into /etc/nginx; the same command's output is checked, and "
         "tests/browser/test_https_browser.py runs nginx on it", _proxy_config_prints_the_site),
     "nginx -t && systemctl reload nginx": Other(
@@ -382,6 +392,11 @@ def test_serving_command_serves_the_builder(command: str, tmp_path: Path,
     port = _free_port()
     assert f"--port {check.port}" in command
     here = command.replace(f"--port {check.port}", f"--port {port}")
+    lanes = None
+    if check.lanes is not None:
+        assert f"--lanes {check.lanes}" in command
+        lanes = free_lanes(os.cpu_count() or 1, besides=port)
+        here = here.replace(f"--lanes {check.lanes}", f"--lanes {lanes}")
     with open(tmp_path / "server.log", "w") as log:
         server = subprocess.Popen(["sh", "-c", here], cwd=folder, env=env, text=True,
                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -390,6 +405,9 @@ def test_serving_command_serves_the_builder(command: str, tmp_path: Path,
     assert f"Listbuilder at http://127.0.0.1:{port}/" in (tmp_path / "server.log").read_text()
     assert "<title>Listbuilder" in page and "<h1>Build a roster</h1>" in page
     assert all(f"<h2>{name}</h2>" in page for name in ("WarStuff", "Hammer Wars"))
+    if lanes is not None:  # each worker answers on its own lane too, one a core by default
+        for lane in range(lanes, lanes + (os.cpu_count() or 1)):
+            assert "<h1>Build a roster</h1>" in _home_page(lane, server)
 
 
 @pytest.mark.parametrize("command", _covered(Make), ids=_short)

@@ -22,13 +22,13 @@ from browsertools import opened
 from test_builder_browser import add, start, submit_start
 
 from listbuilder.front import find_nginx, main_config
+from listbuilder.server import free_lanes
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 from test_serve import (  # noqa: E402
     CLI,
     environment,
-    free_lanes,
     free_port,
     wait_until_listening,
 )

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import pytest
 from at_once import at_once
 
-from listbuilder.server import port_free
+from listbuilder.server import free_lanes
 from listbuilder.web import _instance_secret
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -233,15 +233,6 @@ def test_lanes_in_use_or_on_the_port_are_refused_in_words(tmp_path: Path) -> Non
     assert f"Port {taken} on 127.0.0.1, a worker's lane ({taken - 1}-{taken}), is in use" \
         in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
-
-
-def free_lanes(workers: int, besides: int) -> int:
-    """The first of `workers` free ports in a row, none of them `besides`."""
-    while True:
-        first = free_port()
-        ports = range(first, first + workers)
-        if besides not in ports and all(port_free("127.0.0.1", p) for p in ports[1:]):
-            return first
 
 
 def test_serve_refuses_a_database_behind_its_code(tmp_path: Path) -> None:
