@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import os
 import re
 import signal
 import socket
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 from test_serve import (
     CLI,
+    Browser,
     alive,
     descendants,
     environment,
@@ -152,10 +154,13 @@ def connections_to(port: int) -> int:
                if int(line.split()[1].split(":")[1], 16) == port and line.split()[3] == "01")
 
 
-def test_the_front_shares_requests_between_the_workers_lanes(upgraded: Path) -> None:
+def test_the_front_balances_the_workers_lanes_and_steps_around_a_dead_one(
+        upgraded: Path) -> None:
     """With the front, nginx sends each request to the worker with the fewest under way
     (least_conn over each worker's own port), not to the shared port where the kernel deals
-    connections at random and they stay where they fell."""
+    connections at random and they stay where they fell. A worker killed outright (out of
+    memory, say) leaves its lane refusing until gunicorn's replacement listens there;
+    meanwhile nginx sends everything to the other lane, forms included."""
     port = free_port()
     proc = start(upgraded, port, "--front")
     try:
@@ -178,6 +183,20 @@ def test_the_front_shares_requests_between_the_workers_lanes(upgraded: Path) -> 
         counts = [connections_to(lane) for lane in lanes]
         print(f"connections to each lane: {counts}")
         assert min(counts) >= 4, counts  # both workers took a share, not one all of them
+
+        player = Browser(port)
+        assert player.request("GET", "/new/warstuff") == 200
+        os.kill(owners[0].pop(), signal.SIGKILL)
+        # what was under way in that worker is lost with it (the page's script sends a
+        # change again, static/js/edits.js); this is about everything asked after
+        time.sleep(0.2)
+        statuses = [player.request("POST", "/new/warstuff", {
+            "csrf_token": player.field("csrf_token"), "name": f"After the crash {n}",
+            "factions": ["Fantasy"], "points_limit": 300}) for n in range(6)]
+        statuses += [get(port, "/", timeout=30)[0] for _ in range(20)]
+        assert statuses == [200] * 26, statuses
+        assert player.request("GET", "/") == 200
+        assert all(f"After the crash {n}" in player.html for n in range(6))
     finally:
         proc.send_signal(signal.SIGTERM)
         output = proc.communicate(timeout=60)[0].decode()
