@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from flask import request
+from flask import g, request
 from werkzeug.datastructures import MultiDict
 
 from listbuilder.engine.model import Unit, UnitDesign
@@ -74,8 +74,7 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
     system, catalog, roster = opened.system, opened.catalog, opened.roster
     view = roster_view(system, catalog, roster)
     stored: Stored = opened.stored
-    filters = forms.UnitFilterForm(request.args)
-    filters.validate()
+    filters = _filters()
     max_cost = filters.max_cost.data if not filters.max_cost.errors else None
     limit = view.totals.points_limit
     rows = unit_rows(system, catalog, roster, (filters.q.data or "") if not filters.q.errors
@@ -124,13 +123,23 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
 
     ctx.update({
         # as at the page's version (an answer works the page before a change out too)
-        "history": history.replay_until(services.store().history(stored.id), stored.version),
+        "history": history.replay_until(services.history(stored), stored.version),
         "settings_form": settings_form, "design_form": design,
         "design_cost": lambda: design_cost_view(opened, design()),
         "version": stored.version,
         "import_form": cache(lambda: forms.ReplaceForm(formdata=None, data=version)),
     })
     return ctx
+
+
+def _filters() -> forms.UnitFilterForm:
+    """The unit list's filters, from the address: an answer to a change works out the page
+    before the change and after it, with the same address, so they are read once."""
+    found: forms.UnitFilterForm | None = g.get("unit_filters")
+    if found is None:
+        found = g.unit_filters = forms.UnitFilterForm(request.args)
+        found.validate()
+    return found
 
 
 _ENTRY = re.compile(r"entry-(\d{1,5})")

@@ -331,27 +331,67 @@ def unit_rows(system: RuleSystem, catalog: Catalog, roster: Roster, query: str =
     `points_left` (None: no limit)."""
     words = query.casefold().split()
     rows = []
-    for unit in open_units(catalog, roster):
+    for base in _row_bases(system, catalog, roster):
+        unit = base.unit
         if category and unit.category.casefold() != category.casefold():
             continue
-        haystack = " ".join((unit.name, unit.category, unit.faction or "", *unit.keywords,
-                             *unit.special_rules)).casefold()
-        if any(w not in haystack for w in words):
+        if any(w not in base.haystack for w in words):
             continue
-        count = system.default_count(unit)
-        entry = RosterEntry(unit=unit.name, faction=unit.faction, count=count)
-        probe = replace(roster, entries=(entry,), designs=())
-        cost = system.entry_cost(catalog, probe, entry)
-        if max_cost is not None and cost > max_cost:
+        if max_cost is not None and base.cost > max_cost:
             continue
         listed = sum(1 for e in roster.entries if e.unit.casefold() == unit.name.casefold()
                      and (e.faction is None or e.faction == unit.faction))
-        rows.append(UnitRow(unit, cost, count, listed, unit_key(catalog, unit),
-                            stats=key_stats(system, catalog, unit),
-                            fits=points_left is None or cost <= points_left,
-                            place=_place(unit), price_note=price_note(system, catalog, probe),
-                            price_text=system.price_text(cost)))
+        rows.append(UnitRow(unit, base.cost, base.count, listed, base.key, stats=base.stats,
+                            fits=points_left is None or base.cost <= points_left,
+                            place=base.place, price_note=base.price_note,
+                            price_text=base.price_text))
     return rows
+
+
+@dataclass(frozen=True)
+class _RowBase:
+    """What a unit's row shows that the roster's entries do not change."""
+
+    unit: Unit
+    haystack: str  # what the search words are looked for in
+    cost: int
+    count: int
+    key: str
+    stats: tuple[Stat, ...]
+    place: str
+    price_note: str
+    price_text: str
+
+
+ROW_BASES_KEPT = 64
+_ROW_BASES: dict[tuple[int, int, str], tuple[Catalog, list[_RowBase]]] = {}
+
+
+def _row_bases(system: RuleSystem, catalog: Catalog, roster: Roster) -> list[_RowBase]:
+    """The open units' rows before the roster's entries count: every change to a roster
+    lists every unit again, and a unit's cost is worked out on a roster of that unit alone,
+    so it depends only on the roster's settings (limit, factions, choices), kept as the key.
+    Per process, for at most ROW_BASES_KEPT settings; a catalog never changes once loaded."""
+    settings = repr(replace(roster, name="", entries=(), designs=()))
+    key = (id(system), id(catalog), settings)
+    held = _ROW_BASES.get(key)
+    if held is not None and held[0] is catalog:
+        return held[1]
+    bases = []
+    for unit in open_units(catalog, roster):
+        count = system.default_count(unit)
+        entry = RosterEntry(unit=unit.name, faction=unit.faction, count=count)
+        probe = replace(roster, name="", entries=(entry,), designs=())
+        cost = system.entry_cost(catalog, probe, entry)
+        bases.append(_RowBase(
+            unit, " ".join((unit.name, unit.category, unit.faction or "", *unit.keywords,
+                            *unit.special_rules)).casefold(),
+            cost, count, unit_key(catalog, unit), key_stats(system, catalog, unit),
+            _place(unit), price_note(system, catalog, probe), system.price_text(cost)))
+    if len(_ROW_BASES) >= ROW_BASES_KEPT:
+        _ROW_BASES.clear()
+    _ROW_BASES[key] = (catalog, bases)
+    return bases
 
 
 def profile_of(system: RuleSystem, catalog: Catalog, unit: Unit) -> Profile:

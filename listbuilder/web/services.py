@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from flask import abort, current_app, request, session
+from flask import abort, current_app, g, request, session
 
 from listbuilder.engine.library import Library
-from listbuilder.storage import RosterStore, Stored
+from listbuilder.storage import HistoryStep, RosterStore, Stored
 
 MINE = "mine"  # session key: the edit tokens of the rosters this browser made or opened
 
@@ -25,6 +25,17 @@ def by_edit_token(token: str) -> Stored:
     if found is None:
         abort(404, "No roster has this edit link. Check that the whole link was copied.")
     return found
+
+
+def history(stored: Stored) -> list[HistoryStep]:
+    """The roster's history (`RosterStore.history`), read once a request: an answer to a
+    change shows the page before the change and after it, and the history read after the
+    save serves both. Read again when the roster is newer than the history held."""
+    held: dict[int, list[HistoryStep]] = g.setdefault("roster_history", {})
+    steps = held.get(stored.id)
+    if not steps or steps[-1].version < stored.version:
+        steps = held[stored.id] = store().history(stored.id)
+    return steps
 
 
 def by_share_token(token: str) -> Stored:

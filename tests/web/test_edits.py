@@ -7,7 +7,7 @@ import pytest
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry, UnitDesign
 from listbuilder.engine.registry import get_system
-from listbuilder.web import edits
+from listbuilder.web import edits, present
 from listbuilder.web.present import find_by_key, roster_view, unit_key, unit_rows
 
 
@@ -91,6 +91,34 @@ def test_unit_rows_filter_by_words_category_and_cost(library: Library) -> None:
     vehicles = unit_rows(system, catalog, roster, category="vehicle")
     assert vehicles and all(r.unit.category == "vehicle" for r in vehicles)
     assert unit_rows(system, catalog, roster, query="zzzz") == []
+
+
+@pytest.mark.parametrize("system_id", ["op40k", "hammerwars", "warstuff", "actionhammer",
+                                       "spaceempires"])
+def test_unit_rows_kept_between_changes_are_those_worked_out_afresh(
+        library: Library, system_id: str) -> None:
+    """The rows' costs are kept per roster settings (present._row_bases): a roster whose
+    factions, limit or entries change, one after the other as a player changes them, lists
+    exactly what a fresh reckoning lists."""
+    system = get_system(system_id)
+    catalog = library.catalog(system)
+    factions = [f.name for f in catalog.factions]
+    first = next(u for u in catalog.units if u.faction in (None, *factions[-1:]))
+    rosters = [Roster(system=system_id, name="r"),
+               Roster(system=system_id, name="r", factions=tuple(factions[:1]), points_limit=200),
+               Roster(system=system_id, name="r", factions=tuple(factions[-1:]), points_limit=200),
+               Roster(system=system_id, name="r", factions=tuple(factions[-1:]), points_limit=900,
+                      entries=(RosterEntry(unit=first.name, faction=first.faction,
+                                           count=system.default_count(first)),) * 2)]
+    kept = [unit_rows(system, catalog, r, points_left=r.points_limit) for r in rosters]
+    fresh = []
+    for roster in rosters:
+        present._ROW_BASES.clear()
+        fresh.append(unit_rows(system, catalog, roster, points_left=roster.points_limit))
+    assert kept == fresh
+    if len({u.faction for u in catalog.units} - {None}) > 1:  # another faction, other units
+        assert {r.unit.name for r in kept[1]} != {r.unit.name for r in kept[2]}
+    assert {r.listed for r in kept[3] if r.unit is first} == {2}
 
 
 def test_edits_that_cannot_be_made(library: Library) -> None:

@@ -16,7 +16,9 @@ from listbuilder import storage
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.storage import HISTORY_KEPT, HistoryStep, RosterStore, StaleRoster
 from listbuilder.web import history
+from listbuilder.web.builder import PAGES_KEPT
 from listbuilder.web.history import UNDO_REACH, Stacks, Undoable, replay
+from listbuilder.web.recent import Recent
 
 # -- the history in the database --------------------------------------------------------------
 
@@ -209,6 +211,28 @@ def test_a_new_change_after_an_undo_clears_redo(player: Player) -> None:
     response = player.post("redo")
     assert response.status_code == 422 and "Nothing to redo" in player.html
     assert units(player) == ["Ork Boyz"] and version_of(player.html) == 5  # nothing saved
+
+
+def test_an_answer_reads_the_history_once(player: Player,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer to a change works out the page before the change and after it: the history
+    read after the save serves both (services.history), and names the new undo."""
+    orks(player)
+    player.post("add", unit="Ork Boyz")
+    reads: list[int] = []
+    real = RosterStore.history
+
+    def counted(self: RosterStore, roster_id: int) -> list[HistoryStep]:
+        reads.append(roster_id)
+        return real(self, roster_id)
+
+    monkeypatch.setattr(RosterStore, "history", counted)
+    # the page before the change not kept by this worker: worked out again
+    player.client.application.extensions["listbuilder.pages"] = Recent(PAGES_KEPT)
+    response = player.post("entry", htmx=True, index=0, unit="Ork Boyz", count=20,
+                           anchor="entry-0")
+    assert response.status_code == 200 and len(reads) == 1
+    assert 'aria-label="Undo: Size of Ork Boyz: 20"' in player.html
 
 
 def test_a_change_that_changes_nothing_keeps_no_undo_step(player: Player) -> None:
