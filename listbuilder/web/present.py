@@ -363,7 +363,7 @@ class _RowBase:
     price_text: str
 
 
-ROW_BASES_KEPT = 64
+ROW_BASES_KEPT = 32  # like _STATS: each holds its catalog (a pack's may be large)
 _ROW_BASES: dict[tuple[int, int, str], tuple[Catalog, list[_RowBase]]] = {}
 
 
