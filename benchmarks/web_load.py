@@ -90,7 +90,7 @@ from pathlib import Path
 import click
 from machine import machine_speed
 
-from listbuilder.server import free_lanes
+from listbuilder.server import default_workers, free_lanes
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -615,7 +615,9 @@ def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
 
 
 def measure(label: str, command: list[str], settings: Settings,
-            tls: bool = False, lanes: bool = False) -> None:
+            tls: bool = False, lanes: int = 0) -> None:
+    """Start the server (`command`) and measure it; `lanes`: the number of workers to give
+    their own lanes, as docs/deploying.md has the host run them behind nginx (0: none)."""
     folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
            "LISTBUILDER_DATA": str(folder / "no-data"), **NO_LIMITS}
@@ -627,10 +629,8 @@ def measure(label: str, command: list[str], settings: Settings,
     speed = machine_speed()
     port = free_port()
     own: list[str] = []
-    if lanes:  # as docs/deploying.md has the host run it behind nginx
-        workers = int(command[command.index("--workers") + 1]) if "--workers" in command \
-            else (os.cpu_count() or 1)
-        own = ["--lanes", str(free_lanes(workers, besides=port)), "--workers", str(workers)]
+    if lanes:
+        own = ["--lanes", str(free_lanes(lanes, besides=port)), "--workers", str(lanes)]
     proc = start_server([*command, str(port)] if command is WERKZEUG else
                         [*command, "--port", str(port), *own], env, port,
                         folder / "server.log")
@@ -794,7 +794,7 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
     measure("gunicorn (listbuilder serve" + (" --front, as make run starts it: nginx in front"
                                              if front else ", gunicorn itself") + ")"
             + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls,
-            lanes=tls and not no_lanes)
+            lanes=(workers or default_workers()) if tls and not no_lanes else 0)
     if not no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)"
                 + (", plain HTTP" if tls else ""), WERKZEUG, settings)
