@@ -253,7 +253,7 @@ def free_loopback_port() -> int:
 
 def free_lanes(workers: int, besides: int = 0) -> int:
     """The first of `workers` free loopback ports in a row, none of them `besides`: lanes for
-    `serve --lanes` (the tests' and benchmarks' servers)."""
+    `serve --front` and for the tests' and benchmarks' `serve --lanes`."""
     while True:
         first = free_loopback_port()
         ports = lane_ports(first, workers)
@@ -267,6 +267,10 @@ def lane_ports(first: int, workers: int) -> list[int]:
     return list(range(first, first + workers))
 
 
+def _lane_addresses(host: str, first: int, workers: int) -> tuple[tuple[str, int], ...]:
+    return tuple((host, p) for p in lane_ports(first, workers))
+
+
 def serve(app: Flask, host: str, port: int, workers: int, threads: int,
           access_log: bool = False, front: bool = False, lanes: int | None = None) -> None:
     """Serve until SIGTERM or SIGINT (Ctrl+C); both stop the workers and their layout
@@ -278,11 +282,11 @@ def serve(app: Flask, host: str, port: int, workers: int, threads: int,
     loopback port of its own, sees it (`listbuilder.front`), and balances the workers'
     lanes. Raises FrontError if it can't."""
     if not front:
-        own = tuple((host, p) for p in lane_ports(lanes, workers)) if lanes else ()
+        own = _lane_addresses(host, lanes, workers) if lanes else ()
         Server(app, _address(host, port), workers, threads, access_log, lanes=own).run()
         return
     inner = free_loopback_port()
-    own = tuple(("127.0.0.1", free_loopback_port()) for _ in range(workers))
+    own = _lane_addresses("127.0.0.1", free_lanes(workers, besides=inner), workers)
     log = "/dev/stdout listbuilder" if access_log else "off"
     buffering = Front(Site(listen=_address(host, port), upstream=f"127.0.0.1:{inner}",
                            lanes=tuple(_address(*a) for a in own),
