@@ -24,12 +24,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cssselect2
 import pikepdf
 
 from listbuilder.engine.cards import UnitCard
 from listbuilder.printing.facecache import FACES, Kept, Sheet, assemble, face_key
 from listbuilder.printing.fetcher import STATIC, StaticFetcher, static_base_url
 from listbuilder.printing.geometry import BLEED_SAFE
+from listbuilder.printing.markup import parse_html
 from listbuilder.printing.templating import render_template
 from listbuilder.printing.textwidth import card_text_width, columns_fit, largest_pt
 from listbuilder.printing.weasy import CSS, HTML, FontConfiguration
@@ -121,9 +123,14 @@ class Styles:
                     font_config=self.fonts) for name in names]
         return self.sheets[names]
 
-    def document(self, html: str, css: tuple[str, ...], fetcher: StaticFetcher) -> Any:
-        """Lay out HTML with these stylesheets, reading nothing but static files."""
-        page = PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher)
+    def document(self, html: str, css: tuple[str, ...], fetcher: StaticFetcher,
+                 card_markup: bool = False) -> Any:
+        """Lay out HTML with these stylesheets, reading nothing but static files.
+        `card_markup`: the HTML is our card faces', parsed fast (printing/markup.py)."""
+        if card_markup:
+            page = PrintHTML.from_tree(parse_html(html), static_base_url(), fetcher)
+        else:
+            page = PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher)
         page.ua_sheets = tuple(self.get(UA_CSS))
         return page.render(stylesheets=self.get(css), font_config=self.fonts, cache=self.images)
 
@@ -157,6 +164,20 @@ class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
 
     ua_sheets: tuple[Any, ...] = ()  # set by Styles.document before the layout
 
+    @classmethod
+    def from_tree(cls, root: Any, base_url: str, url_fetcher: StaticFetcher) -> PrintHTML:
+        """A document of an already parsed tree: what `HTML.__init__` sets after it parses
+        (tests/printing/test_markup.py compares the two, so a WeasyPrint release that sets more
+        fails there)."""
+        page = cls.__new__(cls)
+        page.base_url = base_url  # our markup has no <base>
+        page.url_fetcher = url_fetcher
+        page.media_type = "print"
+        page.wrapper_element = cssselect2.ElementWrapper.from_html_root(root,
+                                                                         content_language=None)
+        page.etree_element = page.wrapper_element.etree_element
+        return page
+
     def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
         return list(self.ua_sheets)
 
@@ -166,7 +187,7 @@ def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[s
             tight: bool = False) -> Any:
     html = render_template("print/faces.html", entries=entries, stock=stock, tall=TALL,
                            continued=continued, tight=tight, **context)
-    return styles.document(html, CARD_CSS, fetcher)
+    return styles.document(html, CARD_CSS, fetcher, card_markup=True)
 
 
 def _pages_by_entry(document: Any, n: int) -> list[list[Any]]:

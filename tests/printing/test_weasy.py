@@ -99,3 +99,26 @@ def test_weasyprint_still_names_its_subsetting_arrays_by_length() -> None:
     from weasyprint.pdf import fonts
 
     assert "ffi.new(f'hb_codepoint_t[{len(" in inspect.getsource(fonts)
+
+
+def test_fontconfigs_default_is_empty_and_weasyprints_own_still_has_the_machines_fonts() -> None:
+    """Pango applies fontconfig's default configuration at every new text size: the renderer
+    makes it an empty one (see weasy.py), while the configuration WeasyPrint lays out with
+    keeps the machine's fonts for characters ours lack."""
+    code = """
+import json
+from listbuilder.printing.layout import STYLES, CARD_CSS
+from weasyprint.text.ffi import ffi, fontconfig
+def fonts(config):
+    found = fontconfig.FcConfigGetFonts(config, fontconfig.FcSetSystem)
+    return 0 if found == ffi.NULL else found.nfont
+with STYLES.borrow() as styles:
+    styles.get(CARD_CSS)
+    theirs = styles.fonts._config
+print(json.dumps({"default": fonts(ffi.NULL), "weasyprint": fonts(theirs)}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True, timeout=120)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["default"] == 0
+    assert found["weasyprint"] > 0
