@@ -319,7 +319,11 @@ def proxy_config(server_name: str, listen: str, upstream: str, lanes: int | None
         count = workers or server.default_workers()
     except ValueError as bad:
         raise click.BadParameter(str(bad), param_hint="--workers") from None
-    lane_hosts = tuple(f"{host}:{p}" for p in server.lane_ports(lanes, count)) if lanes else ()
+    ports = server.lane_ports(lanes, count) if lanes else []
+    if ports and ports[-1] > 65535:
+        raise click.BadParameter(f"the lanes {ports[0]}-{ports[-1]} (one a worker) end past "
+                                 f"65535: choose a lower --lanes", param_hint="--lanes")
+    lane_hosts = tuple(f"{host}:{p}" for p in ports)
 
     log = access_log if access_log == "off" else f"{access_log} listbuilder"
     words = [f"--{k.replace('_', '-')} {v}" for k, v in (

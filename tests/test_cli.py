@@ -159,3 +159,14 @@ def test_proxy_config_refuses_lanes_beside_a_socket_file() -> None:
                                      "--lanes", "8001"])
     assert done.exit_code == 2
     assert "lanes are ports beside an --upstream host:port, not a socket file" in done.output
+
+
+def test_proxy_config_refuses_lanes_that_end_past_the_last_port() -> None:
+    """As `serve --lanes` does: three workers from 65534 would need port 65536."""
+    done = CliRunner().invoke(main, ["proxy-config", "--lanes", "65534", "--workers", "3"])
+    assert done.exit_code == 2
+    assert "the lanes 65534-65536 (one a worker) end past 65535" in done.output
+    assert "choose a lower --lanes" in done.output
+    assert "server 127.0.0.1:65536" not in done.output
+    fits = CliRunner().invoke(main, ["proxy-config", "--lanes", "65533", "--workers", "3"])
+    assert fits.exit_code == 0 and "server 127.0.0.1:65535 max_fails=1" in fits.output
