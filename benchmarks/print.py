@@ -228,7 +228,14 @@ def main(processes: int, no_straight: bool, card: str | None, cold: bool,
     print(f"{'case':<40}{'cards':>6}{'kinds':>6}{'pages':>6} {'set-up':>7}  {'imposed':>29}  "
           f"{'straight WeasyPrint':>24}  {'speed-up':>8}")
     for case, label in CASES:
-        runs = [run_child(case, "imposed", cold) for _ in range(processes)]
+        # the straight runs taken between the imposed ones, so both meet the same spells of
+        # this machine (run one set after the other, a drift of its speed skewed the ratio)
+        straight_runs = 0 if no_straight else max(1, processes // 2)
+        runs, slow_runs = [], []
+        for i in range(processes):
+            runs.append(run_child(case, "imposed", cold))
+            if i < straight_runs:
+                slow_runs.append(run_child(case, "straight", cold))
         fast = {k: statistics.median(r[k] for r in runs)
                 for k in ("seconds", "setup", "peak_mb", "bytes")}
         first = runs[0]
@@ -239,8 +246,6 @@ def main(processes: int, no_straight: bool, card: str | None, cold: bool,
         if no_straight:
             print(line)
             continue
-        slow_runs = [run_child(case, "straight", cold)
-                     for _ in range(max(1, processes // 2))]
         slow = {k: statistics.median(r[k] for r in slow_runs)
                 for k in ("seconds", "peak_mb", "bytes")}
         print(f"{line}  {slow['seconds']:>6.2f} s {slow['peak_mb']:>5.0f} MB "

@@ -8,7 +8,7 @@ from flask import Flask, g, request, url_for
 from flask_wtf.csrf import generate_csrf
 from jinja2 import pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from listbuilder.engine.registry import all_systems
 
@@ -49,9 +49,15 @@ MACROS = ("field", "hx", "hx_base", "hx_post", "profile_body")
 def hidden_base(context: Context) -> Markup:
     """The CSRF token and the saved version every form that changes a roster carries (both
     escaped by Markup's `%`, which escapes as `format` does in two thirds of the time: only
-    the literal markup is marked safe)."""
-    return Markup('<input type="hidden" name="csrf_token" value="%s"><input type="hidden" '
-                  'name="version" value="%s">') % (generate_csrf(), context.get("version"))
+    the literal markup is marked safe). Made once a request for each version: the token is
+    the request's own, and an answer draws some five forms that carry the same two values."""
+    version = context.get("version")
+    made: dict[object, Markup] = g.setdefault("hidden_bases", {})
+    if version not in made:
+        made[version] = Markup('<input type="hidden" name="csrf_token" value="%s"><input '
+                               'type="hidden" name="version" value="%s">') % (generate_csrf(),
+                                                                              version)
+    return made[version]
 
 
 @pass_context
@@ -59,9 +65,10 @@ def part_id(context: Context, part_id: str) -> Markup:
     """The id attribute of a part's root element (listbuilder/web/parts.py), which also marks
     it to swap itself in when an answer draws that part alone (`swap_part`). Only the root:
     htmx would swap a marked element inside it a second time."""
+    escaped = escape(part_id)  # escaped, then marked safe with the literal markup around it
     if context.get("swap_part") == part_id:
-        return Markup('id="%s" hx-swap-oob="true"') % part_id
-    return Markup('id="%s"') % part_id
+        return Markup(f'id="{escaped}" hx-swap-oob="true"')
+    return Markup(f'id="{escaped}"')
 
 
 def init_app(app: Flask) -> None:

@@ -402,3 +402,28 @@ def test_the_part_and_form_helpers_mark_nothing_from_outside_safe(app: Flask) ->
             assert "<script>" not in drawn and drawn.count('"') == (4 if swapped else 2)
             fields = str(hidden_base(context))
             assert "<script>" not in fields and fields.count("<input") == 2
+
+
+def test_the_forms_hidden_fields_are_made_once_a_request_for_each_version(app: Flask) -> None:
+    """An answer draws some five forms: their hidden fields are made once for each version it
+    shows, each form still carrying its own version and the request's token."""
+    import re
+
+    from jinja2.runtime import new_context
+
+    from listbuilder.web.templating import hidden_base
+
+    env = app.jinja_env
+    with app.test_request_context("/"):
+        drawn = {version: hidden_base(new_context(env, "t", {}, {"version": version}))
+                 for version in (3, 4)}
+        again = hidden_base(new_context(env, "t", {}, {"version": 3}))
+    assert again is drawn[3]
+    for version, fields in drawn.items():
+        assert f'name="version" value="{version}"' in fields
+    tokens = {re.search(r'name="csrf_token" value="([^"]+)"', str(f))[1]  # type: ignore[index]
+              for f in drawn.values()}
+    assert len(tokens) == 1
+    with app.test_request_context("/"):
+        later = hidden_base(new_context(env, "t", {}, {"version": 3}))
+    assert later is not drawn[3]  # a new request makes its own
