@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
-from flask import g, request
+from flask import request
 from werkzeug.datastructures import MultiDict
 
 from listbuilder.engine.model import Unit, UnitDesign
@@ -16,6 +16,7 @@ from listbuilder.engine.profile import Profile
 from listbuilder.engine.system import Violation
 from listbuilder.storage import Stored
 from listbuilder.web import forms, history, services
+from listbuilder.web.per_request import once_a_request
 from listbuilder.web.present import (
     RosterView,
     categories,
@@ -135,11 +136,12 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
 def _filters() -> forms.UnitFilterForm:
     """The unit list's filters, from the address: an answer to a change works out the page
     before the change and after it, with the same address, so they are read once."""
-    found: forms.UnitFilterForm | None = g.get("unit_filters")
-    if found is None:
-        found = g.unit_filters = forms.UnitFilterForm(request.args)
+    def read() -> forms.UnitFilterForm:
+        found = forms.UnitFilterForm(request.args)
         found.validate()
-    return found
+        return found
+
+    return once_a_request("unit_filters", None, read)
 
 
 _ENTRY = re.compile(r"entry-(\d{1,5})")

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from listbuilder.storage import Stored
 from listbuilder.web import services
+from listbuilder.web.per_request import once_a_request
 from listbuilder.web.present import RosterView
 from listbuilder.web.resolve_form import Suggestion
 from listbuilder.web.resolve_present import (
@@ -99,20 +100,17 @@ def for_shared(share: str) -> Response:
 def resolve_panel(view: RosterView) -> Panel:
     """The panel as the roster page first shows it (no target picked yet); worked out once a
     request for each roster view (the builder reads it to keep the panel, then the page)."""
-    panels: dict[int, tuple[RosterView, Panel]] = g.setdefault("resolve_panels", {})
-    if id(view) not in panels:  # the view is held with its panel, so its id is not reused
-        panels[id(view)] = (view, build_panel(view.system, view.catalog, view.roster, {}))
-    return panels[id(view)][1]
+    # the view is held with its panel, so its id is not reused
+    return once_a_request("resolve_panels", id(view), lambda: (
+        view, build_panel(view.system, view.catalog, view.roster, {})))[1]
 
 
 def resolve_attackers(view: RosterView) -> tuple[tuple[str, str, bool], ...] | None:
     """The panel's attacker choices for this view (`attacker_choices`), without building the
     panel: what an answer to a change compares, once a request for each view."""
-    choices: dict[int, tuple[RosterView, tuple[tuple[str, str, bool], ...] | None]] = \
-        g.setdefault("resolve_attackers", {})
-    if id(view) not in choices:  # the view is held with its choices, so its id is not reused
-        choices[id(view)] = (view, attacker_choices(view.system, view.catalog, view.roster))
-    return choices[id(view)][1]
+    # the view is held with its choices, so its id is not reused
+    return once_a_request("resolve_attackers", id(view), lambda: (
+        view, attacker_choices(view.system, view.catalog, view.roster)))[1]
 
 
 @bp.app_template_global("resolve_rosters")
@@ -123,8 +121,7 @@ def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Sug
     others = [t for t in services.remembered() if t != token]
     if not others:
         return []
-    asked: dict[tuple[str, ...], list[tuple[str, Stored]]] = g.setdefault("resolve_mine", {})
-    if tuple(others) not in asked:
-        asked[tuple(others)] = services.store().by_edit_tokens(others)
+    mine = once_a_request("resolve_mine", tuple(others),
+                          lambda: services.store().by_edit_tokens(others))
     return [Suggestion(url_for("shared.view", share=s.share_token, _external=True), s.name)
-            for _, s in asked[tuple(others)] if s.system == system_id and s.share_token != share]
+            for _, s in mine if s.system == system_id and s.share_token != share]

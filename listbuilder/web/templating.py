@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, g, request, url_for
+from flask import Flask, request, url_for
 from flask_wtf.csrf import generate_csrf
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from listbuilder.engine.registry import all_systems
+from listbuilder.web.per_request import once_a_request
 
 
 def page_url(**changes: Any) -> str:
@@ -34,11 +35,8 @@ def action_url(endpoint: str, **values: Any) -> str:
     """Where a change posts: keeps the browser's filters so the answer shows the same list.
     Worked out once a request for each change: every entry of a roster page has the same
     forms (a page of 15 entries asked Flask's `url_for` 127 times, now 58)."""
-    known: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = g.setdefault("action_urls", {})
-    key = (endpoint, tuple(sorted(values.items())))
-    if key not in known:
-        known[key] = url_for(endpoint, **values, **kept_args())
-    return known[key]
+    return once_a_request("action_urls", (endpoint, tuple(sorted(values.items()))),
+                          lambda: url_for(endpoint, **values, **kept_args()))
 
 
 # templates/macros.html, globals of every page
@@ -47,17 +45,14 @@ MACROS = ("field", "hx", "hx_base", "hx_post", "profile_body")
 
 @pass_context
 def hidden_base(context: Context) -> Markup:
-    """The CSRF token and the saved version every form that changes a roster carries (both
-    escaped by Markup's `%`, which escapes as `format` does in two thirds of the time: only
-    the literal markup is marked safe). Made once a request for each version: the token is
-    the request's own, and an answer draws some five forms that carry the same two values."""
+    """The CSRF token and the saved version every form that changes a roster carries, each
+    escaped, then marked safe with the literal markup around them. Made once a request for
+    each version: the token is the request's own, and an answer draws some five forms that
+    carry the same two values."""
     version = context.get("version")
-    made: dict[object, Markup] = g.setdefault("hidden_bases", {})
-    if version not in made:
-        made[version] = Markup('<input type="hidden" name="csrf_token" value="%s"><input '
-                               'type="hidden" name="version" value="%s">') % (generate_csrf(),
-                                                                              version)
-    return made[version]
+    return once_a_request("hidden_bases", version, lambda: Markup(
+        f'<input type="hidden" name="csrf_token" value="{escape(generate_csrf())}">'
+        f'<input type="hidden" name="version" value="{escape(version)}">'))
 
 
 @pass_context
