@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from browsertools import opened, until
-from test_builder_browser import start, submit_start
+from test_builder_browser import start, submit_start, unfold
 
 Page = Any
 BAR = "#connection"
@@ -86,6 +86,35 @@ def test_a_change_made_offline_is_said_kept_and_sent_when_back(
     fresh = context.new_page()
     fresh.goto(url)
     assert entries(fresh) == ["Trukk", "Nobz"]  # saved, not only shown
+
+
+def test_a_size_typed_offline_and_entered_is_one_change_named_by_its_unit(
+        context: Any, server: str) -> None:
+    """Enter in a changed field both changes it and submits its form: the bar names one
+    change, by its unit (not the "Update" button shown only without JavaScript), and one
+    save lands when the connection is back."""
+    page = context.new_page()
+    new_roster(page, server, "Enter offline")
+    add_button(page, "Ork Boyz").click()
+    until(page, "() => document.querySelectorAll('.entry-name').length === 1")
+    settled(page)
+    before = saved_version(page)
+    context.set_offline(True)
+    unfold(page, 0)
+    page.fill("#count-0", "25")
+    page.press("#count-0", "Enter")
+    bar = page.locator(BAR)
+    bar.wait_for(state="visible")
+    said = bar.inner_text()
+    assert "1 change kept" in said and "a change to Ork Boyz" in said, said
+    assert "Update" not in said, said
+    assert page.input_value("#count-0") == "25"  # what the player typed stays
+    context.set_offline(False)
+    until(page, "() => document.querySelector('#connection').innerText.includes('Back online')",
+          timeout=20)
+    settled(page)
+    assert saved_version(page) == before + 1
+    assert "size 25" in page.locator("#entry-0-sum").inner_text()
 
 
 def test_changes_kept_in_a_closed_tab_are_sent_when_it_opens_again(context: Any,

@@ -57,7 +57,9 @@
   function describe(form, submitter) {
     var said = form.getAttribute("data-what");
     if (said) return said;
-    if (submitter) {
+    // (a button shown only without JavaScript, as an entry's "Update", names no change: it
+    // is what Enter in a field submits with)
+    if (submitter && !submitter.classList.contains("nojs")) {
       var label = submitter.getAttribute("aria-label") || submitter.textContent;
       if (label && label.trim()) return label.trim();
     }
@@ -336,6 +338,12 @@
     data.forEach(function (value, name) {
       if (typeof value === "string") values.push([name, value]);
     });
+    // Enter in a changed field both changes it and submits its form: the same post twice,
+    // the second of which would change nothing. It is kept once.
+    var last = queue.length ? queue[queue.length - 1] : sending;
+    if (last && last.path === d.path && JSON.stringify(last.values) === JSON.stringify(values)) {
+      return;
+    }
     queue.push({
       path: d.path, values: values, what: describe(form, submitter), id: newId(),
       chained: !!(sending || queue.length), form: form
