@@ -61,7 +61,9 @@ TAG = re.compile(r"<[^>]+>")
 PX_PER_MM = 96 / 25.4  # WeasyPrint's positions are CSS pixels
 CARD_CSS = ("print.css", "print-cards.css")
 PAGE_CSS = ("print.css", "print-pages.css")
-UA_CSS = ("print-ua.css",)
+# the defaults each kind of page starts from (PrintHTML): cards leave out the margin boxes
+UA_CSS: dict[tuple[str, ...], tuple[str, ...]] = {
+    CARD_CSS: ("print-ua.css",), PAGE_CSS: ("print-ua.css", "print-ua-margins.css")}
 FACES_DRAWN = 1024  # faces' markup kept per process (`face_html`): a few kB each
 
 
@@ -131,7 +133,7 @@ class Styles:
             page = PrintHTML.from_tree(parse_html(html), static_base_url(), fetcher)
         else:
             page = PrintHTML(string=html, base_url=static_base_url(), url_fetcher=fetcher)
-        page.ua_sheets = tuple(self.get(UA_CSS))
+        page.ua_sheets = tuple(self.get(UA_CSS[css]))
         return page.render(stylesheets=self.get(css), font_config=self.fonts, cache=self.images)
 
 
@@ -232,7 +234,8 @@ def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
     continuation cards); other faces the largest size."""
     if face.kind != "unit":
         return stock.font_pt
-    html = face_html(face, stock, context)
+    # the markup its cache key is made of (`_key`): the end marker holds no text
+    html = face_html(face, stock, context, end_id="end")
     chars = len(" ".join(TAG.sub(" ", html).split()))
     if not chars:
         return stock.font_pt
@@ -323,11 +326,15 @@ def _key(face: Face, stock: Stock, context: dict[str, Any]) -> str:
 
 def face_html(face: Face, stock: Stock, context: dict[str, Any],
               end_id: str | None = None) -> str:
-    """The face's own markup. A print draws each face three times before laying it out (its
-    starting size, the shared size, its cache key), and printing again after one change draws
-    them all again: a face drawn before with the same card, stock and look is not drawn anew
-    (a quarter of the time of that reprint went to drawing faces that had not changed)."""
-    key = (tuple(face.template), face.item, stock, end_id, tuple(sorted(context.items())))
+    """The face's own markup. A print reads each face's markup three times before laying it
+    out (its starting size, the shared size, its cache key), and printing again after one
+    change reads them all again: a face drawn before with the same card, stock and look is not
+    drawn anew (a quarter of the time of that reprint went to drawing faces that had not
+    changed)."""
+    # no template reads the shared size, which `sheet_size` sets between a face's first draw
+    # (its starting size) and its key's
+    key = (tuple(face.template), face.item, replace(stock, sheet_pt=0.0), end_id,
+           tuple(sorted(context.items())))
     try:
         hash(key)
     except TypeError:  # a look with a value that can't be a key: drawn each time

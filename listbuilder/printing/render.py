@@ -27,6 +27,7 @@ from listbuilder.printing.impose import (
 from listbuilder.printing.layout import (
     PAGE_CSS,
     STYLES,
+    UA_CSS,
     Face,
     LaidOut,
     Stock,
@@ -358,4 +359,5 @@ def warm_up() -> float:
                          "title": "Sample"}, title="Sample")
     with STYLES.borrow() as styles:
         styles.get(PAGE_CSS)
+        styles.get(UA_CSS[PAGE_CSS])
     return time.perf_counter() - start

@@ -91,7 +91,8 @@ def test_the_oldest_faces_go_first_and_a_sheet_stays_while_a_face_holds_it() -> 
 
 def test_a_faces_markup_is_drawn_once_and_is_what_a_fresh_draw_gives(read) -> None:
     """Faces' markup is kept per process (`layout.face_html`): what is kept is exactly what
-    the template draws, and a face whose card, stock or look differs is drawn anew."""
+    the template draws, and a face whose card, stock or look differs is drawn anew (but for
+    the sheet's shared size, which no template reads)."""
     from dataclasses import replace
 
     from listbuilder.printing.layout import _drawn_face, face_html
@@ -109,7 +110,12 @@ def test_a_faces_markup_is_drawn_once_and_is_what_a_fresh_draw_gives(read) -> No
     assert _drawn_face.cache_info().hits == 1 and _drawn_face.cache_info().misses == 1
     smaller = replace(stock, sheet_pt=6.5)
     assert face_html(face, smaller, context, end_id="end") == render_template(
-        face.template, item=face.item, stock=smaller, end_id="end", **context)
+        face.template, item=face.item, stock=smaller, end_id="end", **context) == fresh
+    assert _drawn_face.cache_info().misses == 1  # the shared size changes no markup
+    bled = replace(stock, bleed=3.0)
+    assert face_html(face, bled, context, end_id="end") == render_template(
+        face.template, item=face.item, stock=bled, end_id="end", **context)
+    assert _drawn_face.cache_info().misses == 2  # another stock is drawn anew
     inked = _context(system, replace(CARDS, ink_saver=not CARDS.ink_saver), "Legal")
     assert face_html(face, stock, inked) == render_template(
         face.template, item=face.item, stock=stock, **inked)

@@ -40,7 +40,7 @@ def test_cards_start_from_the_lean_defaults_not_weasyprints_full_sheet() -> None
             "<html><head><title>hidden</title></head><body><h1>Heading</h1>"
             "<p><b>Bold</b> and <i>slanted</i></p><ul><li>first</li></ul></body></html>",
             layout.PAGE_CSS, StaticFetcher())
-        lean = styles.get(layout.UA_CSS)
+        lean = styles.get(layout.UA_CSS[layout.PAGE_CSS])
         pdf = document.write_pdf()
     assert document._html._ua_stylesheets() == lean
     assert weasyprint.HTML(string="<p>x</p>")._ua_stylesheets() != lean
@@ -54,6 +54,26 @@ def test_cards_start_from_the_lean_defaults_not_weasyprints_full_sheet() -> None
     assert "Italic" in font_of["slanted"]  # <i> still slanted
     assert "Bold" not in font_of["and"]
 
+
+
+def test_cards_leave_out_the_margin_boxes_and_sheets_keep_their_footer_aligned(read) -> None:
+    from listbuilder.printing.render import print_sheet
+
+    with layout.STYLES.borrow() as styles:
+        card = styles.document("<p>x</p>", layout.CARD_CSS, StaticFetcher())
+        card_ua = styles.get(layout.UA_CSS[layout.CARD_CSS])
+        sheet_ua = styles.get(layout.UA_CSS[layout.PAGE_CSS])
+    assert card._html._ua_stylesheets() == card_ua and len(sheet_ua) == len(card_ua) + 1
+    # the sheet's page footer still sits right, as the margin boxes' defaults put it
+    loaded = read(LONG_ROSTER)
+    printed = print_sheet(loaded.catalog, loaded.system, loaded.roster, PrintOptions())
+    with pdfplumber.open(io.BytesIO(printed.pdf)) as doc:
+        page = doc.pages[0]
+        words = page.extract_words()
+        footer = [w for w in words if w["text"] == "Listbuilder"][-1]
+        ones = [w for w in words if w["top"] == footer["top"]]
+    assert page.width - max(w["x1"] for w in ones) < 12 * 72 / 25.4  # within the 11 mm margin
+    assert footer["x0"] > page.width / 2
 
 @pytest.mark.parametrize(("size", "overflow"), [(8.4, 1.226), (7.0, 1.01), (8.4, 1.106)])
 def test_a_refit_tries_the_guess_and_a_step_below_it(size: float, overflow: float) -> None:
@@ -170,3 +190,29 @@ def test_the_straight_reference_prints_the_same_cards(read) -> None:
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         text = " ".join(page.extract_text() or "" for page in doc.pages)
     assert all(card.profile.name in text for card in cards)
+
+
+def test_a_face_is_drawn_once_before_it_is_laid_out(read, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its starting size, the sheet's shared size and its cache key all read one drawing:
+    no template reads the shared size, the one thing that differs between them."""
+    from dataclasses import replace
+
+    from listbuilder.printing.render import _context, _stock, unit_faces
+
+    loaded = read(LONG_ROSTER)
+    options = PrintOptions(what="cards")
+    stock, context = _stock(options), _context(loaded.system, options, "Once")
+    faces = [face for face, _ in unit_faces(loaded.system,
+                                            loaded.system.unit_cards(loaded.catalog,
+                                                                     loaded.roster))]
+    for face in faces:
+        drawn = [layout._draw_face(tuple(face.template), face.item, replace(stock, sheet_pt=pt),
+                                   "end", tuple(sorted(context.items()))) for pt in (0.0, 6.5)]
+        assert drawn[0] == drawn[1]
+    draws: list[object] = []
+    real = layout._draw_face
+    monkeypatch.setattr(layout, "_draw_face", lambda *key: draws.append(key) or real(*key))
+    layout._drawn_face.cache_clear()
+    shared = layout.sheet_size(faces, stock, context)
+    keys = [layout._key(face, shared, context) for face in faces]
+    assert shared.sheet_pt and len(set(keys)) == len(faces) == len(draws)
