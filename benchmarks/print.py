@@ -7,8 +7,10 @@ bindings' types learnt), timed on its own and shown as "set-up": a server pays i
 start, a command-line print once per run. Time is then the print call alone; memory is the
 peak resident size of that process or of its forked layout helper, whichever is larger.
 `--cold` leaves the set-up inside the print call instead (the first print of a process).
+`--halves` instead lays out the roster's two halves alone and side by side, and its faces all
+in one process: what a second busy core costs each half.
 
-Run: .venv/bin/python benchmarks/print.py [--runs N] [--no-straight]
+Run: .venv/bin/python benchmarks/print.py [--runs N] [--no-straight] [--halves]
 """
 
 from __future__ import annotations
@@ -188,6 +190,70 @@ def longest(card: str = "poker") -> None:
         print(f"  {size:.2f} pt, {-pages} card(s): {name} ({system_name})")
 
 
+def halves(rounds: int) -> None:
+    """The 2000 pts roster's faces shared out as a print shares them (`workers.split_work`),
+    each half laid out alone in this process, then both at once (the other in a forked
+    child, as a print does), and all 17 in one process: what the second busy core costs each
+    half, and how the two halves compare with one whole (docs/printing.md, "Speed")."""
+    from listbuilder.engine.library import Library
+    from listbuilder.printing import layout
+    from listbuilder.printing.options import PrintOptions
+    from listbuilder.printing.render import _context, _stock, unit_faces, warm_up
+    from listbuilder.printing.workers import split_work
+
+    warm_up()
+    loaded = Library().read_roster(ROSTER_2000, "2000.yaml")
+    options = PrintOptions(what="cards")
+    faces = [face for face, _ in unit_faces(loaded.system, loaded.system.unit_cards(
+        loaded.catalog, loaded.roster))]
+    context = _context(loaded.system, options, "Halves")
+    stock = layout.sheet_size(faces, _stock(options), context)
+    shares = split_work(layout._weights(faces))
+    if len(shares) != 2:
+        raise SystemExit("the faces are not shared out here (one core, or "
+                         "LISTBUILDER_PRINT_WORKERS=1)")
+
+    def lay(share: list[int]) -> float:
+        start = time.perf_counter()
+        layout._lay_out_here([faces[i] for i in share], stock, context)
+        return time.perf_counter() - start
+
+    def together() -> tuple[float, float]:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            os.write(write_end, repr(lay(shares[1])).encode())
+            os._exit(0)
+        os.close(write_end)
+        mine = lay(shares[0])
+        with os.fdopen(read_end) as pipe:
+            theirs = float(pipe.read())
+        os.waitpid(pid, 0)
+        return mine, theirs
+
+    lay(shares[0]), lay(shares[1]), lay(list(range(len(faces))))  # warm
+    alone: list[tuple[float, float]] = []
+    both: list[tuple[float, float]] = []
+    whole: list[float] = []
+    for _ in range(rounds):
+        alone.append((lay(shares[0]), lay(shares[1])))
+        both.append(together())
+        whole.append(lay(list(range(len(faces)))))
+
+    def ms(values: list[float]) -> str:
+        return f"{statistics.median(values) * 1000:.0f} ms ({min(values) * 1000:.0f}-" \
+               f"{max(values) * 1000:.0f})"
+
+    print(f"the 2000 pts roster's {len(faces)} faces in halves of {len(shares[0])} and "
+          f"{len(shares[1])}, median (range) of {rounds} rounds:")
+    for n in (0, 1):
+        print(f"  half {n + 1}: alone {ms([a[n] for a in alone])}, "
+              f"beside the other {ms([b[n] for b in both])}")
+    print(f"  all {len(faces)} in one process: {ms(whole)}")
+    print(f"this machine's speed: a fixed Python loop took {machine_speed():.0f} ms")
+
+
 def run_child(case: str, mode: str, cold: bool = False) -> dict[str, Any]:
     out = subprocess.run([sys.executable, __file__, "--child", case, mode,
                           *(["--cold"] if cold else [])], cwd=ROOT,
@@ -211,9 +277,14 @@ CASES = (("roster", "ActionHammer 2000 pts roster, its cards"),
               help="instead: find the longest unit cards (poker, mini or tarot)")
 @click.option("--cold", is_flag=True,
               help="time each print with the renderer's one-time set-up inside it")
+@click.option("--halves", "halves_", is_flag=True,
+              help="instead: time the roster's two halves alone and side by side")
 @click.option("--child", nargs=2, hidden=True)
-def main(processes: int, no_straight: bool, card: str | None, cold: bool,
+def main(processes: int, no_straight: bool, card: str | None, cold: bool, halves_: bool,
          child: tuple[str, str] | None) -> None:
+    if halves_:
+        halves(max(processes, 5))
+        return
     if card:
         longest(card)
         return
