@@ -246,7 +246,7 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
                    f"it, or choose another port with --port.", err=True)
         sys.exit(1)
     ports = server.lane_ports(lanes, workers) if lanes else []
-    if port in ports or (ports and ports[-1] > 65535):
+    if port in ports or not server.lanes_fit(ports):
         click.echo(f"The lanes {ports[0]}-{ports[-1]} (one a worker) must be ports apart from "
                    f"--port {port}, at most 65535: choose another --lanes.", err=True)
         sys.exit(2)
@@ -320,7 +320,7 @@ def proxy_config(server_name: str, listen: str, upstream: str, lanes: int | None
     except ValueError as bad:
         raise click.BadParameter(str(bad), param_hint="--workers") from None
     ports = server.lane_ports(lanes, count) if lanes else []
-    if ports and ports[-1] > 65535:
+    if not server.lanes_fit(ports):
         raise click.BadParameter(f"the lanes {ports[0]}-{ports[-1]} (one a worker) end past "
                                  f"65535: choose a lower --lanes", param_hint="--lanes")
     lane_hosts = tuple(f"{host}:{p}" for p in ports)

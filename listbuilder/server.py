@@ -29,6 +29,7 @@ from gunicorn.sock import TCP6Socket, TCPSocket  # type: ignore[import-untyped]
 from listbuilder.front import Front, FrontError, Site, die_with_parent
 
 DEFAULT_THREADS = 2
+MAX_PORT = 65535
 
 
 def default_workers() -> int:
@@ -257,7 +258,7 @@ def free_lanes(workers: int, besides: int = 0) -> int:
     while True:
         first = free_loopback_port()
         ports = lane_ports(first, workers)
-        if besides not in ports and ports[-1] <= 65535 and all(
+        if besides not in ports and lanes_fit(ports) and all(
                 port_free("127.0.0.1", p) for p in ports[1:]):
             return first
 
@@ -265,6 +266,11 @@ def free_lanes(workers: int, besides: int = 0) -> int:
 def lane_ports(first: int, workers: int) -> list[int]:
     """The lanes' ports from the first: one a worker, in a row."""
     return list(range(first, first + workers))
+
+
+def lanes_fit(ports: list[int]) -> bool:
+    """Whether lanes (`lane_ports`) end at a port there is: 65535 at most."""
+    return not ports or ports[-1] <= MAX_PORT
 
 
 def _lane_addresses(host: str, first: int, workers: int) -> tuple[tuple[str, int], ...]:
