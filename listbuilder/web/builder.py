@@ -123,11 +123,14 @@ def edit(token: str) -> Page:
     if gone is not None:  # the edit link still undoes a delete, from any browser
         return render_template("web/deleted.html", stored=gone, token=token), 404
     opened = _open(token)
-    services.remember(token)
+    # Opening an edit link changes nothing, not even this browser's list: a link a stranger
+    # sent must not slip a roster of theirs in among the player's own. The page offers to
+    # keep it on the list instead (home.keep).
     ctx = roster_context(opened, token, _step_notice(opened))
     # what the next change is compared with
     _pages().put(_page_key(opened), parts.reads_of(ROSTER_PARTS, ctx))
-    return render_template("web/roster.html", **ctx)
+    return render_template("web/roster.html", **ctx,
+                           not_kept=token not in services.remembered())
 
 
 def _form_problems(form: FlaskForm) -> list[str]:

@@ -79,7 +79,7 @@ def _home(import_form: ImportForm | None = None, problems: list[str] | None = No
     return render_template("web/home.html", mine=mine, import_form=import_form or ImportForm(),
                            forget_form=TokenForm(), problems=problems or [],
                            custom_problems=custom_problems, deleted=_deleted(),
-                           said=said, upload=upload, linked=request.args.get("linked") == "1",
+                           said=said, upload=upload, linked=request.args.get("linked", "")[:1],
                            list_link=url_for("roster_lists.follow", token=shared,
                                              _external=True) if shared else ""), status
 
@@ -146,6 +146,18 @@ def forget() -> tuple[str, int] | Response:
 
 
 # -- managing a listed roster (each needs its edit link) --------------------------------------
+
+@bp.post("/r/<token>/keep")
+def keep(token: str) -> tuple[str, int] | Response:
+    """Put a roster opened by its edit link on this browser's list (and the list link's, when
+    it follows one): asked for on the roster's page, never done by opening the link."""
+    stored = services.by_edit_token(token)
+    if not FlaskForm().validate_on_submit():
+        return _home(status=422, said=f"{stored.name} was not kept: the form had expired. "
+                                      f"Open the roster again and press Keep.")
+    services.remember(token)
+    return redirect(url_for("builder.edit", token=token))
+
 
 @bp.post("/r/<token>/duplicate")
 def duplicate(token: str) -> tuple[str, int] | Response:

@@ -1,8 +1,11 @@
 """Your rosters on every device, without an account: a private link to a player's list.
 
 A browser keeps the edit links of the rosters it made or opened in its session cookie. Asked
-for a list link, it gets one (`/l/<token>`) that opened on a phone shows the same list there,
-and from then on every device that follows the link adds to and takes from the same list.
+for a list link, it gets one (`/l/<token>`). Opened on a phone, the link shows what it is and
+asks; once the player joins it there (a POST), the phone shows the same list, and from then on
+every device that follows the link adds to and takes from the same list. Joining brings the
+phone's own rosters onto the list only when the player ticks the box that says how many: a
+link is a key, and a stranger's link must not collect the rosters of whoever opens it.
 
 The list lives in the database sealed (AES-GCM) with a key derived from the link's token, and
 is found by a digest of that token: the database alone opens none of its edit links, the
@@ -22,7 +25,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import Blueprint, current_app, redirect, render_template, session, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -113,25 +116,52 @@ def make_link() -> Response:
     return redirect(url_for("home.index", _anchor="devices"))
 
 
+def _no_list() -> tuple[str, int]:
+    return render_template("web/error.html", code=404, title="No list has this link",
+                           message="Check that the whole link was copied. A list link "
+                                   "looks like /l/ followed by 43 letters and digits."), 404
+
+
+def _opened(token: str) -> list[str] | None:
+    return read(token) if len(token) <= 100 else None
+
+
 @bp.get("/l/<token>")
-def follow(token: str) -> tuple[str, int] | Response:
-    """Open a list link on this device: the same list here from now on, with the rosters this
-    browser had already added to it."""
-    if len(token) > 100 or read(token) is None:
-        return render_template("web/error.html", code=404, title="No list has this link",
-                               message="Check that the whole link was copied. A list link "
-                                       "looks like /l/ followed by 43 letters and digits."), 404
-    here = services.local_remembered()
-    change(token, lambda tokens: merged(tokens, here))
+def follow(token: str) -> tuple[str, int]:
+    """What a list link is, and a button to show it on this device. Opening the link changes
+    nothing: a stranger's link posted in a chat must not take this browser's rosters (nor the
+    ones it makes later) until the player has read what joining does and asked for it."""
+    listed = _opened(token)
+    if listed is None:
+        return _no_list()
+    here = [t for t in services.local_remembered() if t not in listed]
+    return render_template("web/list_join.html", token=token, on_list=len(listed),
+                           here=len(here), already=followed() == token), 200
+
+
+@bp.post("/l/<token>/join")
+def join(token: str) -> tuple[str, int] | Response:
+    """Follow the list link on this device. This browser's own rosters go onto the list only
+    when the player ticked the box that names how many."""
+    if _opened(token) is None:
+        return _no_list()
+    form = FlaskForm()
+    if not form.validate_on_submit():
+        return redirect(url_for("roster_lists.follow", token=token))
+    brought = request.form.get("bring") == "yes"
+    if brought:
+        here = services.local_remembered()
+        change(token, lambda tokens: merged(tokens, here))
     session[LIST] = token
     session.permanent = True
-    return redirect(url_for("home.index", linked=1, _anchor="devices"))
+    return redirect(url_for("home.index", linked=2 if brought else 1, _anchor="devices"))
 
 
 @bp.post("/mine/unlink")
 def unlink() -> Response:
     """Stop following the list link on this device: it keeps the list as it is now, alone."""
     if FlaskForm().validate_on_submit() and (token := followed()) is not None:
-        services.keep_locally(read(token) or [])
+        # the list as it is now, and this device's own rosters that never went onto it
+        services.keep_locally(merged(read(token) or [], services.local_remembered()))
         session.pop(LIST, None)
     return redirect(url_for("home.index", _anchor="devices"))

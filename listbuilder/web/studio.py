@@ -208,14 +208,24 @@ def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
         cards_url=url_for("studio_print.cards_by_edit", token=token),
         file_name=pack_file_name(name),
         share_link=url_for("studio.shared", share=stored.share_token, _external=True),
-        edit_link=url_for("studio.edit", token=token, _external=True), **(extra or {})), status
+        edit_link=url_for("studio.edit", token=token, _external=True),
+        not_kept=not part and token not in session.get(PACKS, []), **(extra or {})), status
 
 
 @bp.get("/p/<token>")
 def edit(token: str) -> tuple[str, int]:
-    stored = pack_by_edit_token(token)
+    # Opening the link keeps nothing: the page offers to (keep, below), as a roster's does.
+    return _edit_page(token, pack_by_edit_token(token))
+
+
+@bp.post("/p/<token>/keep")
+def keep(token: str) -> WerkzeugResponse:
+    """Put a pack opened by its edit link on this browser's list, when the player asks."""
+    pack_by_edit_token(token)
+    if not FlaskForm().validate_on_submit():
+        abort(400, "This form had expired; reload the page and try again.")
     _remember(token)
-    return _edit_page(token, stored)
+    return redirect(url_for("studio.edit", token=token))
 
 
 @bp.post("/p/<token>")

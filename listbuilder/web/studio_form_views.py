@@ -88,7 +88,6 @@ def _from_form(spec: Spec, stored: StoredPack, action: str = "") -> tuple[str, d
 @bp.get("/p/<token>/form")
 def edit(token: str) -> tuple[str, int]:
     stored = studio.pack_by_edit_token(token)
-    studio._remember(token)
     form = PackForm(data={"name": stored.name, "text": stored.text,
                           "pack_version": stored.version})
     return _page(token, stored, form, stored.text, None)

@@ -154,7 +154,13 @@ def finish(page: Page, browser: Any, base: str, system: str, units: list[str],
         for unit in units:
             assert other.locator(".entry-name").get_by_text(unit, exact=False).count() > 0
         other.goto(share_url.rsplit("/s/", 1)[0] + "/")
-        # the edit link, once opened, is remembered in this browser's list
+        # opening the links kept nothing in this browser's list; the roster page offers to
+        assert other.locator(".mine-name").count() == 0
+        other.goto(edit_url)
+        with other.expect_navigation():
+            other.get_by_role("button", name="Keep on my list").click()
+        assert other.get_by_role("button", name="Keep on my list").count() == 0
+        other.goto(share_url.rsplit("/s/", 1)[0] + "/")
         assert other.locator(".mine-name").count() == 1
         other.set_input_files("#file", str(exported))
         other.get_by_role("button", name="Open file").click()

@@ -28,6 +28,10 @@ def test_a_list_link_opens_the_same_list_on_a_phone(context: Any, browser: Any,
         phone.goto(server + "/")
         assert phone.locator(".mine-name").count() == 0  # "None yet"
         phone.goto(link)
+        # opening the link only asks; the phone has no rosters, so there is nothing to bring
+        assert phone.locator(".mine-name").count() == 0
+        with phone.expect_navigation():
+            phone.get_by_role("button", name="Show the list on this device").click()
         opened(phone, "#devices")
         assert phone.locator(".mine-name").all_inner_texts() == ["Laptop list"]
         assert "now shows the list of this link" in phone.locator("#devices").inner_text()

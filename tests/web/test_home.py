@@ -196,7 +196,10 @@ def test_delete_asks_needs_the_edit_link_and_can_be_undone(player: Player) -> No
     response = elsewhere.post(f"/r/{token}/restore",
                               data={"csrf_token": csrf_of(page.get_data(as_text=True))})
     assert response.status_code == 302
-    assert player.client.get(f"/r/{token}").status_code == 200
+    assert player.get(f"/r/{token}").status_code == 200
     assert player.client.get(share[1]).status_code == 200
+    # restored from another browser: back on this one's list when the player keeps it
+    assert "Keep on my list" in player.html
+    player.client.post(f"/r/{token}/keep", data={"csrf_token": csrf_of(player.html)})
     home = player.get("/").get_data(as_text=True)
     assert "Undo: restore it" not in home and "Waaagh</a>" in home

@@ -14,6 +14,7 @@ import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
 from markupsafe import escape
+from webtools import csrf_of
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster
@@ -402,8 +403,9 @@ def test_this_browsers_other_rosters_are_offered_as_links(app: Flask, client: Fl
     other, other_share = save(app, (ROOT / "examples/op40k/imperial_guard.yaml").read_text(
         encoding="utf-8"))
     elsewhere, elsewhere_share = save(app, example("warstuff"))
-    for t in (other, elsewhere, token):
-        client.get(f"/r/{t}")  # opening an edit link remembers it in this browser
+    for t in (other, elsewhere, token):  # each kept on this browser's list, as asked
+        page = client.get(f"/r/{t}").get_data(as_text=True)
+        client.post(f"/r/{t}/keep", data={"csrf_token": csrf_of(page)})
     page = text_of(client.get(f"/r/{token}"))
     mine = re.search(r'<datalist id="rs-mine">(.*?)</datalist>', page, re.S)
     assert mine is not None

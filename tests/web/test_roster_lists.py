@@ -44,8 +44,14 @@ def test_a_list_link_shows_the_same_list_on_another_device(app: Flask) -> None:
     assert list_link(laptop.client) == link
 
     phone.start("hammerwars", "On the bus", ())  # the phone had one of its own
-    opened = phone.client.get(link.removeprefix("http://localhost"))
-    assert opened.status_code == 302
+    page = phone.client.get(link.removeprefix("http://localhost"))
+    assert page.status_code == 200
+    assert "Also put the 1 roster this device has now on that list" in " ".join(
+        page.get_data(as_text=True).split())
+    joined = phone.client.post(link.removeprefix("http://localhost") + "/join",
+                               data={"csrf_token": csrf_of(page.get_data(as_text=True)),
+                                     "bring": "yes"})
+    assert joined.status_code == 302
     assert sorted(names(phone.client)) == ["Border Patrol", "On the bus", "Waaagh"]
     # and from then on both devices add to the same list
     assert sorted(names(laptop.client)) == ["Border Patrol", "On the bus", "Waaagh"]
