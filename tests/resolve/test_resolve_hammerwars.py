@@ -191,3 +191,19 @@ def test_a_counted_target_or_a_shared_attack_is_refused(hw) -> None:
         run(hw, "Assault Infantry", "4x Ranged Infantry")
     with pytest.raises(ResolveError, match="copies of it don't add to it"):
         run(hw, "2x Assault Infantry", "Ranged Infantry", attack="Deception (goal)")
+
+
+def test_each_copy_rolls_its_own_blast_die_at_each_nearby_unit(hw) -> None:
+    """Each copy fires its own * line (docs/rules-notes.md, "Blast dice with copies"), so a
+    unit within 2" takes one die a copy. Worked by hand from the card: the Support
+    Specialist's * line hits Light armor on 4+ (1/2) and Heavy on 5+ (1/3); the Support
+    Heavy's Trample die hits on 4+."""
+    two = run(hw, "2x Support Specialist", "Ranged Infantry", nearby=1)
+    assert two.chances[0].p == 1 - Fraction(1, 2) ** 2 == Fraction(3, 4)
+    assert "2 more dice (one a unit)" in two.steps[-1]
+    four = run(hw, "4x Support Specialist", "Ranged Heavy", nearby=1)
+    assert four.chances[0].p == 1 - Fraction(2, 3) ** 4 == Fraction(65, 81)
+    trample = run(hw, "2x Support Heavy", "Ranged Infantry", attack="Trample Attack", nearby=1)
+    assert trample.chances[0].p == Fraction(3, 4)
+    assert run(hw, "Support Specialist", "Ranged Infantry", nearby=1).chances[0].p == \
+        Fraction(1, 2)

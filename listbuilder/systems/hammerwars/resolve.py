@@ -153,14 +153,17 @@ def resolve(catalog: HammerWarsCatalog, attacker: Side[HwUnit], defender: Side[H
     outcome = Outcome("lives_lost", f"Lives lost by {d.name}", lost,
                       labels=tuple(str(i) for i in range(lives + 1)), kill_at=lives)
     chances: list[Chance] = []
+    # Each attacking unit rolls its own * line, so a nearby unit takes one die per copy
+    # (docs/rules-notes.md, "Blast dice with copies").
     blast = [p for _, p, is_blast in dice_groups if is_blast]
     if blast and nearby:
         each = Dist.point(0)
         for p in blast:
-            each = each + Dist.bernoulli(p)
+            each = each + Dist.binomial(copies, p)
         chances.append(Chance(f"Each of the {nearby} nearby units loses a life (* dice)",
                               each.at_least(1)))
-        steps.append(f"* : one more die at each of {nearby} nearby "
+        per = "one more die" if copies == 1 else f"{copies} more dice (one a unit)"
+        steps.append(f"* : {per} at each of {nearby} nearby "
                      f"{'unit' if nearby == 1 else 'units'}")
     return Result(system="hammerwars", attacker=attacker.label, defender=d.name,
                   summary=kill_summary(outcome), outcome=outcome, chances=tuple(chances),
