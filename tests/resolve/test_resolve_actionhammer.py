@@ -238,3 +238,19 @@ def test_volley_and_morale_match_a_monte_carlo(ah) -> None:
     assert_matches(exact.outcome.dist, lost, "models destroyed")
     assert_chance(chance_of(exact, "Stunned"), sum(c for (_, s), c in counts.items() if s),
                   TRIALS, "stunned")
+
+
+def test_a_vox_caster_rerolls_the_morale_test(ah) -> None:
+    """The Line Troopers' Vox Caster re-rolls a failed morale test (once a game: taken as not
+    yet spent, docs/rules-notes.md), so failing it takes two failed rolls at Morale 4+."""
+    from listbuilder.engine.resolve import Side, quick_resolve
+
+    system, cat = ah
+    troopers, shock = cat.find_unit("Line Troopers"), cat.find_unit("Shock Squad")
+    assert troopers is not None and shock is not None
+    without = quick_resolve(system, cat, Side.of(shock, 3), Side.of(troopers, 5))
+    kept = quick_resolve(system, cat, Side.of(shock, 3), Side.of(troopers, 5, ["Vox Caster"]))
+    test = next(c.p for c in kept.chances if "must test" in c.label)
+    fails = [next(c.p for c in r.chances if "Stunned" in c.label) for r in (without, kept)]
+    assert test > 0 and fails[0] == test * Fraction(1, 2)  # Morale 4+ fails on 1-3
+    assert fails[1] == test * Fraction(1, 4)

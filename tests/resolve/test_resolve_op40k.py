@@ -198,3 +198,46 @@ def test_vehicle_damage_matches_a_monte_carlo(op) -> None:
         return 1 if roll <= 3 else 2 if roll <= 5 else 3
     exact = run(op, "Leman Russ", "Chimera", facing="rear")
     assert_matches(exact.outcome.dist, simulate(trial, 23), "rear damage")
+
+
+def test_resolve_reads_the_unit_as_fielded_not_its_base_datasheet(op) -> None:
+    """Quality and rules after upgrades, as the card and `validate --json` show them
+    (docs/rules-notes.md, "Quick-resolve: the unit as fielded"): a squad whose upgrade makes
+    it hit on 3+ and Fearless hits on 3+ and never flees."""
+    from dataclasses import replace
+
+    from listbuilder.engine.effects import AddRule, ChangeStat
+    from listbuilder.engine.model import Upgrade
+    from listbuilder.engine.resolve import quick_resolve
+
+    system, cat = op
+    guards = cat.find_unit("Guardsmen")
+    boyz = cat.find_unit("Ork Boyz")
+    assert isinstance(guards, Datasheet) and isinstance(boyz, Datasheet)
+    drilled = replace(guards, upgrades=(*guards.upgrades, Upgrade(
+        name="Drilled", pts=10, effects=(ChangeStat("quality", -1), AddRule("Fearless")))))
+    plain = quick_resolve(system, cat, Side.of(drilled, 10), Side.of(boyz, 10),
+                          {"action": "Walk"})
+    better = quick_resolve(system, cat, Side.of(drilled, 10, ["Drilled"]), Side.of(boyz, 10),
+                           {"action": "Walk"})
+    assert f"to hit on {guards.quality}+" in " ".join(plain.steps)
+    assert f"to hit on {guards.quality - 1}+" in " ".join(better.steps)
+    shot = quick_resolve(system, cat, Side.of(boyz, 10), Side.of(drilled, 10, ["Drilled"]),
+                         {"action": "Walk"})
+    assert chance_of(shot, "flees") == 0 < chance_of(shot, "must test")
+
+
+def test_a_vox_caster_or_runtherd_rerolls_a_failed_morale_test(op) -> None:
+    from listbuilder.engine.resolve import quick_resolve
+
+    system, cat = op
+    boyz, guards, grots = (cat.find_unit(n) for n in ("Ork Boyz", "Guardsmen", "Gretchin"))
+    for target, upgrade in ((guards, "Vox Caster"), (grots, "Runtherd")):
+        assert isinstance(target, Datasheet)
+        fail = 1 - Fraction(7 - target.quality, 6)
+        without = quick_resolve(system, cat, Side.of(boyz, 20), Side.of(target, 10),
+                                {"action": "Walk"})
+        kept = quick_resolve(system, cat, Side.of(boyz, 20), Side.of(target, 10, [upgrade]),
+                             {"action": "Walk", "defender_models": 10})
+        assert chance_of(without, "must test") == chance_of(kept, "must test") > 0
+        assert chance_of(kept, "flees") == chance_of(without, "flees") * fail

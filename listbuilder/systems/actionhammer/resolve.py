@@ -303,9 +303,17 @@ def wounds_dealt(cat: ActionHammerCatalog, shots: Sequence[Volley], target: Targ
     return dealt
 
 
+# Rules that re-roll a failed morale test. The sample Vox Caster may do so once a game: quick
+# resolve takes it as not yet spent (docs/rules-notes.md).
+MORALE_REROLLS = ("Vox Caster",)
+
+
 def morale_fails(cat: ActionHammerCatalog, sheets: Sequence[Datasheet]) -> Fraction:
     best = min(s.morale for s in sheets)  # the best Morale in the unit rolls
-    return save_fails(cat, best, 0)
+    fails = save_fails(cat, best, 0)
+    if any(rule in s.special_rules for s in sheets for rule in MORALE_REROLLS):
+        return fails * fails
+    return fails
 
 
 def resolve(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide,

@@ -34,10 +34,22 @@ MOB = 10  # the sample rule Mob rerolls failed morale tests while this many mode
 
 
 
+# Rules an upgrade gives that reroll a failed morale test (the sample Vox Caster and Runtherd).
+# Mob rerolls too, while 10 strong; a test is rerolled once however many of them apply.
+MORALE_REROLLS = ("Vox Caster", "Runtherd")
+
+
 def _sheet(side: OpSide) -> Datasheet:
     if len(side.members) != 1:
         raise ResolveError(f"{side.label}: One Page 40k units never join; name one unit")
     return side.unit
+
+
+def _fielded(cat: Op40kCatalog, side: OpSide) -> Datasheet:
+    """The side's datasheet as fielded: Quality and special rules after its upgrades, as its
+    card and `validate --json` show them (docs/rules-notes.md)."""
+    member = side.members[0]
+    return _sheet(side).fielded(cat, member.count, member.upgrades).unit
 
 
 def ranged_weapons(catalog: Op40kCatalog, side: OpSide) -> tuple[Weapon, ...]:
@@ -117,11 +129,13 @@ def _keep(a: int, b: int, keep: str | None) -> int:
 
 
 def _flee_chance(sheet: Datasheet, models_left: int) -> Fraction:
-    """Chance a unit that must test fails and flees (Fearless never; Mob rerolls at 10+)."""
+    """Chance a unit that must test fails and flees (Fearless never; Mob rerolls at 10+, a
+    Vox Caster or Runtherd always)."""
     if "Fearless" in sheet.special_rules:
         return Fraction(0)
     fail = 1 - _success(sheet.quality)
-    if "Mob" in sheet.special_rules and models_left >= MOB:
+    mob = "Mob" in sheet.special_rules and models_left >= MOB
+    if mob or any(rule in sheet.special_rules for rule in MORALE_REROLLS):
         fail *= fail
     return fail
 
@@ -132,7 +146,7 @@ def _halved(before: int, lost: int) -> bool:
 
 
 def resolve(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, situation: Situation) -> Result:
-    a, d = _sheet(attacker), _sheet(defender)
+    a, d = _fielded(cat, attacker), _fielded(cat, defender)
     mode = str(situation["attack"])
     if mode == ASSAULT:
         return _assault(cat, attacker, defender, a, d, situation)
