@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
@@ -108,7 +109,9 @@ def test_hammer_wars_card_says_how_far_each_action_goes(library: Library) -> Non
     for card in cards:
         text = card_text(printed, card)
         move = int(stats(card.profile)["Move"].rstrip('"'))
-        assert f'Walk {move}", and attack · Run {2 * move}", no attack' in text
+        # Run forbids shooting, not melee (the seed: "May not shoot")
+        assert f'Walk {move}", may shoot · Run {2 * move}", no shooting' in text
+        assert "no attack" not in text
     ref = reference(printed)
     assert "at one enemy within the unit's Range and in sight (Range 0: in base contact)" in ref
     assert "-1 if the target is in cover" in ref
@@ -168,3 +171,30 @@ def test_space_empires_card_names_its_types_and_the_cards_that_lift_it(
         if "L" in types:
             assert "Leaders & Psychic · Cards Leadership +5 each" in text
     assert "S Space, L Leaders, P Psychic, I Infantry" in reference(printed)
+
+
+def test_op40k_quick_reference_says_one_damage_roll_and_morale_after_any_attack(
+        library: Library) -> None:
+    """As the seed and our resolver have it, read back from the printed quick-reference
+    card: a vehicle that fails to block one hit or more rolls once on the damage table, and
+    any attack (not only shooting) that halves a unit makes it test."""
+    _, printed = read(library, (ROOT / "examples/op40k/legal.yaml").read_text())
+    ref = reference(printed)
+    assert "when any attack leaves it at half its models or fewer" in ref
+    assert "When a vehicle fails to block one hit or more, roll once on the damage table" in ref
+    assert "For each hit" not in ref and "when shooting halves" not in ref
+
+
+def test_a_fearless_actionhammer_card_prints_no_morale_test(library: Library) -> None:
+    """Sergeant Hale is Fearless and never tests (as quick resolve has it), so his card has no
+    "Morale 3+ at 1 Wounds or fewer"; a single model's threshold is in words that agree."""
+    from listbuilder.systems.actionhammer.cards import reminders
+
+    catalog = library.catalog("actionhammer")
+    hale = catalog.find_unit("Sergeant Hale")
+    assert hale is not None and "Fearless" in hale.special_rules
+    lines = reminders(catalog, hale.fielded(1))
+    assert [r.name for r in lines] == [f"Save {hale.save}+"]
+    one = replace(hale, special_rules=(), wounds=3)
+    (_, morale) = reminders(catalog, one.fielded(1))
+    assert morale.text == "at 1 Wound or fewer"

@@ -13,6 +13,7 @@ from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import plural
 from listbuilder.systems.actionhammer.limits import Placed, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Weapon
+from listbuilder.systems.actionhammer.resolve import FEARLESS
 
 WEAPONS = ("Weapon", "Range", "Att", "Sk", "AP", "Features")
 # a card's weapon line: 12" · Att 1 · Sk 3+ · AP -1 · Keen (range and features read alone)
@@ -69,10 +70,12 @@ def reminders(catalog: ActionHammerCatalog, fielded: Fielded[Datasheet, Weapon],
     half = catalog.game.morale_divisor
     models = fielded.models + sum(j.models for j in joined)
     morale = min([sheet.morale, *(j.unit.morale for j in joined)])
-    if models > 1:
+    if any(FEARLESS in s.special_rules for s in (sheet, *(j.unit for j in joined))):
+        below = ""  # Fearless: it never tests, as quick resolve has it
+    elif models > 1:
         below = f"{plural(models // half, 'model')} or fewer"
     elif sheet.wounds // half:
-        below = f"{sheet.wounds // half} Wounds or fewer"
+        below = f"{plural(sheet.wounds // half, 'Wound')} or fewer"
     else:
         below = ""  # one wound: it is gone before it could test
     if below:

@@ -44,11 +44,12 @@ def profile(catalog: HammerWarsCatalog, unit: HwUnit) -> Profile:
 
 def reminders(catalog: HammerWarsCatalog, unit: HwUnit) -> tuple[RuleText, ...]:
     """For one line: how far each action that moves takes this unit, and whether it may
-    attack after (in its own inches; what an attack rolls is on the quick-reference card)."""
+    shoot after (in its own inches; what an attack rolls is on the quick-reference card).
+    Run forbids shooting only: a unit that ran into base contact still fights in melee."""
     out = []
     for action in catalog.actions:
         if action.move:
-            then = "and attack" if action.shoot else "no attack"
+            then = "may shoot" if action.shoot else "no shooting"
             out.append(RuleText(action.name, f'{action.move * unit.move}", {then}'))
     return tuple(out)
 
@@ -58,7 +59,7 @@ def core_rules(catalog: HammerWarsCatalog, cards: Sequence[UnitCard]) -> tuple[R
     actions = []
     for action in catalog.actions:
         reach = f"{action.move}x Move" if action.move else "stay put"
-        then = " and attack" if action.shoot else ", no attack"
+        then = ", may shoot" if action.shoot else ", no shooting"
         actions.append(f"{action.name}: {reach}{then}")
     modifiers = "".join(f"{t.hit_modifier:+d} if the target is in {t.name.lower()}; "
                         for t in catalog.terrain if t.hit_modifier)

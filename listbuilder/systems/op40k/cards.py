@@ -95,9 +95,10 @@ def core_rules(catalog: Op40kCatalog, cards: Sequence[UnitCard]) -> tuple[RuleTe
         out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
                             + "."))
         flee = catalog.setup.flee_dice
-        out.append(RuleText("Morale", f"A unit tests after losing an assault or when shooting "
-                                      f"halves it: its Quality or more, or it flees "
-                                      f"{flee}D6\" from the nearest enemy it sees."))
+        out.append(RuleText("Morale", f"A unit tests after losing an assault or when any "
+                                      f"attack leaves it at half its models or fewer: its "
+                                      f"Quality or more, or it flees {flee}D6\" from the "
+                                      f"nearest enemy it sees."))
     if any(vehicles):
         out.append(RuleText("Vehicle actions", " · ".join(
             _action(a) for a in catalog.vehicle_actions) + "."))
@@ -105,9 +106,9 @@ def core_rules(catalog: Op40kCatalog, cards: Sequence[UnitCard]) -> tuple[RuleTe
             f"{r.roll_min}{'' if r.roll_max == r.roll_min else f'-{r.roll_max}'} "
             f"{r.text.split('.')[0]}" for r in catalog.vehicle_damage)
         facings = ", ".join(_facing(f) for f in catalog.facings)
-        out.append(RuleText("Damage", f"For each hit a vehicle fails to block, roll on the "
-                                      f"damage table ({facings}): {results}. Cover never "
-                                      f"helps it."))
+        out.append(RuleText("Damage", f"When a vehicle fails to block one hit or more, roll "
+                                      f"once on the damage table ({facings}): {results}. "
+                                      f"Cover never helps it."))
     return tuple(out)
 
 
