@@ -205,7 +205,20 @@ def quick_resolve(system: RuleSystem[C, U], catalog: C, attacker: Side[U], defen
     options = system.resolve_options(catalog, attacker, defender)
     situation = parse_situation(options, settings or {})
     result = system.resolve(catalog, attacker, defender, situation)
-    return replace(result, situation=applied(options, situation))
+    return replace(result, situation=applied(options, situation),
+                   attacker=_as_set(attacker, situation, "attacker_models", result.attacker),
+                   defender=_as_set(defender, situation, "defender_models", result.defender))
+
+
+def _as_set(side: Side[U], situation: Situation, key: str, label: str) -> str:
+    """The side's name with the models the situation sets (`defender_models=10` is "10x Line
+    Troopers" however many its roster entry has); `label` when the situation sets none."""
+    models = situation.get(key)
+    first = side.members[0]
+    if not isinstance(models, int) or isinstance(models, bool) or \
+            models == first.fielded_models or label != side.label:
+        return label
+    return Side((replace(first, count=models, models=0), *side.members[1:])).label
 
 
 def resolve_names(system: RuleSystem[C, U], catalog: C, attacker: str, defender: str,

@@ -254,3 +254,15 @@ def test_a_vox_caster_rerolls_the_morale_test(ah) -> None:
     fails = [next(c.p for c in r.chances if "Stunned" in c.label) for r in (without, kept)]
     assert test > 0 and fails[0] == test * Fraction(1, 2)  # Morale 4+ fails on 1-3
     assert fails[1] == test * Fraction(1, 4)
+
+
+def test_the_title_names_the_models_set_not_the_entrys(ah) -> None:
+    """`defender_models=10` reads "10x Line Troopers", not the entry's 5; a size left alone
+    keeps the entry's name, and a Leader joined to the unit stays in the title."""
+    assert run(ah, "1x Shock Squad", "5x Line Troopers", defender_models=10).defender == \
+        "10x Line Troopers"
+    assert run(ah, "1x Shock Squad", "5x Line Troopers").defender == "5x Line Troopers"
+    assert run(ah, "3x Line Troopers", "1x Shock Squad", attacker_models=7).attacker == \
+        "7x Line Troopers"
+    joined = run(ah, "1x Shock Squad", "2x Line Troopers + Brigade Captain", defender_models=6)
+    assert joined.defender == "6x Line Troopers + Brigade Captain"
