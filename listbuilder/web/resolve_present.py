@@ -277,6 +277,8 @@ def _fill(column: Column, system: RuleSystem, catalog: Catalog, attacker: Side,
                                "your choices. Try another unit or setting.")
         return
     column.result = result
+    # the title names the sizes set in the panel ("10x Line Troopers"), as the result does
+    column.attacker, column.defender = result.attacker, result.defender
     column.svg = _own_ids(chart_svg(result, CHART_WIDTH, CHART_HEIGHT), f"rs-chart-{column.n}")
     column.tables = [_table(o) for o in result.outcomes]
     column.chances = [(c.label, percent(c.p)) for c in result.chances]

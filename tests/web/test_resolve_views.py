@@ -580,3 +580,15 @@ def test_the_share_page_offers_the_panel_without_the_edit_token(app: Flask) -> N
     page = app.test_client().get(f"/s/{share}").get_data(as_text=True)
     assert f'action="/s/{share}/resolve#resolve-panel"' in page
     assert token not in page
+
+
+def test_the_columns_title_names_the_size_set_in_the_panel(app: Flask, client: FlaskClient,
+                                                           library: Library) -> None:
+    """Reported: `defender_models=10` showed "5x Line Troopers" over the answer."""
+    token, _ = save(app, example("actionhammer"))
+    roster = roster_of(library, example("actionhammer"))
+    page = text_of(resolve(client, token, a1=entry_value(roster, 3), target="5x Line Troopers",
+                           o_defender_models=10))
+    title = re.search(r'<h3 id="rs-col-1-title">(.*?)</h3>', page, re.S)
+    assert title is not None
+    assert "10x Line Troopers" in title[1] and "5x Line Troopers" not in title[1]
