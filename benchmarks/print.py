@@ -182,8 +182,8 @@ def longest(card: str = "poker") -> None:
         laid = lay_out([face for face, _ in unit_faces(system, cards)], _stock(options),
                        _context(system, options, "all"))
         for c, size, pages in zip(cards, laid.font_pt, laid.pages, strict=True):
-            name = c.profile.name + "".join(f" + {a.profile.name}" for a in c.attached)
-            found.append((size, -len(pages), system.name, name))
+            # a joined Leader is printed on the Bodyguard's card, under the card's own name
+            found.append((size, -len(pages), system.name, c.profile.name))
     found.sort()
     print(f"{len(found)} unit cards on {card} cards; the ones with the smallest text:")
     for size, pages, system_name, name in found[:5]:

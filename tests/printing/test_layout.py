@@ -4,6 +4,10 @@ card is refitted in as few rounds as possible."""
 from __future__ import annotations
 
 import io
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -216,3 +220,14 @@ def test_a_face_is_drawn_once_before_it_is_laid_out(read, monkeypatch: pytest.Mo
     shared = layout.sheet_size(faces, stock, context)
     keys = [layout._key(face, shared, context) for face in faces]
     assert shared.sheet_pt and len(set(keys)) == len(faces) == len(draws)
+
+
+def test_the_longest_cards_benchmark_runs(tmp_path) -> None:
+    """`benchmarks/print.py --longest mini` crashed on a card attribute that had gone
+    (issue 38); it names each system's cards with the smallest text."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "print.py"), "--longest",
+                           "mini"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "unit cards on mini cards; the ones with the smallest text:" in done.stdout
+    assert re.search(r"^  \d+\.\d\d pt, \d card\(s\): .+ \(.+\)$", done.stdout, re.M)
