@@ -14,13 +14,15 @@ system:
 	@sh scripts/system-packages.sh
 
 $(STAMP): pyproject.toml | system
+	@echo "Setting up $(VENV) with Listbuilder's Python packages (the first time takes a few minutes)"
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install --progress-bar off -e '.[test]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
 run: system $(STAMP)
+	@echo "Serving at http://$(HOST):$(PORT) (nginx in front of gunicorn; another port: make run PORT=8080)"
 	$(BIN)/listbuilder db upgrade
 	$(BIN)/listbuilder serve --front --host $(HOST) --port $(PORT)
 

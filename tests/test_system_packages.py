@@ -50,3 +50,18 @@ def test_root_installs_what_is_missing(tmp_path: Path) -> None:
     done, calls = run(tmp_path, uid=0, missing={"chromium", "fonts-dejavu-core"})
     assert done.returncode == 0, done.stderr
     assert calls == ["update -qq", "install -y chromium fonts-dejavu-core -qq"]
+
+
+def test_make_says_what_it_sets_up_and_where_it_serves() -> None:
+    """`make run` on a fresh machine was silent for four minutes while pip worked (-q): the
+    recipes say what they do first, and pip shows each package it fetches. Read from make's
+    own dry run, so the recipe is checked as make expands it."""
+    fresh = subprocess.run(["make", "-n", "-B", "run", "PORT=8080"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert fresh.returncode == 0, fresh.stderr
+    lines = fresh.stdout.splitlines()
+    setting_up = next(i for i, line in enumerate(lines) if "Setting up .venv" in line)
+    install = next(i for i, line in enumerate(lines) if "pip install" in line and ".[test]" in line)
+    assert setting_up < install and " -q " not in lines[install]
+    assert any("Serving at http://127.0.0.1:8080" in line and "make run PORT=" in line
+               for line in lines)
