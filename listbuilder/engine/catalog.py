@@ -20,10 +20,13 @@ from pydantic import BaseModel, ValidationError
 from listbuilder.engine.errors import DataError, DataLoadError, Loc
 from listbuilder.engine.model import Catalog, Origin
 from listbuilder.engine.system import RuleSystem, SourceFile
-from listbuilder.engine.yaml_limits import DATA, Limits, SafeLoader, check_limits
+from listbuilder.engine.yaml_limits import DATA, Limits, SafeLoader, Tally, check_limits
 from listbuilder.locations import instance_folder
 
 M = TypeVar("M", bound=BaseModel)
+# problems of one data file or pack described: a pack of 128 KB can hold 64,000 wrong values,
+# whose words (each with its line) cost more than reading the pack and fill megabytes of page
+MAX_LISTED = 50
 
 
 def custom_data_dir() -> Path:
@@ -44,11 +47,13 @@ class Loaded:
 
 # -- YAML with line numbers -------------------------------------------------------------------
 
-def parse_yaml(text: str, file: str, limits: Limits | None = None) -> Any:
+def parse_yaml(text: str, file: str, limits: Limits | None = None,
+               tally: Tally | None = None) -> Any:
     """Parse YAML safely; a syntax error becomes a DataLoadError with its line. With `limits`
-    (files from strangers), the text is checked against them before anything is built."""
+    (files from strangers), the text is checked against them before anything is built; with
+    `tally`, together with the texts counted there before (`check_limits`)."""
     if limits is not None:
-        check_limits(text, file, limits)
+        check_limits(text, file, limits, tally)
     try:
         return yaml.load(text, Loader=SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -117,12 +122,19 @@ def describe_pydantic_error(err: Any) -> str:
 
 
 def schema_errors(exc: ValidationError, text: str, file: str, prefix: Loc = (),
-                  describe: Callable[[Any], str] = describe_pydantic_error) -> list[DataError]:
+                  describe: Callable[[Any], str] = describe_pydantic_error,
+                  most: int | None = None) -> list[DataError]:
+    """Every schema problem in players' words with its line; with `most`, the first `most`
+    and one more line that counts the rest."""
     where = Locator(text)
     out = []
-    for err in exc.errors():
+    errors = exc.errors(include_url=False)  # a link per problem: a fifth of their memory
+    for err in errors[:most]:
         loc = prefix + tuple(err["loc"])
         out.append(DataError(file, loc, describe(err), where(loc)))
+    if most is not None and len(errors) > most:
+        out.append(DataError(file, (), f"and {len(errors) - most:,} more problems like these: "
+                                       f"fix the ones above and check again"))
     return out
 
 
@@ -134,7 +146,7 @@ def check_document(schema: type[M], text: str, file: str, limits: Limits | None 
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
-        raise DataLoadError(schema_errors(exc, text, file)) from exc
+        raise DataLoadError(schema_errors(exc, text, file, most=MAX_LISTED)) from exc
 
 
 # -- catalogs ---------------------------------------------------------------------------------
@@ -162,10 +174,12 @@ def _read(system: RuleSystem, path: Path, custom: bool, file: str) -> tuple[Sour
     return read_source(system, text, file, custom), text, raw
 
 
-def read_source(system: RuleSystem, text: str, file: str, custom: bool = True) -> SourceFile:
-    """One data file's text, parsed and schema-checked, ready to build into a catalog."""
-    # a player's own files are held to limits; the built-in data is ours and loads fast
-    doc = check_document(system.data_schema, text, file, DATA if custom else None)
+def read_source(system: RuleSystem, text: str, file: str, custom: bool = True,
+                limits: Limits = DATA) -> SourceFile:
+    """One data file's text, parsed and schema-checked, ready to build into a catalog.
+    `limits`: a player's own files are held to DATA, faction packs to the tighter PACK."""
+    # the built-in data is ours and loads fast, without the limits' pass
+    doc = check_document(system.data_schema, text, file, limits if custom else None)
     sample = bool(getattr(doc, "sample", False))
     return SourceFile(Origin(file=file, custom=custom, sample=sample), doc)
 

@@ -20,11 +20,12 @@ from listbuilder.engine.catalog import Loaded, read_source, with_file
 from listbuilder.engine.errors import DataError, DataLoadError
 from listbuilder.engine.model import BUILTIN, Catalog, Faction, Roster, Unit
 from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.yaml_limits import PACK, PACK_BYTES
 
 # the longest pack name, as a roster's
 NAME_MAX = 80
 # the largest pack: a faction of sixty datasheets takes about a third of it
-MAX_PACK_BYTES = 128 * 1024
+MAX_PACK_BYTES = PACK_BYTES  # the PACK limits are sized from it
 # packs one roster may build with: each is carried whole in the roster's file
 MAX_PACKS = 3
 
@@ -86,7 +87,7 @@ def check_pack(system: RuleSystem, base: Loaded, pack: Pack) -> PackCheck:
     """Every problem of `pack` in the loader's words, or the catalog with it built in."""
     raw = pack.text.encode("utf-8")
     try:
-        source = read_source(system, pack.text, pack.file, custom=True)
+        source = read_source(system, pack.text, pack.file, custom=True, limits=PACK)
         loaded = with_file(system, base, source, pack.text, "pack/" + pack.file, raw)
     except DataLoadError as exc:
         return PackCheck(tuple(exc.errors))
@@ -112,7 +113,7 @@ def with_packs(system: RuleSystem, base: Loaded, packs: Sequence[Pack]) -> Loade
     if key not in _BUILT:
         loaded = base
         for pack in packs:
-            source = read_source(system, pack.text, pack.file, custom=True)
+            source = read_source(system, pack.text, pack.file, custom=True, limits=PACK)
             loaded = with_file(system, loaded, source, pack.text, "pack/" + pack.file,
                                pack.text.encode("utf-8"))
         if len(_BUILT) >= _BUILT_KEPT:  # packs come from strangers: the memory is bounded

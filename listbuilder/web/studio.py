@@ -8,8 +8,8 @@ read-only share link, and every saved version.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NoReturn, cast
 
@@ -27,6 +27,7 @@ from flask import (
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from listbuilder.engine.catalog import MAX_LISTED
 from listbuilder.engine.errors import DataError
 from listbuilder.engine.model import Roster, RosterEntry, Unit
 from listbuilder.engine.packs import MAX_PACK_BYTES, Pack, PackCheck, check_pack, pack_file_name
@@ -104,6 +105,14 @@ class CheckView:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    @property
+    def heading(self) -> str:
+        """"3 problems to fix"; past the problems listed, the last line counts the rest."""
+        n = len(self.errors)
+        if n > MAX_LISTED:
+            return f"More than {MAX_LISTED} problems to fix"
+        return f"{n} problem{'s' if n != 1 else ''} to fix"
 
 
 def _unit_view(system: RuleSystem, check: PackCheck, unit: Unit) -> UnitView:
@@ -192,18 +201,23 @@ def import_pack() -> tuple[str, int] | WerkzeugResponse:
 
 def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
                said: str = "", status: int = 200,
-               extra: Mapping[str, object] | None = None, part: bool = False) -> tuple[str, int]:
+               extra: Mapping[str, object] | None = None, part: bool = False,
+               refused: Sequence[DataError] = ()) -> tuple[str, int]:
     """The pack's page; `extra` is more for its template (the form view: studio_form_views).
     `part`: only the parts a change of the form redraws (its form, notices and check), for
-    htmx to swap in; the page is the same parts in its layout."""
+    htmx to swap in; the page is the same parts in its layout. `refused`: problems found
+    before the text was made (the form's boxes kept as typed), listed first."""
     system = get_system(stored.system)
     if form is None:
         form = PackForm(data={"name": stored.name, "text": stored.text,
                               "pack_version": stored.version})
     name, text = form.name.data or stored.name, form.text.data or ""
+    check = check_view(system, name, text)
+    if refused:
+        check = replace(check, errors=(*refused, *check.errors))
     return render_template(
         "web/_studio_form_part.html" if part else "web/studio_pack.html", token=token,
-        stored=stored, system=system, form=form, check=check_view(system, name, text), said=said,
+        stored=stored, system=system, form=form, check=check, said=said,
         versions=[] if part else packs().versions(stored.id),
         cards_url=url_for("studio_print.cards_by_edit", token=token),
         file_name=pack_file_name(name),

@@ -15,6 +15,12 @@ Three steps, each plain Python:
   order, and `pack_text(data)` the data as a pack file, in the data folders' style. A value
   that does not parse (`abc` in a number box) is kept as typed: the pack check then names it,
   with its line and key, in the data loader's own words.
+
+The YAML the boxes hold is read as a pack is (`PACK` in engine/yaml_limits.py), and all the
+boxes of one post together count as one pack: aliases expanded, they hold no more values and
+characters than a pack of the largest size could written out in full. The pack is written
+with every alias expanded (a pack is read by people), so this bounds what a post writes too.
+A box past the bound is kept as typed and its refusal (`Refused`) shown beside it.
 """
 
 from __future__ import annotations
@@ -31,11 +37,11 @@ import yaml
 from pydantic import AfterValidator, BaseModel, StringConstraints
 from pydantic.fields import FieldInfo
 
-from listbuilder.engine.catalog import parse_yaml
+from listbuilder.engine.catalog import Locator, parse_yaml
 from listbuilder.engine.errors import DataError, DataLoadError, Loc
 from listbuilder.engine.schema import InRange
 from listbuilder.engine.system import RuleSystem
-from listbuilder.engine.yaml_limits import DATA
+from listbuilder.engine.yaml_limits import PACK, Tally
 
 Kind = Literal["text", "long", "number", "select", "check", "names", "yaml", "group", "list"]
 # longer texts than this get a text area (a unit's or a faction's text)
@@ -308,17 +314,44 @@ class Drawn:
 
 
 def draw(spec: Spec, data: Mapping[Any, Any], file: str) -> Drawn:
-    """`data` (a pack's top-level mapping) as the form of `spec` (`form_spec`) shows it."""
+    """`data` (a pack's top-level mapping) as the form of `spec` (`form_spec`) shows it;
+    TooManyFields when that takes more boxes than a post may carry back (MAX_KEYS)."""
     shown = set(spec.options)
+    known = {s.key for s in spec.fields}
+    # Every item of a list is drawn with all its boxes, so a post of 2,000 names alone drew
+    # 30,000 boxes (12 MB of page, seconds of CPU): count them before drawing any.
+    left = MAX_KEYS - sum(1 for key in data if key not in known)
+    for s in spec.fields:
+        if s.key in shown or s.key in data:
+            left = _count_boxes(s, data.get(s.key, ABSENT), left)
     fields = [_draw(s, data.get(s.key, ABSENT), s.key, (s.key,)) for s in spec.fields
               if s.key in shown or s.key in data]
-    known = {s.key for s in spec.fields}
     fields += [_extra(key, value, "", ()) for key, value in data.items() if key not in known]
     index: dict[Loc, str] = {}
     for f in fields:
         _index(f, index)
     kept = {k: v for k, v in data.items() if k in known and _empty(v)}
     return Drawn(fields, file, index, flow(kept) if kept else "")
+
+
+def _count_boxes(spec: Spec, value: Any, left: int) -> int:
+    """What is left of `left` boxes once `value` is drawn as `spec` (as `_draw` draws it: a
+    group's boxes even when it is left out, one box for a value that does not fit)."""
+    left -= 1
+    if left < 0:
+        raise TooManyFields(f"the form would have more than {MAX_KEYS:,} boxes, more than one "
+                            f"post may carry: edit the pack in the YAML view, or split it")
+    if spec.kind == "group":
+        value = {} if value is ABSENT or value is None else value
+        if isinstance(value, dict):
+            for s in spec.fields:
+                left = _count_boxes(s, value.get(s.key, ABSENT), left)
+            known = {s.key for s in spec.fields}
+            left -= sum(1 for key in value if key not in known)
+    elif spec.kind == "list" and spec.item is not None and isinstance(value, list):
+        for item in value:
+            left = _count_boxes(spec.item, item, left)
+    return left
 
 
 def _index(f: Field, index: dict[Loc, str]) -> None:
@@ -419,6 +452,10 @@ def _yaml_box(here: Field, value: Any) -> Field:
     here.kind = "yaml"
     if value is ABSENT:
         return here
+    if isinstance(value, Typed):  # as the player wrote it, not as YAML of a text (quoted)
+        here.multiline = "\n" in value or len(value) > 2 * WIDTH // 3
+        here.value = str(value)
+        return here
     text = flow(value)
     if "\n" in text or len(text) > 2 * WIDTH // 3:
         here.multiline, text = True, _dump(value).rstrip("\n")
@@ -436,40 +473,103 @@ class TooManyFields(ValueError):
     pass
 
 
+class Typed(str):
+    """A box's text kept as typed because its YAML was not read: the pack holds it as a
+    text, and the form draws it again as it was typed, to be fixed there."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A box whose YAML was not read (kept as typed): where its value goes in the pack, and
+    why, in the box's own lines."""
+
+    loc: Loc
+    error: DataError
+
+
 def read_form(spec: Spec, form: Mapping[str, str], action: str = "") -> dict[str, Any]:
     """The pack's data from the flat keys the form posts, in the schema's order; `action`
     (`add:<list>` or `remove:<item>`) adds an empty item to a list or leaves one out."""
+    return read_boxes(spec, form, action)[0]
+
+
+def read_boxes(spec: Spec, form: Mapping[str, str],
+               action: str = "") -> tuple[dict[str, Any], list[Refused]]:
+    """`read_form`, and the boxes whose YAML was refused (too big once its aliases are
+    expanded, too deep), kept as typed."""
     if len(form) > MAX_KEYS:
         raise TooManyFields(f"the form has more than {MAX_KEYS} boxes: split the pack")
-    out = _Reader(form, action).group(spec, "")
-    return out if isinstance(out, dict) else {}
+    reader = _Reader(form, action)
+    out = reader.group(spec, "", ())
+    return (out if isinstance(out, dict) else {}), reader.refused
+
+
+def refusals(refused: Sequence[Refused], text: str, file: str) -> tuple[DataError, ...]:
+    """The refused boxes' problems as the pack's: named by the pack's file, the line its
+    `text` holds the value on, and the key, so the form marks each beside its box."""
+    if not refused:
+        return ()
+    where = Locator(text)
+    out = []
+    for r in refused:
+        loc = (*r.loc, *r.error.loc)
+        said = r.error.message
+        if r.error.line and r.error.line > 1:
+            said = f"line {r.error.line} of the box: {said}"
+        out.append(DataError(file, loc, said, where(loc)))
+    return tuple(out)
 
 
 class _Reader:
     def __init__(self, form: Mapping[str, str], action: str) -> None:
-        self.form = form
+        # a plain dict: a posted form's lookup of a key it lacks raises, and every box of
+        # every item is looked up
+        self.form = dict(form.items())
         self.action = action
+        # the YAML of every box counted together: the boxes make one pack
+        self.tally = Tally()
+        self.refused: list[Refused] = []
         self.items: dict[str, set[int]] = {}  # a list's flat key -> the items posted
+        # a group's flat key -> its posted keys the schema does not know (`_extra-<key>`),
+        # found once: looked for group by group, 19,000 items of 20,000 keys took a minute
+        self.extra: dict[str, list[tuple[str, str]]] = {}
         for key in form:
             parts = key.split("-")
             for at in range(1, len(parts)):
                 if parts[at].isdigit() and len(parts[at]) <= 5:
                     self.items.setdefault("-".join(parts[:at]), set()).add(int(parts[at]))
+            group, extra = _extra_of(key)
+            if extra:
+                self.extra.setdefault(group, []).append((key, extra))
 
     def text(self, name: str) -> str | None:
         value = self.form.get(name)
         return value.replace("\r\n", "\n").strip() if isinstance(value, str) else None
 
-    def read(self, spec: Spec, name: str) -> Any:
+    def yaml(self, text: str, loc: Loc) -> Any:
+        """A box read as YAML (`12`, `Melee`, `[{set: save, to: 3}]`); what YAML can't read,
+        or what is too big or too deep for a pack, is kept as the text typed, for the check
+        to name."""
+        text = text.replace("\r\n", "\n").strip()
+        if not text:
+            return ABSENT
+        try:
+            return parse_yaml(text, "form", PACK, self.tally)
+        except DataLoadError as exc:
+            if any(e.message.startswith(_REFUSED) for e in exc.errors):
+                self.refused.append(Refused(loc, exc.errors[0]))
+            return Typed(text)
+
+    def read(self, spec: Spec, name: str, loc: Loc) -> Any:
         typed = self.text(join(name, "_yaml"))
         if typed is not None:  # a value drawn as YAML because it did not fit its box
-            return _scalar_or_yaml(typed)
+            return self.yaml(typed, loc)
         typed = self.text(name)
         match spec.kind:
             case "group":
-                return self.group(spec, name)
+                return self.group(spec, name, loc)
             case "list":
-                return self.list(spec, name)
+                return self.list(spec, name, loc)
             case "check":
                 return typed is not None
             case "number":
@@ -486,60 +586,61 @@ class _Reader:
                     return [int(n) if re.fullmatch(_WHOLE, n) else n for n in names]
                 return names
             case "yaml":
-                return _scalar_or_yaml(typed or "")
+                return self.yaml(typed or "", loc)
             case _:
                 return typed or ABSENT
 
-    def group(self, spec: Spec, name: str) -> Any:
-        kept = _scalar_or_yaml(self.text(join(name, "_keep")) or "")
+    def group(self, spec: Spec, name: str, loc: Loc) -> Any:
+        kept = self.yaml(self.text(join(name, "_keep")) or "", loc)
         kept = {k: v for k, v in kept.items() if _empty(v)} if isinstance(kept, dict) else {}
         out: dict[str, Any] = {}
         for s in spec.fields:
-            value = self.read(s, join(name, s.key))
+            value = self.read(s, join(name, s.key), (*loc, s.key))
             if value is ABSENT or _empty(value):
                 if s.key in kept:
                     out[s.key] = kept[s.key]
                 continue
             out[s.key] = value
-        out.update(self.extras(name))
+        out.update(self.extras(name, loc))
         # an item of a list is kept even empty (just added); an empty group is left out
         return out if out or name.rpartition("-")[2].isdigit() else ABSENT
 
-    def list(self, spec: Spec, name: str) -> Any:
+    def list(self, spec: Spec, name: str, loc: Loc) -> Any:
         assert spec.item is not None
         out: list[Any] = []
         for i in sorted(self.items.get(name, ())):
             item = join(name, i)
             if self.action == f"remove:{item}":
                 continue
-            value = self.read(spec.item, item)
+            value = self.read(spec.item, item, (*loc, len(out)))
             if value is not ABSENT:
                 out.append(value)
         if self.action == f"add:{name}":
             out.append({})
         return out
 
-    def extras(self, name: str) -> dict[str, Any]:
-        start = join(name, "_extra-")
+    def extras(self, name: str, loc: Loc) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for key in self.form:
-            if key.startswith(start) and len(key) > len(start):
-                value = _scalar_or_yaml(self.text(key) or "")
-                if value is not ABSENT:
-                    out[key[len(start):]] = value
+        for key, extra in self.extra.get(name, ()):
+            value = self.yaml(self.text(key) or "", (*loc, extra))
+            if value is not ABSENT:
+                out[extra] = value
         return out
 
 
-def _scalar_or_yaml(text: str) -> Any:
-    """A box read as YAML (`12`, `Melee`, `[{set: save, to: 3}]`); what YAML can't read, or
-    what is too big or too deep for a pack, is kept as the text typed, for the check to name."""
-    text = text.replace("\r\n", "\n").strip()
-    if not text:
-        return ABSENT
-    try:
-        return parse_yaml(text, "form", DATA)
-    except DataLoadError:
-        return text
+def _extra_of(key: str) -> tuple[str, str]:
+    """The group a posted `_extra-<key>` box belongs to, and its key ("" when it is none):
+    `datasheets-0-_extra-my key` -> `datasheets-0`, `my key`. No group's flat key holds
+    `_extra-`, so the first one ends it."""
+    if key.startswith("_extra-"):
+        return "", key[len("_extra-"):]
+    group, found, extra = key.partition("-_extra-")
+    return (group, extra) if found and group else ("", "")
+
+
+# the refusals of the limits' pass (engine/yaml_limits.py) that the pack's own check can't
+# repeat once the box is kept as text: the rest (not YAML, a bad date) it names by itself
+_REFUSED = ("the file holds more than", "nested more than", "the alias *")
 
 
 def focus_after(spec: Spec, action: str, data: Mapping[str, Any]) -> str:
@@ -638,6 +739,9 @@ class _FlowDumper(yaml.SafeDumper):
         return True
 
 
+_FlowDumper.add_representer(Typed, yaml.SafeDumper.represent_str)
+
+
 class _Dumper(yaml.SafeDumper):
     """Lists indented under their key, as the data files write them; nothing written twice
     as an anchor and an alias (a pack is read by people)."""
@@ -655,6 +759,9 @@ class _Dumper(yaml.SafeDumper):
         self.represented_objects = {}
         self.object_keeper = []
         self.alias_key = None
+
+
+_Dumper.add_representer(Typed, yaml.SafeDumper.represent_str)
 
 
 def _dump(value: Any) -> str:
@@ -705,7 +812,7 @@ def _width(node: yaml.Node) -> int:
 def pack_data(text: str, file: str) -> dict[str, Any]:
     """A pack's text as data for the form; DataLoadError (line and fix) when the text is not
     YAML, or not a mapping of sections, which the form can't show."""
-    data = parse_yaml(text, file, DATA)
+    data = parse_yaml(text, file, PACK)
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -10,6 +10,9 @@ same version check, the same page (studio._edit_page) with the form in the text'
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -32,7 +35,8 @@ from listbuilder.web.studio_fields import (
     leading_comments,
     pack_data,
     pack_text,
-    read_form,
+    read_boxes,
+    refusals,
 )
 from listbuilder.web.studio_forms import PackForm
 
@@ -50,10 +54,10 @@ def _stored_data(stored: StoredPack) -> dict[str, Any] | None:
 
 def _page(token: str, stored: StoredPack, form: PackForm, text: str, data: dict[str, Any] | None,
           said: str = "", status: int = 200, action: str = "",
-          part: bool = False) -> tuple[str, int]:
+          part: bool = False, refused: Sequence[DataError] = ()) -> tuple[str, int]:
     """The pack's page in the form view: `data` drawn as the form (or, when the text can't be
     drawn, why not, with the text carried along unchanged), checked as `text`. `part`: only
-    the parts an Add or Remove changes, for htmx."""
+    the parts an Add or Remove changes, for htmx; `refused`: boxes kept as typed, and why."""
     system = get_system(stored.system)
     spec = form_spec(system)
     file = pack_file_name(form.name.data or stored.name)
@@ -66,23 +70,30 @@ def _page(token: str, stored: StoredPack, form: PackForm, text: str, data: dict[
         except DataLoadError as exc:
             problem = str(exc.errors[0])
     if data is not None:
-        drawn = draw(spec, data, file)
+        try:
+            drawn = draw(spec, data, file)
+        except TooManyFields as exc:  # the text the boxes wrote is carried instead
+            problem = str(exc)
     builtin = (f.name for f in services.library().catalog(system).factions)
     return studio._edit_page(token, stored, form, said=said, status=status, extra={
         "view": "form", "drawn": drawn, "problem": problem,
         "field_of": drawn.field_of if drawn else None,
         "focus": focus_after(spec, action, data) if data is not None else "",
         "unsaved": data is not None and data != _stored_data(stored),
-        "suggestions": {FACTION_NAMES: faction_names(data, builtin)}}, part=part)
+        "suggestions": {FACTION_NAMES: faction_names(data, builtin)}}, part=part,
+        refused=refused)
 
 
-def _from_form(spec: Spec, stored: StoredPack, action: str = "") -> tuple[str, dict[str, Any]]:
-    """The posted boxes as the pack's data and its text; a form that carries the text it
+def _from_form(spec: Spec, stored: StoredPack, file: str,
+               action: str = "") -> tuple[str, dict[str, Any], tuple[DataError, ...]]:
+    """The posted boxes as the pack's data and its text, and the boxes kept as typed because
+    their YAML was refused (named in `file`, the pack's); a form that carries the text it
     could not draw (not YAML, not a mapping) posts that text, unchanged."""
     if "text" in request.form:
-        return request.form["text"].replace("\r\n", "\n"), {}
-    data = read_form(spec, request.form, action)
-    return pack_text(data, leading_comments(stored.text)), data
+        return request.form["text"].replace("\r\n", "\n"), {}, ()
+    data, refused = read_boxes(spec, request.form, action)
+    text = pack_text(data, leading_comments(stored.text))
+    return text, data, refusals(refused, text, file)
 
 
 @bp.get("/p/<token>/form")
@@ -107,8 +118,9 @@ def post(token: str) -> tuple[str, int] | WerkzeugResponse:
     part = services.is_htmx() and action.partition(":")[0] in ("add", "remove")
     if action == "form":  # from the YAML view: its text, drawn as boxes, not saved
         return _page(token, stored, form, form.text.data or "", None)
+    file = pack_file_name(form.name.data or stored.name)
     try:
-        text, data = _from_form(spec, stored, action)
+        text, data, refused = _from_form(spec, stored, file, action)
     except TooManyFields as exc:
         return _page(token, stored, form, stored.text, None, status=422, said=f"Not saved: {exc}.",
                      part=part)
@@ -117,9 +129,15 @@ def post(token: str) -> tuple[str, int] | WerkzeugResponse:
         return _yaml_view(token, stored, form, text, None if carried else data)
     if action != "save":
         return _page(token, stored, form, text, None if carried else data, action=action,
-                     part=part)
+                     part=part, refused=refused)
     if not valid:
-        return _page(token, stored, form, text, None if carried else data, status=422)
+        return _page(token, stored, form, text, None if carried else data, status=422,
+                     refused=refused)
+    if refused:  # saved, the box would hold its text in quotes: no longer what was typed
+        return _page(token, stored, form, text, data, status=422, refused=refused,
+                     said="Not saved: a box holds more than a pack can (its problem is "
+                          "named below). What you typed is still in it: change it and "
+                          "save again.")
     try:
         saved = studio.packs().save(stored.id, form.pack_version.data or 0,
                                     (form.name.data or "").strip(), text)
@@ -130,10 +148,10 @@ def post(token: str) -> tuple[str, int] | WerkzeugResponse:
         return _page(token, exc.current, form, text, None if carried else data, status=409,
                      said="Not saved: this pack was saved elsewhere since this page was "
                           "opened. Your changes are still below; save again to replace that "
-                          "version with them, or reload to see it.")
+                          "version with them, or reload to see it.", refused=refused)
     except PackTooLarge as exc:
         return _page(token, stored, form, text, None if carried else data, status=422,
-                     said=f"Not saved: {exc}.")
+                     said=f"Not saved: {exc}.", refused=refused)
     except LookupError:  # deleted (from another tab) since this request found it
         studio._no_pack(token)
     return redirect(url_for("studio_form.edit", token=token, saved=saved.version))
@@ -161,13 +179,15 @@ def check(token: str) -> tuple[str, int]:
     file = pack_file_name(name)
     field_of = None
     try:
-        text, data = _from_form(form_spec(system), stored)
+        text, data, refused = _from_form(form_spec(system), stored, file)
     except TooManyFields as exc:
         text, data = "", {}
         view = studio.CheckView((DataError(file, (), str(exc)),))
     else:
         view = studio.check_view(system, name, text)
+        view = replace(view, errors=(*refused, *view.errors))
         if "text" not in request.form:
-            field_of = draw(form_spec(system), data, file).field_of
+            with contextlib.suppress(TooManyFields):  # no boxes to link its problems to
+                field_of = draw(form_spec(system), data, file).field_of
     return render_template("web/_studio_check.html", check=view, system=system,
                            field_of=field_of), 200

@@ -99,3 +99,20 @@ def test_names_and_revisions() -> None:
     assert pack_file_name("***") == "pack.yaml"
     assert pack_revision("a") == pack_revision("a") != pack_revision("b")
     assert len(pack_revision("a")) == 12
+
+
+def test_a_pack_with_thousands_of_problems_lists_the_first_fifty() -> None:
+    # 128 KB can hold 64,000 wrong values: each described with its line was 7 MB of words
+    system = get_system("op40k")
+    text = ("units:\n  - {name: U, faction: Orks, size: 5, quality: 4, pts_per_model: 5, "
+            "upgrades: [" + ",".join(["1"] * 60_000) + "]}\n")
+    check = check_pack(system, base("op40k"), Pack("op40k", "Many", text))
+    assert len(check.errors) == 51
+    assert str(check.errors[0]).startswith("many.yaml:2: units[0].upgrades[0]: ")
+    assert str(check.errors[-1]) == ("many.yaml: (top): and 59,950 more problems like these: "
+                                     "fix the ones above and check again")
+    # the page's heading does not count the line that counts the rest as a problem
+    from listbuilder.web.studio import CheckView
+
+    assert CheckView(check.errors).heading == "More than 50 problems to fix"
+    assert CheckView(check.errors[:3]).heading == "3 problems to fix"

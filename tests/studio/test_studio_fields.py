@@ -9,11 +9,13 @@ from typing import Any, ClassVar, Literal
 import pytest
 from pydantic import BaseModel, Field
 
+from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.packs import Pack, check_pack
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.schema import Name, Points, Schema
 from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.yaml_limits import PACK
 from listbuilder.web.studio_fields import (
     Drawn,
     TooManyFields,
@@ -24,7 +26,9 @@ from listbuilder.web.studio_fields import (
     leading_comments,
     pack_data,
     pack_text,
+    read_boxes,
     read_form,
+    refusals,
 )
 from listbuilder.web.studio_fields import (
     Field as Box,
@@ -255,3 +259,63 @@ def test_values_a_box_would_change_are_drawn_as_yaml_instead() -> None:
     assert shown["datasheets-0-models-_yaml"].value == "[1, 2]"
     assert shown["datasheets-0-weapons-0-_yaml"].value == "not a weapon"
     assert read_form(spec, form_values(draw(spec, data, "house.yaml"))) == data
+
+
+# -- what the boxes expand to (issue 37) ---------------------------------------------------
+
+def test_a_box_whose_aliases_expand_past_a_pack_is_kept_as_typed_and_named() -> None:
+    # 50 KB in one box, written out by the form as 5 MB on every post
+    bomb = "[&a " + "A" * 50_000 + ", *a" * 100 + "]"
+    spec = form_spec(AH)
+    data, refused = read_boxes(spec, {"datasheets-0-name": "X",
+                                      "datasheets-0-upgrades-0-effects": bomb})
+    assert data["datasheets"][0]["upgrades"][0]["effects"] == bomb  # as typed, not built
+    (box,) = refused
+    assert box.loc == ("datasheets", 0, "upgrades", 0, "effects") and box.error.loc == (2,)
+    text = pack_text(data)
+    assert len(text) < len(bomb) + 200  # written as typed, never expanded
+    (error,) = refusals(refused, text, "house.yaml")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "effects:" in row)
+    assert str(error) == (
+        f"house.yaml:{line}: datasheets[0].upgrades[0].effects[2]: the file holds more than "
+        f"131,072 characters once its aliases are expanded (an alias counts its anchor's text "
+        f"again each time it repeats it); a pack may hold no more than it could written out in "
+        f"full: repeat less, or split it")
+    drawn = draw(spec, data, "house.yaml")
+    assert drawn.field_of(error) == "pf-datasheets-0-upgrades-0-effects"
+    shown = {f.name: f for f in _walk(drawn.fields)}
+    assert shown["datasheets-0-upgrades-0-effects"].value == bomb  # drawn as typed, unquoted
+
+
+def test_the_boxes_of_one_post_are_bounded_together() -> None:
+    piece = "[&a " + "A" * 2_000 + ", *a" * 60 + "]"  # each alone reads as 122,000 characters
+    posted = {f"datasheets-0-_extra-k{i}": piece for i in range(40)}
+    data, refused = read_boxes(form_spec(AH), posted)
+    assert len(refused) == 39 and isinstance(data["datasheets"][0]["k0"], list)
+    # the bound once over, and what was posted: not 40 boxes of 122,000 characters
+    assert len(pack_text(data)) < PACK.chars + 2 * len(piece) * 40
+
+
+def test_a_box_holding_an_alias_of_itself_is_kept_as_typed() -> None:
+    # the loader built a list holding itself, and writing the pack out recursed until Python
+    # gave up (a 500)
+    data, refused = read_boxes(form_spec(AH), {"datasheets-0-upgrades-0-effects": "&x [*x]"})
+    assert data["datasheets"][0]["upgrades"][0]["effects"] == "&x [*x]"
+    assert "the alias *x is inside its own anchor &x" in refused[0].error.message
+    assert "effects: '&x [*x]'" in pack_text(data)
+
+
+def test_a_saved_pack_is_read_for_the_form_with_a_packs_limits() -> None:
+    text = "units: [&a " + "A" * 40_000 + ", *a, *a, *a]\n"
+    with pytest.raises(DataLoadError, match=r"house\.yaml:1: units\[3\]: the file holds more "
+                                            r"than 131,072 characters once its aliases are "
+                                            r"expanded"):
+        pack_data(text, "house.yaml")
+
+
+def _walk(fields: list[Box]) -> list[Box]:
+    out = []
+    for f in fields:
+        out.append(f)
+        out += _walk([*f.children, *f.extras])
+    return out
