@@ -232,6 +232,7 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
             atexit.register(stop_pool)
         click.echo(f"Listbuilder (development server) at http://{host}:{port}/")
+        server.hide_tokens_in_logs()  # Werkzeug's request lines too: no token in any log
         app.run(host=host, port=port, debug=True, use_reloader=True)
         return
     try:

@@ -12,11 +12,13 @@ its own warm layout processes for prints (`listbuilder.printing.workers`), stopp
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import re
 import signal
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -105,28 +107,96 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
     def load(self) -> Flask:
         return self.application
 
+    def run(self) -> None:
+        hide_tokens_in_logs()
+        super().run()
 
-_TOKEN = re.compile(r"(/[rs]/)[^/?#\s\"]+")
-_HIDDEN = ("r", "U", "f", "{referer}i")
+
+# Links are keys: whoever reads a token in a log holds the roster, list or pack it opens, and
+# logs are kept and read by more people than an owner would hand a link to. Two rules, so
+# that a link kind added later is hidden without anyone remembering this place:
+# - the segment after a one-letter one: /r/, /s/, /l/, /studio/p/, /studio/s/ (every link
+#   kind there is), whatever its length;
+# - any run of 20 or more letters, digits, - and _, in the path or the query: every token
+#   the app makes is 22 or 43 of them (a quick resolve's `te_for=`, a `link=` in a query).
+# A one-letter host (`http://h/`) is not a segment.
+_AFTER_LETTER = re.compile(r"(?<!/)(/[A-Za-z]/)[^/?#&\s\"']+")
+_LONG = re.compile(r"[A-Za-z0-9_-]{20,}")
+# a word of a log line that holds an address, a path or a query
+_ADDRESS = re.compile(r"[^\s\"'<>]*[/?=&%][^\s\"'<>]*")
+# Outside addresses a long word is hidden too (an error quoting a bare token), unless it is
+# plainly a name: snake_case, CamelCase, UPPER_CASE (a traceback's functions and errors). A
+# random token of 22 characters takes one of these shapes rarely (a trial: 1 in 200,000).
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*|(?:[A-Z][a-z]{2,})+"
+                   r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def hide_tokens(text: str) -> str:
-    """A request line or address with its edit or share token replaced by '...'. The text is
-    read as the app reads it, percent-decoded: `/r%2F<token>` reaches the same roster."""
-    return _TOKEN.sub(r"\1...", unquote(text))
+    """An address, request line or query with every token replaced by '...'. The text is read
+    as the app reads it, percent-decoded: `/r%2F<token>` reaches the same roster. A control
+    character it decodes to is written as `\\xNN`: a `%0A` must not start a forged line."""
+    plain = _LONG.sub("...", _AFTER_LETTER.sub(r"\1...", unquote(text)))
+    return _CONTROL.sub(lambda c: f"\\x{ord(c[0]):02x}", plain)
+
+
+def hide_tokens_in(message: str) -> str:
+    """A log line with the tokens of every address in it hidden (`hide_tokens`), and any
+    other long word that is not plainly a name."""
+    addresses = _ADDRESS.sub(lambda found: hide_tokens(found[0]), message)
+    return _LONG.sub(lambda word: word[0] if _NAME.fullmatch(word[0]) else "...", addresses)
+
+
+class _TokenHidingAtoms(dict[str, Any]):
+    """An access log line's values, as gunicorn's SafeAtoms gives them ('-' when missing,
+    quotes escaped), each with `hide_tokens` applied when the line's format asks for it: the
+    request line, the Referer, a redirect's Location, any header. Hidden before the quotes
+    are escaped, since decoding may make new ones."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key.lower() if key.startswith("{") else key, "-")
+        return hide_tokens(value).replace('"', '\\"') if isinstance(value, str) else value
+
+
+_EXCEPTIONS = logging.Formatter()
+
+
+class _TokenHidingRecords:
+    """A log record factory that writes each record's message, traceback and stack with its
+    addresses' tokens hidden (`hide_tokens_in`), around the factory it replaces."""
+
+    def __init__(self, make: Callable[..., logging.LogRecord]) -> None:
+        self.make = make
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        made = self.make(*args, **kwargs)
+        if made.name == "gunicorn.access":
+            return made  # its values are hidden one by one (_TokenHidingAtoms)
+        try:
+            message = made.getMessage()
+        except Exception:  # arguments that don't fit the message: a log call must not fail
+            message = f"{made.msg!r} {made.args!r}"
+        made.msg, made.args = hide_tokens_in(message), ()
+        if made.exc_info and not made.exc_text:
+            made.exc_text = hide_tokens_in(_EXCEPTIONS.formatException(made.exc_info))
+        if made.stack_info:
+            made.stack_info = hide_tokens_in(made.stack_info)
+        return made
+
+
+def hide_tokens_in_logs() -> None:
+    """From now on, every log line of this process and the ones it forks (gunicorn's error log,
+    the app's and any library's: an error quoting the address it failed on) is written with
+    its addresses' tokens hidden. The access log hides its own (`TokenHidingLogger`)."""
+    current = logging.getLogRecordFactory()
+    if not isinstance(current, _TokenHidingRecords):
+        logging.setLogRecordFactory(_TokenHidingRecords(current))
 
 
 class TokenHidingLogger(Logger):  # type: ignore[misc]
-    """gunicorn's access log without edit and share tokens: they live in addresses and give
-    whoever reads them the roster, and logs are read and kept by more people than a roster's
-    owner would hand an edit link to."""
+    """gunicorn's access log without tokens (`hide_tokens`) in any value it writes."""
 
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        for key in _HIDDEN:
-            if isinstance(atoms.get(key), str):
-                atoms[key] = hide_tokens(atoms[key])
-        return atoms
+    atoms_wrapper_class = _TokenHidingAtoms
 
     def info(self, msg: str, *args: Any, **kwargs: Any) -> None:
         # Each worker binds its own socket (reuse_port), so the master has none to name

@@ -5,7 +5,7 @@ The format is documented in docs/roster-format.md; `RosterModel` is its schema, 
 docs/roster.schema.json is generated from it (`listbuilder schema`).
 """
 
-
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +34,12 @@ MAX_PROBLEMS = 50  # problems listed for one file
 # (read_roster_data).
 Whole = Annotated[int, in_range(-(10**ROSTER.digits - 1), 10**ROSTER.digits - 1)]
 Words = Annotated[str, StringConstraints(max_length=ROSTER.text)]
+MAX_LINK = 300
+# A pack's link: its share link from a faction studio, `/studio/s/<share>` or a whole http(s)
+# address with that path (what a studio writes). Nothing else: the packs page showed any text
+# here as "the pack's page", a `javascript:` address or another site's page included. The
+# host is not kept for showing (pack_share): the page links to this server's own page.
+PACK_LINK = re.compile(r"(?:(?i:https?)://[^/?#@\\\s]+)?/studio/s/([A-Za-z0-9_-]{1,100})")
 
 
 class EntryModel(Schema):
@@ -55,7 +61,7 @@ class DesignModel(Schema):
 class PackModel(Schema):
     name: Name
     revision: str | None = Field(None, max_length=64, description="Written on export")
-    link: str | None = Field(None, max_length=300, description="The pack's share link")
+    link: str | None = Field(None, max_length=MAX_LINK, description="The pack's share link")
     text: str = Field(max_length=MAX_PACK_BYTES,
                       description="The pack: a data file of the roster's game")
 
@@ -83,6 +89,18 @@ PacksFor = Callable[[RuleSystem, Sequence[PackUse]], Catalog]
 
 class RosterFileError(DataLoadError):
     """The file can't be read as a roster; `errors` says where and how to fix each problem."""
+
+
+def pack_share(link: str) -> str | None:
+    """The share token of a pack's link of our own shape (PACK_LINK), else None."""
+    found = PACK_LINK.fullmatch(link)
+    return found[1] if found else None
+
+
+def checked_link(link: str | None) -> str:
+    """A pack's link if it has our own shape, else none: what the roster keeps, so that no
+    other text reaches a page (a roster stored before links were checked included)."""
+    return link if link and pack_share(link) is not None else ""
 
 
 @dataclass(frozen=True)
@@ -164,6 +182,7 @@ def read_roster_data(
     where = Locator(text)
     pack_errors: list[DataError] = []
     catalog_for = _with_packs(data, file, where, catalog_for, packs_for, pack_errors)
+    link_errors = _link_problems(data, file, where)
     try:
         model = RosterModel.model_validate(data)
     except ValidationError as exc:
@@ -175,6 +194,7 @@ def read_roster_data(
             names = _name_problems(readable, file, where, find_system, systems, catalog_for)[0]
             # without its packs, the roster's names can't be checked: the pack is the problem
             errors += pack_errors or names
+        errors += link_errors
         errors.sort(key=lambda e: e.line if e.line is not None else 1 << 30)
         raise RosterFileError(_at_most(errors, file)) from exc
 
@@ -182,6 +202,9 @@ def read_roster_data(
     errors, found = _name_problems(readable, file, where, find_system, systems, catalog_for)
     if pack_errors:
         errors = pack_errors
+    if link_errors:
+        errors = sorted([*errors, *link_errors],
+                        key=lambda e: e.line if e.line is not None else 1 << 30)
     if errors or found is None:
         raise RosterFileError(_at_most(errors, file))
     system, catalog = found
@@ -220,7 +243,26 @@ def _pack_use(raw: Any) -> PackUse | None:
         model = PackModel.model_validate(raw)
     except ValidationError:
         return None
-    return PackUse(name=model.name, text=model.text, link=model.link or "")
+    return PackUse(name=model.name, text=model.text, link=checked_link(model.link))
+
+
+def _link_problems(data: dict[Any, Any], file: str, where: Locator) -> list[DataError]:
+    """Each pack's link that is not a pack's share link (PACK_LINK), with what to write.
+    (A link that is not text, or too long, is the schema's to name.)"""
+    raw = data.get("packs")
+    out = []
+    for i, item in enumerate(raw if isinstance(raw, list) else []):
+        link = item.get("link") if isinstance(item, dict) else None
+        if not isinstance(link, str) or not link or len(link) > MAX_LINK or pack_share(link):
+            continue
+        loc: Loc = ("packs", i, "link")
+        shown = link if len(link) <= 60 else link[:60] + "…"
+        out.append(DataError(file, loc, f"found {shown!r}, which is not a pack's share link: "
+                                        f"write the share link from the pack's page in the "
+                                        f"faction studio (`link: https://<site>/studio/s/"
+                                        f"<share>`, or `link: /studio/s/<share>`), or delete "
+                                        f"the line", where(loc)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -415,7 +457,8 @@ def to_roster(model: RosterModel) -> Roster:
                                   faction=e.faction, label=e.label, joins=e.joins, pts=e.pts)
                       for e in model.entries),
         data_revision=model.data_revision,
-        packs=tuple(PackUse(name=p.name, text=p.text, link=p.link or "") for p in model.packs),
+        packs=tuple(PackUse(name=p.name, text=p.text, link=checked_link(p.link))
+                    for p in model.packs),
     )
 
 

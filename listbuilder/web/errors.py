@@ -6,11 +6,14 @@ import logging
 
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from listbuilder.engine.errors import DataLoadError
 
 log = logging.getLogger(__name__)
+
+# the page nginx shows for a body it refused (listbuilder/front/site.conf.j2's error_page)
+TOO_LARGE = "/errors/too-large"
 
 MESSAGES = {
     400: "The request was not understood. Go back and try again.",
@@ -45,6 +48,12 @@ def init_app(app: Flask) -> None:
         custom = exc.description if exc.description != type(exc).description else None
         message = custom or MESSAGES.get(status, "Something went wrong; nothing was changed.")
         return _page(status, exc.name, message)
+
+    @app.get(TOO_LARGE)
+    def too_large() -> tuple[str, int]:
+        # nginx answers a body over its own limit with this page (its error_page): the same
+        # words and status the app gives a body over its limit, not nginx's bare one
+        return http_error(RequestEntityTooLarge())
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> tuple[str, int]:

@@ -23,6 +23,7 @@ from wtforms.validators import InputRequired, Length, NumberRange
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.model import Catalog, PackUse, Roster
 from listbuilder.engine.packs import MAX_PACKS, pack_changes, pack_file_name, pack_revision
+from listbuilder.engine.roster_file import pack_share
 from listbuilder.pack_storage import StoredPack
 from listbuilder.storage import StaleRoster
 from listbuilder.web import services
@@ -67,6 +68,14 @@ class PackView:
     def newer(self) -> bool:
         return self.latest is not None and self.latest.revision != self.revision
 
+    @property
+    def page(self) -> str | None:
+        """The pack's page on this server, when it has the pack. Made from the link's share
+        token, never the link's own text: whatever a roster file said there (a `javascript:`
+        address, another site) never becomes a link on the page."""
+        token = pack_share(self.use.link) if self.latest is not None else None
+        return url_for("studio.shared", share=token) if token else None
+
 
 def _share_token(link: str) -> str | None:
     found = SHARE.search(link.strip())
@@ -74,13 +83,13 @@ def _share_token(link: str) -> str | None:
 
 
 def _latest(use: PackUse) -> StoredPack | None:
-    token = _share_token(use.link) if use.link else None
+    token = pack_share(use.link)
     return packs().by_share_token(token) if token else None
 
 
 def _deleted(use: PackUse) -> datetime | None:
     """When the pack's owner deleted it here (its link then opens only a page saying so)."""
-    token = _share_token(use.link) if use.link else None
+    token = pack_share(use.link)
     return packs().deleted_by_share_token(token) if token else None
 
 
@@ -213,7 +222,7 @@ def add(token: str) -> tuple[str, int] | Response:
         if found.system != o.system.id:
             raise _Refused(f"{found.name} is a pack for another game; this roster is "
                            f"{o.system.name}.")
-        if any(_share_token(u.link) == share for u in o.roster.packs):
+        if any(pack_share(u.link) == share for u in o.roster.packs):
             raise _Refused(f"{found.name} is in this roster already: update it below.")
         if len(o.roster.packs) >= MAX_PACKS:
             raise _Refused(f"A roster builds with at most {MAX_PACKS} packs: take one off "
