@@ -56,9 +56,10 @@ spells of a few seconds end before any PDF comes: give `--edits` enough for a mi
 or smaller prints (`--print-cards 10`) to see the queue turn over in a short run.
 
 Every client connects from 127.0.0.1, so the server runs with the per-address limits of
-listbuilder/web/limits.py off (LISTBUILDER_LIMIT_CREATE, LISTBUILDER_LIMIT_IMPORT and
-LISTBUILDER_LIMIT_PRINT set empty): else 50 players making 50 rosters in a minute would be
-turned away (429) as one client making too many.
+listbuilder/web/limits.py off (each LISTBUILDER_LIMIT_* set empty) and no per-address share
+of the print line (LISTBUILDER_PRINT_QUEUE_PER_CLIENT=0): else 50 players making 50 rosters
+in a minute would be turned away (429) as one client making too many, and 8 printers would
+share one address's 3 places in line.
 
 The clients run on the same machine as the server and take some of its CPU; other work on the
 machine (load average printed) slows both servers alike.
@@ -91,6 +92,7 @@ import click
 from machine import machine_speed
 
 from listbuilder.server import default_workers, free_lanes
+from listbuilder.web.limits import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
@@ -114,8 +116,7 @@ BOYZ_UPGRADES = ("Shootas", "Boss Nob", "Rokkit Launcha")
 PLACE = re.compile(r"Your print is (\d+)(?:st|nd|rd|th) in line")
 REFRESH = re.compile(r'<meta http-equiv="refresh" content="(\d+)')
 # the limits kept per client address: every client here is 127.0.0.1 (see the docstring)
-NO_LIMITS = {"LISTBUILDER_LIMIT_CREATE": "", "LISTBUILDER_LIMIT_IMPORT": "",
-             "LISTBUILDER_LIMIT_PRINT": ""}
+NO_LIMITS = {**{kind.env: "" for kind in KINDS}, "LISTBUILDER_PRINT_QUEUE_PER_CLIENT": "0"}
 
 
 def free_port() -> int:

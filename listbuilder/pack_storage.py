@@ -3,7 +3,10 @@ read-only share token, and versions.
 
 Every save keeps the text it saved as a version (`pack_versions`), found by its revision (a
 digest of the text), so a roster that used a pack can name the exact text it was built with
-and show what changed since. The tables are made by migration 0008.
+and show what changed since. The tables are made by migration 0008. A pack keeps its last
+VERSIONS_KEPT versions, as a roster keeps its last saves (storage.HISTORY_KEPT): a save past
+that removes the oldest in its own transaction, so saving a pack again and again can't grow
+the database (200 saves of a 120 KB pack added 20 MB when every version was kept).
 
 Deleting a pack removes it and all its versions for good (no undo: the owner asked, on a page
 that says so). Only its links stay, in `pack_tombstones` (migration 0009), so that they answer
@@ -23,6 +26,7 @@ from sqlalchemy.engine import Engine
 from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
 from listbuilder.storage import (
     EDIT_TOKEN_BYTES,
+    HISTORY_KEPT,
     SHARE_TOKEN_BYTES,
     PackRow,
     PackTombstoneRow,
@@ -33,6 +37,11 @@ from listbuilder.storage import (
     _utc,
     hash_token,
 )
+
+# The same count as a roster's history: a pack's author undoes and compares over the same
+# span of saves as a roster's, and one bound per saved thing keeps the database's growth
+# per save the same whichever is saved (docs/hostile-input.md).
+VERSIONS_KEPT = HISTORY_KEPT
 
 
 @dataclass(frozen=True)
@@ -119,10 +128,14 @@ class PackStore:
             if changed != 1:
                 raise StalePack(StoredPack.of(row))
             session.add(_version_row(row))
+            # by version number, not by counting rows: one delete on the pack's index
+            session.execute(delete(PackVersionRow).where(
+                PackVersionRow.pack_id == pack_id,
+                PackVersionRow.version <= row.version - VERSIONS_KEPT))
             return StoredPack.of(row)
 
     def versions(self, pack_id: int) -> list[PackVersion]:
-        """Every saved version, newest first."""
+        """The versions kept (the last VERSIONS_KEPT), newest first."""
         with self.sessions.reading() as session:
             rows = session.execute(
                 select(PackVersionRow.version, PackVersionRow.revision, PackVersionRow.name,
@@ -132,7 +145,8 @@ class PackStore:
         return [PackVersion(v, r, n, _utc(s)) for v, r, n, s in rows]
 
     def text_at(self, pack_id: int, revision: str) -> str | None:
-        """The pack's text as it was at `revision` (a roster built with it names it)."""
+        """The pack's text as it was at `revision` (a roster built with it names it), while
+        that version is kept; a roster carries its pack's text whole, so it never needs this."""
         with self.sessions.reading() as session:
             return session.scalars(
                 select(PackVersionRow.text)

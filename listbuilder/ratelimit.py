@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from limits.storage import Storage
-from sqlalchemy import Double, Integer, String, Table, case, delete, select
+from sqlalchemy import Double, Integer, String, Table, bindparam, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -61,6 +61,27 @@ def stored_key(key: str) -> str:
     return "sha256:" + hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def _counting(insert: Any) -> Any:
+    """The upsert that counts hits, for one dialect's INSERT."""
+    values = insert(RATE_LIMITS).values(key=bindparam("key"), hits=bindparam("amount"),
+                                        expires_at=bindparam("expires"))
+    expired = RATE_LIMITS.c.expires_at <= bindparam("now")
+    return values.on_conflict_do_update(
+        index_elements=[RATE_LIMITS.c.key],
+        set_={
+            # a window that ended restarts with these hits; a running one adds them
+            "hits": case((expired, values.excluded.hits),
+                         else_=RATE_LIMITS.c.hits + values.excluded.hits),
+            "expires_at": case((expired, values.excluded.expires_at),
+                               else_=RATE_LIMITS.c.expires_at),
+        }).returning(RATE_LIMITS.c.hits)
+
+
+# Built once: every change saved is counted (web/limits.py), and building the statement at
+# each count cost some 0.8 ms of Python, against 30 µs for SQLite to run it.
+_COUNT = {"postgresql": _counting(postgresql.insert), "sqlite": _counting(sqlite.insert)}
+
+
 class DatabaseStorage(Storage):
     """Counters in the `rate_limits` table of the database `engine` connects to (the app's
     `RosterStore` engine). `clock` is the time in seconds since the epoch; tests pass their
@@ -90,21 +111,10 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         """Count `amount` hits on the key; its count in the current window, these included."""
         now = self.clock()
-        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-        values = insert(RATE_LIMITS).values(key=stored_key(key), hits=amount,
-                                            expires_at=now + expiry)
-        expired = RATE_LIMITS.c.expires_at <= now
-        statement = values.on_conflict_do_update(
-            index_elements=[RATE_LIMITS.c.key],
-            set_={
-                # a window that ended restarts with these hits; a running one adds them
-                "hits": case((expired, values.excluded.hits),
-                             else_=RATE_LIMITS.c.hits + values.excluded.hits),
-                "expires_at": case((expired, values.excluded.expires_at),
-                                   else_=RATE_LIMITS.c.expires_at),
-            }).returning(RATE_LIMITS.c.hits)
         with self._one_statement.begin() as connection:
-            count = int(connection.execute(statement).scalar_one())
+            count = int(connection.execute(_COUNT[connection.dialect.name], {
+                "key": stored_key(key), "amount": amount, "expires": now + expiry,
+                "now": now}).scalar_one())
         self._sweep_now_and_then(now)
         return count
 

@@ -140,7 +140,10 @@ class PrintJobRow(Base):
     every worker and machine shares (`listbuilder.web.print_queue` reads and writes it)."""
 
     __tablename__ = "print_jobs"
-    __table_args__ = (Index("ix_print_jobs_status_rank_id", "status", "rank", "id"),)
+    __table_args__ = (Index("ix_print_jobs_status_rank_id", "status", "rank", "id"),
+                      # the fair line reads each waiting job's client from here, never from
+                      # the row (on SQLite, past the job's text)
+                      Index("ix_print_jobs_status_client_rank", "status", "client", "rank"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order of the line
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # the print's key
@@ -155,6 +158,9 @@ class PrintJobRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     heartbeat: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # who asked first: a keyed digest of the client's address, never the address (migration
+    # 0010); the line is shared fairly between clients by it (print_queue.fair_line)
+    client: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 ROSTERS = cast(Table, RosterRow.__table__)
@@ -605,7 +611,8 @@ class PackRow(Links, Base):
 
 
 class PackVersionRow(Base):
-    """Every text a pack was saved with, found by its revision (a digest of the text)."""
+    """The texts a pack was saved with, found by their revision (a digest of the text): its
+    last pack_storage.VERSIONS_KEPT saves."""
 
     __tablename__ = "pack_versions"
 

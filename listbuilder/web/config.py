@@ -20,8 +20,12 @@ class Config:
     # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
     MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
     # Prints not in the cache wait in a queue in the database (web/print_queue.py): at most
-    # this many waiting; past it a print is answered 503 ("try again in a minute").
+    # this many waiting; past it a print is answered 503 ("try again in a minute"). A
+    # client's first print in line (and its first preview) is never turned away by it.
     PRINT_QUEUE = int(os.environ.get("LISTBUILDER_PRINT_QUEUE") or 16)
+    # Prints one client (address) may have waiting at once, and previews as many again: past
+    # it, 503 "your prints are waiting", asked again by itself once one of them is made.
+    PRINT_QUEUE_PER_CLIENT = int(os.environ.get("LISTBUILDER_PRINT_QUEUE_PER_CLIENT") or 3)
     # A print being laid out whose runner gave no sign of life for this long (its worker was
     # killed) is taken again by another runner (seconds; runners beat every few seconds).
     PRINT_JOB_TIMEOUT = 30
@@ -43,9 +47,18 @@ class Config:
     SESSION_REFRESH_EACH_REQUEST = False
     # Requests one client (address) may make, in Flask-Limiter's notation ("30 per minute",
     # "10/minute;200/day"); an empty value turns that limit off (so these are read with a
-    # default, not `or`). listbuilder/web/limits.py names the requests each one covers.
-    LIMIT_CREATE = os.environ.get("LISTBUILDER_LIMIT_CREATE", "30 per minute")
-    LIMIT_IMPORT = os.environ.get("LISTBUILDER_LIMIT_IMPORT", "30 per minute")
+    # default, not `or`). listbuilder/web/limits.py names the requests each one covers. The
+    # minute's count is far above a player's busiest minute; the hour's bounds how fast one
+    # address can grow the database (docs/hostile-input.md: at most about 1.2 GB an hour with
+    # these, nearly all of it from rosters carrying three 128 KB packs) while leaving room
+    # for a few players sharing an address (a club's network): a player building for an
+    # hour makes a few hundred changes, and a handful of new rosters.
+    LIMIT_CREATE = os.environ.get("LISTBUILDER_LIMIT_CREATE", "30 per minute; 120 per hour")
+    LIMIT_IMPORT = os.environ.get("LISTBUILDER_LIMIT_IMPORT", "30 per minute; 120 per hour")
+    # every change saved; htmx sends one a click, a few a second in a burst at most
+    LIMIT_SAVE = os.environ.get("LISTBUILDER_LIMIT_SAVE", "120 per minute; 1200 per hour")
+    # pack checks: as the player types (one at each pause of half a second), and pack pages
+    LIMIT_CHECK = os.environ.get("LISTBUILDER_LIMIT_CHECK", "120 per minute; 2400 per hour")
     LIMIT_PRINT = os.environ.get("LISTBUILDER_LIMIT_PRINT", "60 per minute")  # previews too
     # Where the counts are kept: unset means the app's own database (every worker and machine
     # shares it); else a storage URI handed to Flask-Limiter as it is (redis://host:6379/0).
@@ -59,5 +72,5 @@ class TestConfig(Config):
     UPGRADE_DATABASE = True
     LISTBUILDER_DATA = None
     # off, so no test counts against another's limits; tests/web/test_limits.py turns them on
-    LIMIT_CREATE = LIMIT_IMPORT = LIMIT_PRINT = ""
+    LIMIT_CREATE = LIMIT_IMPORT = LIMIT_SAVE = LIMIT_CHECK = LIMIT_PRINT = ""
     LIMIT_STORAGE = None

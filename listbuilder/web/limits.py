@@ -1,5 +1,6 @@
-"""Limits a public instance needs: how many rosters one client may create, import and print
-a minute, so that a script can't fill the database or keep every worker laying out PDFs.
+"""Limits a public instance needs: how many rosters, packs and changes one client may create,
+import, save, check and print a minute and an hour, so that a script can't fill the database
+or keep every worker laying out PDFs or checking packs.
 
 Flask-Limiter does the counting, by the client's address (`request.remote_addr`, which the
 proxy settings make the player's own behind a proxy). Each kind of request has one counter a
@@ -7,16 +8,25 @@ client, shared by all its addresses: a print and a preview spend the same allowa
 counters live in the app's own database (`listbuilder.ratelimit`), so every worker process and
 every machine sees the same counts; or in the storage `LIMIT_STORAGE` names (Redis).
 
-Only the requests below are limited: edits, page views and static files never are. They are
-named by endpoint and limited in `init_app`, so the views themselves carry no decorator. A
-refused request gets the site's error page, saying what was limited, how many a minute and
-when to try again, with `Retry-After`; htmx requests get the same page, as for other errors.
+Every request that stores something is limited, and so is every pack check (a page that
+checks a pack included): tests/web/test_limits.py walks the app's addresses and fails on a
+POST in no kind below that is not named there as storing nothing. Other page views and
+static files are never limited. The requests are named by endpoint and limited in
+`init_app`, so the views themselves carry no decorator. A refused request gets the site's
+error page, saying what was limited, how many a minute (or an hour) and when to try again,
+with `Retry-After`; htmx requests get the same page, as for other errors, except a live
+check, whose panel shows it.
+
+Each kind also says the most one of its requests can add to the database (`Kind.most`):
+with the hour's count, that bounds how fast one client can grow it (`growth_per_hour`,
+stated in docs/hostile-input.md and measured by benchmarks/growth.py).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -25,8 +35,9 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
+from listbuilder.engine.packs import MAX_PACK_BYTES
 from listbuilder.ratelimit import SCHEME, DatabaseStorage
-from listbuilder.storage import RosterStore
+from listbuilder.storage import MAX_TEXT, RosterStore
 
 EXTENSION = "listbuilder.limiter"
 
@@ -44,16 +55,54 @@ class Kind:
     methods: tuple[str, ...] | None = None  # only these methods count (None: all)
     # Asking again for what was answered "in line" (202) is free: see `_asks_again`.
     waits_in_line: bool = False
+    # The most one request of this kind can add to the database, in bytes of text: with the
+    # limit's count an hour, what one client can add in an hour (`growth_per_hour`).
+    most: int = 0
+    # A refused htmx request shows the notice in the part it would have redrawn (the live
+    # check's panel) rather than in place of the page: the text being typed stays.
+    in_place: bool = False
 
+
+# A roster's file is at most MAX_TEXT (640 KB: 256 KB of roster, three 128 KB packs); a new
+# roster is its row and the first row of its history (storage.HISTORY_KEPT), each that size.
+NEW_ROSTER = 2 * MAX_TEXT
+# A change adds at most one history row (or pack version, of at most MAX_PACK_BYTES) and
+# grows the roster by at most a pack taken on (roster_packs.add); other changes, by a few
+# hundred bytes. Past HISTORY_KEPT saves of a roster, a history row is written over.
+CHANGE = MAX_TEXT + MAX_PACK_BYTES
 
 KINDS = (
-    # GET /new/<system> is the form, a page view; its POST makes the roster.
+    # GET /new/<system> is the form, a page view; its POST makes the roster. A list link is
+    # a new row too (its roster links sealed: at most REMEMBERED_ROSTERS of them, a few KB).
     Kind("create", "LIMIT_CREATE", "LISTBUILDER_LIMIT_CREATE", "Too many new rosters",
-         "new rosters, copies or packs",
-         ("home.new", "home.duplicate", "shared.copy", "studio.new"), ("POST",)),
+         "new rosters, copies, packs or list links",
+         ("home.new", "home.duplicate", "shared.copy", "studio.new", "studio.copy",
+          "roster_lists.make_link"), ("POST",), most=NEW_ROSTER),
+    # A file opened as a new roster is a new roster; opened onto one, the roster's row grows
+    # to the file's size and its history gets the file: the same at most.
     Kind("import", "LIMIT_IMPORT", "LISTBUILDER_LIMIT_IMPORT", "Too many roster files",
          "roster or pack files opened",
-         ("home.import_file", "builder.replace_from_file", "studio.import_pack")),
+         ("home.import_file", "builder.replace_from_file", "studio.import_pack"),
+         most=NEW_ROSTER),
+    # Every change saved: a roster's edits (each htmx change on its page), undo and redo,
+    # rename, delete and restore; a pack's saves (and the form view's buttons, which redraw
+    # it); a list link's roster list as it changes. GET /r/<t>/delete is the page that asks.
+    Kind("save", "LIMIT_SAVE", "LISTBUILDER_LIMIT_SAVE", "Too many changes",
+         "changes to rosters, packs or lists",
+         ("builder.acknowledge", "builder.add", "builder.choices", "builder.design",
+          "builder.design_field", "builder.design_remove", "builder.duplicate_entry",
+          "builder.entry", "builder.join", "builder.move", "builder.redo", "builder.redraw",
+          "builder.remove", "builder.reorder", "builder.settings", "builder.undo",
+          "home.rename", "home.delete", "home.restore", "home.keep", "home.forget",
+          "roster_packs.add", "roster_packs.remove", "roster_packs.update",
+          "studio.save", "studio_form.post", "studio.delete", "roster_lists.join"),
+         ("POST",), most=CHANGE),
+    # A pack check reads and builds the whole pack (about 0.2 s of a worker's CPU for one of
+    # 128 KB): the live check as the player types, and the pack's pages, which show it.
+    Kind("check", "LIMIT_CHECK", "LISTBUILDER_LIMIT_CHECK", "Too many pack checks",
+         "pack checks (as you type, or a pack's page)",
+         ("studio.check", "studio_form.check", "studio.edit", "studio.shared",
+          "studio_form.edit"), in_place=True),
     # The print page (print.system_page) is a page view: only what lays out a PDF counts.
     Kind("print", "LIMIT_PRINT", "LISTBUILDER_LIMIT_PRINT", "Too many prints",
          "prints or print previews",
@@ -165,7 +214,35 @@ def refused(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
                f"changed. Try again in {_in_words(wait)}.")
     page = render_template("web/error.html", status=429, title=title, message=message,
                            details=[])
-    return page, 429, {"Retry-After": str(wait)}
+    headers = {"Retry-After": str(wait)}
+    if kind is not None and kind.in_place and request.headers.get("HX-Request") == "true":
+        # htmx swaps the notice alone into the element the request targets (the check's
+        # panel), instead of the part it selects, which the error page does not have: the
+        # form and its text stay as typed, and the next check after the wait redraws the panel
+        headers |= {"HX-Reswap": "innerHTML", "HX-Reselect": ".notice"}
+    return page, 429, headers
+
+
+def hour_count(value: str) -> int | None:
+    """The most requests a limit setting ("30 per minute; 120 per hour") lets one client make
+    in the hour from its first counted request; None if it sets no limit. Windows are fixed
+    and start at a client's first hit, so an hour holds ceil(3600 / window) of each."""
+    items = parse_many(value) if value.strip() else []
+    counts = [item.amount * math.ceil(3600 / item.get_expiry()) for item in items]
+    return min(counts) if counts else None
+
+
+def growth_per_hour(config: Mapping[str, Any]) -> dict[str, int | None]:
+    """For each kind that stores, the most bytes of text one client can add to the database
+    in an hour under these settings: its hour's count times the most one request adds. None
+    for a kind with no limit (no bound at all). Rows and indexes add their own overhead on
+    top (benchmarks/growth.py measures the file)."""
+    out: dict[str, int | None] = {}
+    for kind in KINDS:
+        if kind.most:
+            count = hour_count(str(config.get(kind.setting) or ""))
+            out[kind.scope] = None if count is None else count * kind.most
+    return out
 
 
 def _seconds_to_wait(item: RateLimitItem) -> int:

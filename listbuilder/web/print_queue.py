@@ -10,9 +10,18 @@ keeps the PDF in the print cache and marks the job done. The player's page asks 
 second; once the job is done the same address answers the PDF from the cache.
 
 The queue lives in the database every worker and machine shares, so a poll may reach any of
-them. It is bounded (`PRINT_QUEUE` jobs waiting; past it, `QueueFull`). A claim is one
-conditional UPDATE (`... WHERE status = 'waiting'`, then its row count), so two runners never
-take the same job, on SQLite or PostgreSQL alike. A runner beats on its job's row every few
+them. A claim is one conditional UPDATE (`... WHERE status = 'waiting'`, then its row count),
+so two runners never take the same job, on SQLite or PostgreSQL alike.
+
+The line is shared fairly between clients (addresses, as the limits count them; each job
+keeps a keyed digest of its asker's, never the address). A client may have at most
+`PRINT_QUEUE_PER_CLIENT` prints waiting, and as many previews; past that, `QueueFull` with
+`own` set. The whole line is bounded too (`PRINT_QUEUE` waiting; past it, `QueueFull`), but
+a client's first print (and first preview) waiting is its reserve, never turned away however
+full the line is. And runners take the line in turns (`fair_line`): a client's print comes
+after at most one print of each other client, however many those queued (downloads still
+go ahead of previews). So one address that filled its share delays another's print by one
+layout at most, and can't keep it out. A runner beats on its job's row every few
 seconds while laying it out; a job whose runner stopped beating for `PRINT_JOB_TIMEOUT`
 seconds (its worker was killed) is put back in line, up to MAX_ATTEMPTS times. Finished and
 failed jobs are swept after a while: the PDF itself lives on in the print cache.
@@ -23,13 +32,16 @@ lays out the next job in the caller's thread.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,7 +49,7 @@ from typing import Any, cast
 
 from flask import Flask, abort, current_app, has_request_context, request
 from sqlalchemy import Table, delete, func, insert, select, text, update
-from sqlalchemy.engine import Engine, Row
+from sqlalchemy.engine import Connection, Engine, Row
 
 from listbuilder import printing
 from listbuilder.engine.library import Library
@@ -134,11 +146,26 @@ def ordinal(n: int) -> str:
 
 
 class QueueFull(Exception):
-    """The queue holds as many waiting prints as it may (`PRINT_QUEUE`)."""
+    """The line holds as many waiting prints as it may: in all (`PRINT_QUEUE`), or of this
+    client's own of this rank (`PRINT_QUEUE_PER_CLIENT`; `own`)."""
 
-    def __init__(self, waiting: int) -> None:
+    def __init__(self, waiting: int, own: bool = False) -> None:
         self.waiting = waiting
-        super().__init__(f"{waiting} prints are waiting")
+        self.own = own
+        super().__init__(f"{waiting} prints {'of this client ' if own else ''}are waiting")
+
+
+def client_of_request() -> str:
+    """The client asking, as the limits count it (its address: the player's own behind the
+    proxy settings), as a digest keyed with the app's secret key: the table never holds an
+    address, and trying every IPv4 address does not find it without the key. "" outside a
+    request (a shell, a test queueing directly)."""
+    if not has_request_context():
+        return ""
+    address = (request.remote_addr or "127.0.0.1").encode("utf-8", "surrogateescape")
+    secret = current_app.secret_key or b""
+    key = secret.encode("utf-8") if isinstance(secret, str) else bytes(secret)
+    return hmac.new(key, b"print-client\0" + address, hashlib.sha256).hexdigest()[:32]
 
 
 # -- the table --------------------------------------------------------------------------------
@@ -159,6 +186,40 @@ class Claimed:
     claim: str
 
 
+def _of_clients(clients: Collection[str | None]) -> Any:
+    """The rows of these clients (None: jobs queued outside a request)."""
+    named = [c for c in clients if c is not None]
+    where = JOBS.c.client.in_(named)
+    return where | JOBS.c.client.is_(None) if None in clients else where
+
+
+def fair_line(connection: Connection) -> list[int]:
+    """The ids of the waiting jobs in the order runners take them: downloads before previews;
+    within a rank, by each client's turn, then by age. A job's turn is how many prints of its
+    rank its client has had taken lately (being laid out, or finished within KEEP_FINISHED)
+    plus its own waiting ahead of it. So a client with none taken lately has its print laid
+    out after at most one print of each other client, however many they queued; and one
+    that keeps printing goes behind those that don't. Reads only the index on (status,
+    client, rank), never a job's text."""
+    waiting = connection.execute(select(JOBS.c.id, JOBS.c.rank, JOBS.c.client)
+                                 .where(JOBS.c.status == WAITING)).all()
+    if not waiting:
+        return []
+    taken: Counter[tuple[str | None, int]] = Counter()
+    for client, rank, count in connection.execute(
+            select(JOBS.c.client, JOBS.c.rank, func.count())
+            .where(JOBS.c.status.in_((RUNNING, DONE, FAILED)),
+                   _of_clients({row.client for row in waiting}))
+            .group_by(JOBS.c.client, JOBS.c.rank)):
+        taken[(client, int(rank))] = int(count)
+    turn: dict[int, int] = {}
+    for row in sorted(waiting, key=lambda r: int(r.id)):
+        mine = (row.client, int(row.rank))
+        turn[row.id] = taken[mine]
+        taken[mine] += 1
+    return [int(r.id) for r in sorted(waiting, key=lambda r: (r.rank, turn[r.id], r.id))]
+
+
 class Queue:
     """The print_jobs table of one store. Reads need no lock; a write that is one statement
     runs as a transaction of its own on SQLite (the database's write lock held inside one
@@ -176,23 +237,24 @@ class Queue:
             return connection.execute(select(JOBS).where(JOBS.c.key == key)).first()
 
     def place(self, row: Row[Any]) -> InLine:
-        """The row's place in line, as it stands now."""
+        """The row's place in line, as it stands now (taken meanwhile: being laid out)."""
         if row.status != WAITING:
             return InLine(0)
         with self.engine.connect() as connection:
-            ahead = connection.scalar(select(func.count()).select_from(JOBS).where(
-                JOBS.c.status == WAITING,
-                (JOBS.c.rank < row.rank) | ((JOBS.c.rank == row.rank) & (JOBS.c.id <= row.id))))
-        return InLine(max(1, int(ahead or 0)))
+            line = fair_line(connection)
+        return InLine(line.index(row.id) + 1 if row.id in line else 0)
 
     def waiting(self) -> int:
         with self.engine.connect() as connection:
             return int(connection.scalar(select(func.count()).select_from(JOBS)
                                          .where(JOBS.c.status == WAITING)) or 0)
 
-    def add(self, key: str, job: PrintJob, bound: int, rank: int = DOWNLOAD) -> Row[Any]:
-        """Queue the print, unless it is queued already (then that job, moved up to `rank` if
-        it waits below it); QueueFull if `bound` jobs wait. A finished job of the same key
+    def add(self, key: str, job: PrintJob, bound: int, rank: int = DOWNLOAD, client: str = "",
+            per_client: int = 0) -> Row[Any]:
+        """Queue the print for `client`, unless it is queued already (then that job, moved up
+        to `rank` if it waits below it). QueueFull (`own`) if the client has `per_client`
+        prints of this rank waiting (0: no such bound); QueueFull if `bound` jobs wait in all
+        and this is not the client's first of this rank. A finished job of the same key
         whose PDF left the cache is replaced."""
         with self._locked.begin() as connection:
             if connection.dialect.name == "postgresql":  # two workers counting at once
@@ -205,13 +267,10 @@ class Queue:
                 found = connection.execute(select(JOBS).where(JOBS.c.key == key)).first()
             if found is not None:  # queued before, or by another request meanwhile
                 return found
-            waiting = int(connection.scalar(select(func.count()).select_from(JOBS)
-                                            .where(JOBS.c.status == WAITING)) or 0)
-            if waiting >= bound:
-                raise QueueFull(waiting)
+            _check_room(connection, bound, rank, client or None, per_client)
             connection.execute(insert(JOBS).values(
                 key=key, kind=job.kind, job=job.to_json(), status=WAITING, rank=rank, attempts=0,
-                created=_now()))
+                created=_now(), client=client or None))
             row = connection.execute(select(JOBS).where(JOBS.c.key == key)).first()
         assert row is not None
         return row
@@ -226,11 +285,13 @@ class Queue:
         self._retake(_now() - timedelta(seconds=timeout))
         for _ in range(10):  # lost races to other runners: try the next job
             with self.engine.connect() as connection:
+                line = fair_line(connection)
+                if not line:
+                    return None
                 row = connection.execute(select(JOBS.c.id, JOBS.c.key, JOBS.c.job)
-                                         .where(JOBS.c.status == WAITING)
-                                         .order_by(JOBS.c.rank, JOBS.c.id).limit(1)).first()
-            if row is None:
-                return None
+                                         .where(JOBS.c.id == line[0])).first()
+            if row is None:  # taken and swept meanwhile
+                continue
             token = secrets.token_hex(16)
             with self._one.begin() as connection:
                 taken = connection.execute(
@@ -271,9 +332,11 @@ class Queue:
 
     def finish(self, claimed: Claimed, problems: list[str] | None = None,
                failed: bool = False) -> None:
-        """Done; or failed, with the problems a player is shown (None: an error of ours)."""
+        """Done; or failed, with the problems a player is shown (None: an error of ours).
+        What it printed is let go: the PDF is in the cache, and the roster's text (up to
+        640 KB) would otherwise stay as long as the row does (KEEP_FINISHED), for nothing."""
         values: dict[str, Any] = {"status": FAILED if failed else DONE, "claim": None,
-                                  "finished": _now()}
+                                  "finished": _now(), "job": ""}
         if failed:
             values["problems"] = json.dumps(problems) if problems is not None else None
         with self._one.begin() as connection:
@@ -287,6 +350,25 @@ class Queue:
             return int(connection.execute(delete(JOBS).where(
                 JOBS.c.status.in_((DONE, FAILED)),
                 JOBS.c.finished < _now() - older_than)).rowcount or 0)
+
+
+def _waiting_of(connection: Connection, client: str | None, rank: int) -> int:
+    return int(connection.scalar(select(func.count()).select_from(JOBS).where(
+        JOBS.c.status == WAITING, _of_clients({client}), JOBS.c.rank == rank)) or 0)
+
+
+def _check_room(connection: Connection, bound: int, rank: int, client: str | None,
+                per_client: int) -> None:
+    """QueueFull unless the line has room for one more print of this client's at this rank.
+    A client's first is always let in: a full line (others' prints) never turns it away."""
+    mine = _waiting_of(connection, client, rank)
+    if per_client and mine >= per_client:
+        raise QueueFull(mine, own=True)
+    if mine:
+        waiting = int(connection.scalar(select(func.count()).select_from(JOBS)
+                                        .where(JOBS.c.status == WAITING)) or 0)
+        if waiting >= bound:
+            raise QueueFull(waiting)
 
 
 def queue_of(app: Flask) -> Queue:
@@ -310,7 +392,8 @@ def ask(key: str, job: PrintJob, check: Callable[[], None] = _nothing,
     it was not (a download already queued for its preview moves ahead of the previews).
     `check` runs before a print is queued (and may raise PrintError, as a print over the card
     bound does). Raises PrintError for a print whose layout found problems,
-    QueueFull when the queue holds as many waiting prints as it may. Never lays anything out."""
+    QueueFull when the line holds as many waiting prints as it may, in all or of this client's
+    (`own`). Never lays anything out."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     store = cast(RosterStore, app.extensions["listbuilder.store"])
     pdf = store.cached_print(key)
@@ -332,7 +415,8 @@ def ask(key: str, job: PrintJob, check: Callable[[], None] = _nothing,
                    "again, try other options or fewer cards.")
     if row is None or row.status == DONE:  # not asked for yet, or its PDF left the cache
         check()
-        row = queue.add(key, job, int(app.config["PRINT_QUEUE"]), rank)
+        row = queue.add(key, job, int(app.config["PRINT_QUEUE"]), rank, client_of_request(),
+                        int(app.config.get("PRINT_QUEUE_PER_CLIENT") or 0))
         _wake(app)
     elif row.status == WAITING and row.rank > rank:
         row = queue.add(key, job, int(app.config["PRINT_QUEUE"]), rank)

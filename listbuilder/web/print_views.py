@@ -48,6 +48,9 @@ MAX_SENT = 30  # query keys read; a print form sends ten at most
 MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
 REFRESH_SECONDS = 1  # how soon the page of a print in line asks again
 BUSY_RETRY_SECONDS = 30  # how soon a player turned away by a full queue may ask again
+# how soon a print turned away because its client's own prints fill its share asks again:
+# about one layout, after which one of them is made
+OWN_RETRY_SECONDS = 10
 WHAT_FILE = {"all": "cards-and-sheet", "cards": "cards", "sheet": "sheet"}
 
 
@@ -111,14 +114,16 @@ class Asked:
 def queued(key: str, job: PrintJob, asked: Asked,
            check: Callable[[], None] = lambda: None) -> bytes | Response:
     """The print's PDF if it is made; else the page of a print in line (202), or of a full
-    queue (503). PrintError passes through: the caller shows the form with the problems."""
+    queue or a client's full share of it (503, which the page and a preview's script ask
+    again after). PrintError passes through: the caller shows the form with the problems."""
     rank = PREVIEW if request.path.endswith("/preview.png") else DOWNLOAD
     try:
         got = ask(key, job, check, rank)
     except QueueFull as full:
+        retry = OWN_RETRY_SECONDS if full.own else BUSY_RETRY_SECONDS
         body = render_template("print/busy.html", asked=asked, waiting=full.waiting,
-                               retry=BUSY_RETRY_SECONDS)
-        return Response(body, 503, headers={"Retry-After": str(BUSY_RETRY_SECONDS),
+                               own=full.own, retry=retry)
+        return Response(body, 503, headers={"Retry-After": str(retry),
                                             "Cache-Control": "no-store"})
     if isinstance(got, InLine):
         body = render_template("print/waiting.html", asked=asked, place=got,

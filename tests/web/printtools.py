@@ -33,8 +33,8 @@ def printing_client(app: Flask) -> FlaskClient:
 
 
 def empty_queue(app: Flask) -> None:
-    """No job in the queue: the PostgreSQL database the tests share is emptied of rosters and
-    prints before each test, not of jobs."""
+    """No job in the queue now (the PostgreSQL database the tests share is emptied of jobs
+    before each test as well)."""
     from sqlalchemy import delete
 
     from listbuilder.web.print_queue import JOBS

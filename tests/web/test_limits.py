@@ -1,5 +1,6 @@
-"""Limits per client: roster creations, imports and prints a minute, counted in the app's own
-database (SQLite and PostgreSQL) so every worker and machine sees the same counts, or in Redis.
+"""Limits per client: creations, imports, saved changes, pack checks and prints a minute and
+an hour, counted in the app's own database (SQLite and PostgreSQL) so every worker and
+machine sees the same counts, or in Redis. Every request that stores something is counted.
 
 Time is the storage's clock, which the tests move by hand: a window ends without waiting."""
 
@@ -29,13 +30,27 @@ from listbuilder import ratelimit
 from listbuilder.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
 from listbuilder.storage import RosterStore, make_engine
 from listbuilder.web import create_app, limits
-from listbuilder.web.config import TestConfig
+from listbuilder.web.config import Config, TestConfig
 from listbuilder.web.limits import EXTENSION, KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGAL = (ROOT / "examples" / "op40k" / "legal.yaml").read_bytes()
 # print endpoints that lay out nothing: the print page itself is a page view
 PRINT_PAGE_VIEWS = {"print.system_page"}
+# POSTs that store nothing, so no limit counts them; each says why. A POST added later that
+# is in no kind and not here fails test_every_post_that_stores_is_limited.
+STORES_NOTHING = {
+    "roster_lists.unlink": "stops following a list link: this browser's cookie only",
+    "studio.keep": "puts a pack on this browser's list: its cookie only",
+    "studio.forget": "takes a pack off this browser's list: its cookie only",
+}
+# the production defaults
+ALL_LIMITS = {"LIMIT_CREATE": "30 per minute; 120 per hour",
+              "LIMIT_IMPORT": "30 per minute; 120 per hour",
+              "LIMIT_SAVE": "120 per minute; 1200 per hour",
+              "LIMIT_CHECK": "120 per minute; 2400 per hour",
+              "LIMIT_PRINT": "60 per minute"}
+HTMX = {"HX-Request": "true"}
 
 
 class Clock:
@@ -128,7 +143,7 @@ def test_creations_past_the_limit_are_refused_for_that_client_only(
     assert create(club, "Two").status_code == 302
     refused = create(club, "Three")
     assert_refused(refused, "Too many new rosters", 2)
-    assert "new rosters, copies or packs" in refused.get_data(as_text=True)
+    assert "new rosters, copies, packs or list links" in refused.get_data(as_text=True)
     assert rosters(app) == 2  # the refused one was not made
     assert club.get("/new/op40k").status_code == 200  # the form is a page view
     assert club.get("/").status_code == 200
@@ -150,8 +165,143 @@ def test_copies_count_as_creations(make_app: Callable[..., Flask]) -> None:
     assert rosters(app) == 2
 
 
-def test_edits_page_views_and_static_files_are_never_limited(
+def packs(app: Flask) -> int:
+    store: RosterStore = app.extensions["listbuilder.store"]
+    with store.engine.connect() as connection:
+        return int(connection.execute(text("SELECT count(*) FROM packs")).scalar_one())
+
+
+def new_pack(client: FlaskClient, system: str = "op40k") -> str:
+    """A new pack's edit link."""
+    page = client.get("/studio").get_data(as_text=True)
+    made = client.post("/studio/new", data={"csrf_token": csrf_of(page), "system": system,
+                                            "name": "Club Pack"})
+    assert made.status_code == 302
+    return str(made.headers["Location"])
+
+
+def test_pack_copies_are_refused_once_new_rosters_are(make_app: Callable[..., Flask]) -> None:
+    """Issue 37, 3: `POST /studio/s/<share>/copy` had no limit: 60 of 60 copies accepted after
+    `/new` was already refused (200 copies of a 120 KB pack added 48 MB in 5 s). With the
+    production limits."""
+    app = make_app(LIMIT_CREATE=Config.LIMIT_CREATE)
+    owner, attacker = client_at(app, "198.51.100.7"), client_at(app)
+    link = new_pack(owner)
+    share = app.extensions["listbuilder.packs"].by_edit_token(link.rsplit("/", 1)[1]).share_token
+    made = 0
+    while create(attacker, f"Fill {made}").status_code == 302:
+        made += 1
+    assert made == 30
+    shared = attacker.get(f"/studio/s/{share}").get_data(as_text=True)
+    copies = [attacker.post(f"/studio/s/{share}/copy", data={"csrf_token": csrf_of(shared)})
+              for _ in range(60)]
+    assert_refused(copies[0], "Too many new rosters", 30)
+    assert [c.status_code for c in copies] == [429] * 60
+    assert "new rosters, copies, packs or list links" in copies[-1].get_data(as_text=True)
+    assert packs(app) == 1
+    # the pack's owner, at another address, has an allowance of its own
+    mine = owner.get(f"/studio/s/{share}").get_data(as_text=True)
+    assert owner.post(f"/studio/s/{share}/copy", data={"csrf_token": csrf_of(mine)}
+                      ).status_code == 302
+    assert packs(app) == 2
+
+
+def test_every_post_that_stores_is_limited(make_app: Callable[..., Flask]) -> None:
+    """Every POST of the app is counted by a kind of limits.KINDS, or named in STORES_NOTHING
+    with the reason it stores nothing: one added later can't be left out by accident. (The
+    app is made with every limit on: a kind naming an endpoint the app lacks stops it.)"""
+    app = make_app(**ALL_LIMITS)
+    posts = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in (rule.methods or ())}
+    counted = {endpoint for kind in KINDS if kind.methods is None or "POST" in kind.methods
+               for endpoint in kind.endpoints}
+    left_out = posts - counted - set(STORES_NOTHING)
+    assert not left_out, f"count these in limits.KINDS, or name them in STORES_NOTHING: {left_out}"
+    assert set(STORES_NOTHING) <= posts and not set(STORES_NOTHING) & counted
+    # the ones the review found uncounted, and the list link's join (it stores the list)
+    assert {"studio.copy", "studio.check", "studio.save", "builder.add", "roster_lists.join",
+            "roster_lists.make_link"} <= counted
+
+
+def test_changes_are_limited_a_minute_and_an_hour(make_app: Callable[..., Flask]) -> None:
+    """A roster's edits, a pack's saves and the rest share one count; a refused change is not
+    made, and the roster still opens."""
+    app = make_app(LIMIT_SAVE="3 per minute; 5 per hour")
+    clock = Clock()
+    app.extensions[EXTENSION].storage.clock = clock
+    player = Player(client_at(app))
+    player.start("op40k", "Busy", ("Orks",), 2000)  # a creation, not a change
+    assert player.post("add", htmx=True, unit="Ork Boyz").status_code == 200
+    assert player.post("add", htmx=True, unit="Ork Boyz").status_code == 200
+    link = new_pack(player.client)
+    page = player.client.get(link).get_data(as_text=True)
+    pack = {"csrf_token": csrf_of(page), "name": "Club Pack", "pack_version": 1,
+            "text": "factions: []\nunits: []\n"}
+    assert player.client.post(link, data=pack).status_code == 302  # the third change
+    refused = player.post("add", htmx=True, unit="Nobz")
+    assert_refused(refused, "Too many changes", 3)
+    assert "changes to rosters, packs or lists" in refused.get_data(as_text=True)
+    assert_refused(player.client.post(link, data={**pack, "pack_version": 2}),
+                   "Too many changes", 3)
+    assert player.saved_text().count("unit: Ork Boyz") == 2 and "Nobz" not in player.saved_text()
+    clock.now += 60  # a new minute: two more this hour
+    player.get(f"/r/{player.token}")
+    assert player.post("settings", name="Busier", points_limit=1500).status_code in (200, 302)
+    assert player.post("undo").status_code in (200, 302)
+    refused = player.post("redo")
+    said = refused.get_data(as_text=True)
+    assert refused.status_code == 429 and "at most 5 changes to rosters, packs or lists an " \
+        "hour" in said
+    assert "Nothing was changed. Try again in 59 minutes." in said
+    assert int(refused.headers["Retry-After"]) > 3500
+    assert player.client.get(f"/r/{player.token}").status_code == 200  # it still opens
+
+
+def test_pack_checks_are_limited_and_a_refused_one_fills_the_check_panel(
         make_app: Callable[..., Flask]) -> None:
+    """A check reads and builds the whole pack: as the player types, and on the pack's pages.
+    The live check refused says so in its panel (htmx told to swap the notice alone into the
+    panel), so the form and the text typed stay as they are."""
+    app = make_app(LIMIT_CHECK="3 per minute")
+    client = client_at(app)
+    link = new_pack(client)
+    page = client.get(link).get_data(as_text=True)  # the pack's page checks it: one
+    share = app.extensions["listbuilder.packs"].by_edit_token(link.rsplit("/", 1)[1]).share_token
+    assert client.get(f"/studio/s/{share}").status_code == 200  # two
+    typed = {"csrf_token": csrf_of(page), "name": "Club Pack", "pack_version": 1,
+             "text": "factions: []\nunits: []\n"}
+    assert client.post(f"{link}/check", data=typed, headers=HTMX).status_code == 200  # three
+    refused = client.post(f"{link}/check", data=typed, headers=HTMX)
+    assert_refused(refused, "Too many pack checks", 3)
+    assert (refused.headers["HX-Reswap"], refused.headers["HX-Reselect"]) == ("innerHTML",
+                                                                             ".notice")
+    assert '<div class="notice error" role="alert">' in refused.get_data(as_text=True)
+    assert_refused(client.get(link), "Too many pack checks", 3)
+    assert "HX-Reswap" not in client.get(link).headers  # a page is answered as a page
+    assert_refused(client.post(f"{link}/form/check", data=typed, headers=HTMX),
+                   "Too many pack checks", 3)
+    assert client.get("/studio").status_code == 200  # the list of packs checks none
+    assert client.post(link, data=typed).status_code == 302  # a save is no check
+
+
+def test_the_growth_stated_is_what_the_limits_allow() -> None:
+    """docs/hostile-input.md states how fast one address can grow the database with the
+    production limits: each kind's count in an hour times the most one request stores."""
+    assert limits.hour_count("30 per minute; 120 per hour") == 120
+    assert limits.hour_count("60 per minute") == 3600
+    assert limits.hour_count("10/minute;200/day") == 200 and limits.hour_count("") is None
+    grown = limits.growth_per_hour(vars(Config))
+    kb = 1024
+    assert grown == {"create": 120 * 1280 * kb, "import": 120 * 1280 * kb,
+                     "save": 1200 * 768 * kb}
+    stated = (ROOT / "docs" / "hostile-input.md").read_text(encoding="utf-8")
+    assert f"{sum(v for v in grown.values() if v) // kb // kb:,} MB an hour" in stated
+    assert limits.growth_per_hour({**vars(Config), "LIMIT_SAVE": ""})["save"] is None
+
+
+def test_page_views_and_static_files_are_never_limited_nor_edits_but_by_theirs(
+        make_app: Callable[..., Flask]) -> None:
+    """Edits count in the saves' limit only (test_changes_are_limited_a_minute_and_an_hour):
+    creations, imports and prints spent take nothing from them."""
     app = make_app(LIMIT_CREATE="1/minute", LIMIT_IMPORT="1/minute", LIMIT_PRINT="1/minute")
     player = Player(client_at(app))
     player.start("op40k", "Busy", ("Orks",), 2000)
@@ -299,7 +449,8 @@ def test_the_window_ends_and_retry_after_says_when(make_app: Callable[..., Flask
 def test_limits_are_read_from_the_environment(tmp_path: Path) -> None:
     """Defaults a club never reaches; an empty value turns a limit off."""
     shown = "from listbuilder.web.config import Config as C; " \
-        "print(repr((C.LIMIT_CREATE, C.LIMIT_IMPORT, C.LIMIT_PRINT, C.LIMIT_STORAGE)))"
+        "print(repr((C.LIMIT_CREATE, C.LIMIT_IMPORT, C.LIMIT_SAVE, C.LIMIT_CHECK, " \
+        "C.LIMIT_PRINT, C.LIMIT_STORAGE)))"
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("LISTBUILDER_LIMIT_") and k != "LISTBUILDER_RATELIMIT_STORAGE"}
 
@@ -308,12 +459,14 @@ def test_limits_are_read_from_the_environment(tmp_path: Path) -> None:
                               capture_output=True, text=True, check=True)
         return ast.literal_eval(done.stdout)
 
-    assert settings() == ("30 per minute", "30 per minute", "60 per minute", None)
+    assert settings() == (*ALL_LIMITS.values(), None)
     assert settings(LISTBUILDER_LIMIT_CREATE="", LISTBUILDER_LIMIT_PRINT="5/minute",
+                    LISTBUILDER_LIMIT_SAVE="10/minute", LISTBUILDER_LIMIT_CHECK="",
                     LISTBUILDER_RATELIMIT_STORAGE="redis://cache:6379/0") == (
-        "", "30 per minute", "5/minute", "redis://cache:6379/0")
-    assert (TestConfig.LIMIT_CREATE, TestConfig.LIMIT_IMPORT, TestConfig.LIMIT_PRINT) == \
-        ("", "", "")
+        "", "30 per minute; 120 per hour", "10/minute", "", "5/minute",
+        "redis://cache:6379/0")
+    assert {kind.setting: getattr(TestConfig, kind.setting) for kind in KINDS} == \
+        dict.fromkeys(ALL_LIMITS, "")
 
 
 def test_off_by_default_in_tests_and_a_bad_setting_stops_the_start(app: Flask) -> None:
@@ -330,7 +483,8 @@ def test_a_per_hour_limit_says_so(make_app: Callable[..., Flask]) -> None:
     assert create(client).status_code == 302
     refused = create(client)
     page = refused.get_data(as_text=True)
-    assert refused.status_code == 429 and "at most 1 new rosters, copies or packs an hour" in page
+    assert refused.status_code == 429
+    assert "at most 1 new rosters, copies, packs or list links an hour" in page
     assert "Try again in 60 minutes." in page and int(refused.headers["Retry-After"]) > 3500
 
 
