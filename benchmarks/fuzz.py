@@ -136,7 +136,10 @@ class Browser:
     def __init__(self, port: int) -> None:
         self.port = port
         self.cookie = ""
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = self.connection()
+
+    def connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
 
     def send(self, method: str, path: str, body: bytes | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str, float]:
@@ -152,7 +155,7 @@ class Browser:
                 break
             except (http.client.HTTPException, OSError):
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = self.connection()
                 if attempt:
                     raise
         took = time.monotonic() - started
@@ -206,20 +209,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(folder: Path, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(folder: Path, log: Path, limits: bool = False, access_log: bool = False
+                 ) -> tuple[subprocess.Popen[bytes], int]:
+    """`listbuilder serve` on a database in `folder`. Without `limits`, every per-client limit
+    and the per-client share of the print line are off: the fuzzed inputs all come from one
+    address and are to reach the app (the attacks run with them on)."""
+    from listbuilder.web.limits import KINDS
+
     port = free_port()
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
            "DATABASE_URL": f"sqlite:///{folder / 'rosters.sqlite3'}",
            "LISTBUILDER_DATA": str(folder / "no-custom-data"),
-           # the inputs are to reach the app, not the per-client limits (tested on their own)
-           "LISTBUILDER_LIMIT_CREATE": "", "LISTBUILDER_LIMIT_IMPORT": "",
-           "LISTBUILDER_LIMIT_PRINT": ""}
+           **({} if limits else {**{kind.env: "" for kind in KINDS},
+                                  "LISTBUILDER_PRINT_QUEUE_PER_CLIENT": "0"})}
     command = str(Path(sys.executable).parent / "listbuilder")
     help_text = subprocess.run([command, "--help"], capture_output=True, text=True).stdout
     if re.search(r"^\s+db\b", help_text, flags=re.M):  # migrations, as make run does
         subprocess.run([command, "db", "upgrade"], env=env, check=True, capture_output=True)
     with log.open("ab") as out:
-        server = subprocess.Popen([command, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        server = subprocess.Popen([command, "serve", "--host", "127.0.0.1", "--port", str(port),
+                                   *(["--access-log"] if access_log else [])],
                                   env=env, stdout=out, stderr=subprocess.STDOUT,
                                   start_new_session=True)
     deadline = time.monotonic() + 60
@@ -391,7 +400,9 @@ def report(title: str, found: Counter[str], seconds: float) -> None:
 @click.option("--cli", "cli_inputs", type=int, default=5000, help="inputs for the command line")
 @click.option("--server", "server_inputs", type=int, default=5000, help="inputs for the server")
 @click.option("--seed", type=int, default=1)
-def main(cli_inputs: int, server_inputs: int, seed: int) -> None:
+@click.option("--attacks/--no-attacks", default=True,
+              help="run the reported attacks once each (benchmarks/fuzz_attacks.py)")
+def main(cli_inputs: int, server_inputs: int, seed: int, attacks: bool) -> None:
     library = Library(custom_dir=ROOT / "benchmarks" / "no-custom-data")
     for system in library.systems:
         library.catalog(system)
@@ -409,6 +420,16 @@ def main(cli_inputs: int, server_inputs: int, seed: int) -> None:
         bad += sum(found[k] for k in ("5xx answers", "tracebacks in answers", "hangs over 2 s",
                                       "over memory", "server crashes", "round-trip failures",
                                       "tracebacks in the log"))
+    if attacks:
+        from fuzz_attacks import WORKED
+        from fuzz_attacks import attacks as run_attacks
+
+        started = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            found = run_attacks(Path(tmp))
+        found["inputs"] = len(WORKED)
+        report("attacks", found, time.monotonic() - started)
+        bad += sum(found[k] for k in WORKED)
     print(f"\nproblems in all: {bad}")
 
 

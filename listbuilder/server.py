@@ -276,7 +276,11 @@ def _on_exit(server: Any) -> None:
 
 def _worker_exit(server: Any, worker: Any) -> None:
     from listbuilder.printing.workers import stop_pool
+    from listbuilder.web.print_queue import stop_runner
 
+    # The runner first: a job it claimed after the layout processes stopped would fail (and
+    # be lost to its player) instead of staying in line for another worker or the next start.
+    stop_runner(server.app.application)
     stop_pool()
 
 

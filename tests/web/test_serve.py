@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -356,3 +357,40 @@ def test_each_worker_starts_with_what_the_master_built_out_of_the_collectors_rea
     finally:
         gc.unfreeze()
         app.extensions["listbuilder.store"].close()
+
+
+def test_prints_waiting_when_the_server_stops_stay_in_line_for_the_next(tmp_path: Path) -> None:
+    """SIGTERM with prints in line: each worker stopped its layout processes while its print
+    runner still claimed jobs, so every job it took then failed with a traceback ("cannot
+    schedule new futures after shutdown", 12 in one run of benchmarks/fuzz.py). A job not
+    laid out must stay in line for the next server."""
+    env = {**environment(tmp_path), "LISTBUILDER_PRINT_QUEUE_PER_CLIENT": "0",
+           "LISTBUILDER_PRINT_QUEUE": "40"}
+    assert subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True).returncode == 0
+    port = free_port()
+    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
+                             "--threads", "2"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        wait_until_listening(proc, port)
+        browser = Browser(port)
+        browser.request("GET", "/new/warstuff")
+        assert browser.request("POST", "/new/warstuff", {
+            "csrf_token": browser.field("csrf_token"), "name": "Line", "factions": ["Fantasy"],
+            "points_limit": 150}) == 200
+        edit = browser.path
+        options = [f"paper={paper}&card={card}&cut_marks={marks}&ink_saver={ink}"
+                   for paper in ("a4", "letter") for card in ("poker", "mini", "tarot")
+                   for marks in ("yes", "no") for ink in ("yes", "no")]
+        for query in options:  # each a print of its own: none is a cache hit
+            assert browser.request("GET", f"{edit}/print?what=sheet&{query}") in (200, 202)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        output = proc.communicate(timeout=30)[0].decode()
+    assert "Traceback" not in output, output[-3000:]
+    with sqlite3.connect(tmp_path / "instance" / "listbuilder.sqlite3") as db:
+        statuses = [row[0] for row in db.execute("SELECT status FROM print_jobs")]
+    assert statuses and "failed" not in statuses, statuses
