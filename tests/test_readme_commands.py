@@ -103,7 +103,13 @@ class Other:
 def _fuzz_takes_its_flags() -> None:
     shown = subprocess.run([sys.executable, "benchmarks/fuzz.py", "--help"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout
-    assert all(flag in shown for flag in ("--cli", "--server", "--seed"))
+    assert all(flag in shown for flag in ("--cli", "--server", "--seed", "--attacks"))
+
+
+def _growth_takes_its_flags() -> None:
+    shown = subprocess.run([sys.executable, "benchmarks/growth.py", "--help"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout
+    assert "--minutes" in shown and "simulated hour" in shown
 
 
 def _gallery_takes_its_flags() -> None:
@@ -264,6 +270,12 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     # docs/hostile-input.md, docs/printing.md
     ".venv/bin/python benchmarks/fuzz.py --cli 5000 --server 5000 --seed 1": Other(
         "a benchmark of minutes (it prints figures, never asserted); its flags are checked",
+        _fuzz_takes_its_flags),
+    ".venv/bin/python benchmarks/growth.py": Other(
+        "a benchmark of minutes (it prints figures, never asserted); its flags are checked",
+        _growth_takes_its_flags),
+    ".venv/bin/python benchmarks/fuzz.py --cli 0 --server 0 --attacks": Other(
+        "a benchmark (it prints figures, never asserted); its flags are checked",
         _fuzz_takes_its_flags),
     ".venv/bin/python -m listbuilder.printing.gallery": Other(
         "it redraws docs/gallery in this repository; its flags are checked",
