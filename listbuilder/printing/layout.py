@@ -18,6 +18,7 @@ import functools
 import io
 import math
 import re
+import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -35,7 +36,7 @@ from listbuilder.printing.markup import parse_html
 from listbuilder.printing.templating import render_template
 from listbuilder.printing.textwidth import card_text_width, columns_fit, largest_pt
 from listbuilder.printing.weasy import CSS, HTML, FontConfiguration
-from listbuilder.printing.workers import in_child, pool, split_work
+from listbuilder.printing.workers import in_child, on_exit, pool, split_work
 
 Progress = Callable[[str, int, int], None]
 FACE_ID = re.compile(r"^face-(\d+)$")
@@ -116,6 +117,14 @@ class Styles:
         self.fonts = FontConfiguration()
         self.sheets: dict[tuple[str, ...], list[Any]] = {}
         self.images: dict[str, Any] = {}  # WeasyPrint's image cache: each icon parsed once
+        on_exit(self._remove_font_folder)
+
+    def _remove_font_folder(self) -> None:
+        """WeasyPrint writes the fonts of our @font-face rules into a folder of its own
+        (made at the first, so read at the end), which only its __del__ removes."""
+        folder = getattr(self.fonts, "_folder", None)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def get(self, names: tuple[str, ...]) -> list[Any]:
         if names not in self.sheets:
