@@ -203,10 +203,15 @@ def unit_faces(system: RuleSystem, cards: Sequence[UnitCard]) -> list[tuple[Face
     return [(Face(template, card, "unit", card.profile.name), 1) for card in cards]
 
 
+def _back_kind(card: UnitCard) -> str:
+    """What a card's back says it is: the quick-reference card is no unit's."""
+    return "Rules" if card.is_reference() else "Unit card"
+
+
 def print_unit_cards(system: RuleSystem, cards: Sequence[UnitCard], options: PrintOptions,
                      title: str, progress: Progress | None = None) -> Printed:
-    backs = [Face(["print/back.html"], Back(system.brief_name, "Unit card", c.profile.name), "back",
-                  c.profile.name) for c in cards]
+    backs = [Face(["print/back.html"], Back(system.brief_name, _back_kind(c), c.profile.name),
+                  "back", c.profile.name) for c in cards]
     return print_faces(unit_faces(system, cards), backs, stock=_stock(options), gutter=GUTTER,
                        options=options, context=_context(system, options, title), title=title,
                        progress=progress)

@@ -198,3 +198,20 @@ def test_a_fearless_actionhammer_card_prints_no_morale_test(library: Library) ->
     one = replace(hale, special_rules=(), wounds=3)
     (_, morale) = reminders(catalog, one.fielded(1))
     assert morale.text == "at 1 Wound or fewer"
+
+
+def test_the_quick_reference_cards_back_says_rules_not_unit_card(library: Library) -> None:
+    """Printed with backs, the quick-reference card's back said "Unit card"."""
+    loaded = library.read_roster((ROOT / "examples/op40k/legal.yaml").read_text())
+    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                       PrintOptions(what="cards", card="poker", duplex="long")).pdf
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        text = flat(" ".join(page.extract_text() or "" for page in doc.pages))
+        words = [w for page in doc.pages for w in page.extract_words()]
+    assert text.count("Unit card") == len(cards)  # one back each, the reference's not among them
+    # on the reference's back, "Rules" stands just above its name, in the same column
+    names = [w for w in words if w["text"] == REFERENCE.split()[0]]
+    assert any(r["text"] == "Rules" and 0 < n["top"] - r["top"] < 30
+               and abs((r["x0"] + r["x1"]) - (n["x0"] + n["x1"])) < 60
+               for n in names for r in words)
