@@ -165,11 +165,16 @@ def test_space_empires_card_names_its_types_and_the_cards_that_lift_it(
         types = stats(card.profile)["Type"]
         if "S" in types:
             force = int(stats(card.profile)["Force"])
-            assert text.count("Space · Bombards at Force") == 1
+            assert text.count("Bombards at Force") == 1
             assert f"Bombards at Force {force / 2:g}" in text
             assert "Space Combat +5" in text
         if "L" in types:
-            assert "Leaders & Psychic · Cards Leadership +5 each" in text
+            assert "Cards Leadership +5 each" in text
+        # a type the card's keywords print ("INFANTRY") is not said again in the reminder,
+        # and the Force is a stat, not repeated in the cost line
+        named = {n for r in card.reminders for n in r.name.split(" & ")}
+        assert not named & set(card.profile.keywords), card.profile.name
+        assert not re.search(r"Force \d", card.profile.cost)
     assert "S Space, L Leaders, P Psychic, I Infantry" in reference(printed)
 
 

@@ -200,11 +200,11 @@ def test_space_empires_profile_chits_and_deck(library: Library) -> None:
     system = get_system("spaceempires")
     catalog = library.catalog(system)
     warboss = system.profile(catalog, catalog.find_unit("Warboss", ["Orks"]))
-    assert warboss.cost == "Force 4, costs 2"  # a Leader: half its Force
+    assert warboss.cost == "Costs 2 (half its Force)"  # a Leader; its Force is a stat
     assert stats(warboss)["Type"] == "L"
     assert "Leader Bonus" in {r.name for r in warboss.rules}
     wagons = system.profile(catalog, catalog.find_unit("Battlewagons", ["Orks"]))
-    assert wagons.cost == "Force 3, costs 3"  # said alike for every chit
+    assert wagons.cost == "Costs 3"  # Force 3: said once, as a stat
     assert (stats(wagons)["Speed"], stats(wagons)["Spaces"]) == ("Fast", "1-3")
     grinda = system.profile(catalog, catalog.find_unit("Giblet Grinda", ["Orks"]))
     assert grinda.note == "BF: Battle Fortress"

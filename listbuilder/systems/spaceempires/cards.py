@@ -20,9 +20,9 @@ def speed_letter(catalog: SpaceEmpiresCatalog, chit: Chit) -> str:
 
 
 def cost_text(chit: Chit) -> str:
-    """Its Force and what it costs to recruit, said alike for every chit (a Leader costs half
-    its Force, the others their Force)."""
-    return f"Force {chit.force}, costs {chit.cost}"
+    """What it costs to recruit (a Leader half its Force, the others their Force). The Force
+    itself is the card's first stat: said here too, it was printed twice."""
+    return f"Costs {chit.cost}" + (" (half its Force)" if chit.is_leader else "")
 
 
 # the rules of a kind of unit that every card of that kind shares: on the quick-reference card
@@ -61,7 +61,10 @@ def reminders(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
     from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, card_applies, force_cards
 
     kinds = _type_names(catalog, chit.types) if chit.types else ""
-    out = [RuleText(kinds or ("Space unit" if chit.is_space else "Ground unit"), "")]
+    # a type the card's keywords already name ("Infantry") is not said a second time
+    shown = set(chit.keywords)
+    out = [] if kinds and set(kinds.split(" & ")) <= shown else \
+        [RuleText(kinds or ("Space unit" if chit.is_space else "Ground unit"), "")]
     if chit.is_space:
         bombard = Fraction(chit.force, catalog.constants.bombard_force_divisor)
         force = str(bombard) if bombard.denominator == 1 else f"{float(bombard):g}"
