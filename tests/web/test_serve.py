@@ -119,6 +119,13 @@ def wait_until_listening(proc: subprocess.Popen[bytes], port: int) -> None:
             time.sleep(0.1)
 
 
+def serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """`listbuilder serve` with two workers of two threads on `port`, its output piped."""
+    return subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
+                             "--threads", "2"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """`make run` in small: the upgrade, then gunicorn with two workers on a free port."""
@@ -126,9 +133,7 @@ def server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
     assert upgrade.returncode == 0, upgrade.stderr
     port = free_port()
-    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
-                             "--threads", "2"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    proc = serve(env, port)
     try:
         wait_until_listening(proc, port)
         yield proc, port
@@ -368,9 +373,7 @@ def test_prints_waiting_when_the_server_stops_stay_in_line_for_the_next(tmp_path
            "LISTBUILDER_PRINT_QUEUE": "40"}
     assert subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True).returncode == 0
     port = free_port()
-    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
-                             "--threads", "2"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    proc = serve(env, port)
     try:
         wait_until_listening(proc, port)
         browser = Browser(port)

@@ -10,37 +10,14 @@ from __future__ import annotations
 
 import http.client
 import re
-import signal
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from test_front import need_nginx, start
-from test_serve import CLI, environment, free_port
+from test_front import front, upgraded  # noqa: F401 - fixtures: `make run`'s server
 
 from listbuilder.web.config import Config
 from listbuilder.web.errors import MESSAGES
 
 MB = 1_000_000
 EXPLAINED = MESSAGES[413]  # "That upload is too large: a roster file is at most 640 KB, ..."
-
-
-@pytest.fixture
-def front(tmp_path: Path) -> Iterator[int]:
-    """A server started as `make run` starts it: its port; no trace in its output."""
-    need_nginx()
-    done = subprocess.run([*CLI, "db", "upgrade"], env=environment(tmp_path),
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    port = free_port()
-    proc = start(tmp_path, port, "--front")
-    try:
-        yield port
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        output = proc.communicate(timeout=60)[0].decode()
-        assert "Traceback" not in output, output
 
 
 def send(port: int, path: str, form: str, size: int) -> tuple[int, dict[str, str], str]:
@@ -77,7 +54,7 @@ def send(port: int, path: str, form: str, size: int) -> tuple[int, dict[str, str
 
 
 def test_uploads_over_the_limit_get_the_apps_page_saying_what_fits_behind_nginx(
-        front: int) -> None:
+        front: int) -> None:  # noqa: F811 - the fixture imported above
     port = front
     assert 1.5 * MB > Config.MAX_CONTENT_LENGTH  # past the app's limit, short of nginx's
     for path, form in (("/import", "/"), ("/studio/import", "/studio")):
@@ -98,7 +75,7 @@ def test_uploads_over_the_limit_get_the_apps_page_saying_what_fits_behind_nginx(
 
 
 def test_the_too_large_page_itself_is_a_413_whoever_asks(
-        front: int) -> None:
+        front: int) -> None:  # noqa: F811 - the fixture imported above
     """The address nginx fetches the page from answers it to anyone, as a page, never 500."""
     port = front
     for method in ("GET", "POST"):
