@@ -1,9 +1,11 @@
 """How the example rosters' cards read at arm's length, per card size: cards (and continuation
 cards), the share of characters at 7.5 pt or more, the share in sentences repeated on 4 or
 more cards, and the smallest text. The measures are tests/printing/reading.py's, which
-tests/printing/test_card_reading.py holds to issue 20's marks at poker size.
+tests/printing/test_card_reading.py holds to issue 20's marks at poker size and
+tests/printing/test_card_safety.py to issue 38's at every size, plain and with bleed.
 
 Run: .venv/bin/python benchmarks/card_reading.py [--card poker --card mini --card tarot]
+     [--bleed] (the print-shop files, with 3 mm of bleed, instead)
 """
 
 from __future__ import annotations
@@ -26,15 +28,18 @@ from listbuilder.printing.render import print_roster  # noqa: E402
 @click.command(help=__doc__, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--card", "cards", multiple=True, type=click.Choice(["poker", "mini", "tarot"]),
               default=("poker", "mini", "tarot"), show_default=True)
-def main(cards: tuple[str, ...]) -> None:
+@click.option("--bleed", is_flag=True, help="print with bleed (for a print shop)")
+def main(cards: tuple[str, ...], bleed: bool) -> None:
     library = Library()
     for path in sorted(ROOT.glob("examples/*/legal*.yaml")):
         loaded = library.read_roster(path.read_text(), str(path))
         for card in cards:
             pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
-                               PrintOptions(what="cards", card=card)).pdf
+                               PrintOptions(what="cards", card=card,
+                                            bleed=bleed)).pdf
             name = f"{path.parent.name}/{path.stem}"
-            print(f"{name:32} {card:6} {reading(cards_of(pdf)).line()}")
+            kind = f"{card}{'+bleed' if bleed else ''}"
+            print(f"{name:32} {kind:12} {reading(cards_of(pdf)).line()}")
 
 
 if __name__ == "__main__":

@@ -143,13 +143,15 @@ def measure(case: str, mode: str, cold: bool = False) -> dict[str, Any]:
 
 def longest(card: str = "poker") -> None:
     """Lay out every unit card there is (all upgrades taken; ActionHammer: every Leader on
-    every Bodyguard it may join, at full strength) and name the ones with the smallest text."""
+    every Bodyguard it may join, at full strength), each at the largest size it fits (a
+    roster's print then takes its longest card's), as a roster's print draws them (mini cards
+    name their rules: render.BRIEF), and name the ones with the smallest text."""
     from listbuilder.engine.library import Library
     from listbuilder.engine.model import Roster, RosterEntry
     from listbuilder.engine.registry import all_systems
-    from listbuilder.printing.layout import lay_out
+    from listbuilder.printing.layout import lay_out_each
     from listbuilder.printing.options import PrintOptions
-    from listbuilder.printing.render import _context, _stock, unit_faces
+    from listbuilder.printing.render import BRIEF, _context, _stock, unit_faces
 
     library = Library()
     options = PrintOptions(card=card)  # type: ignore[arg-type]
@@ -179,8 +181,8 @@ def longest(card: str = "poker") -> None:
             roster = Roster(system=system.id, name="all", entries=tuple(entries),
                             factions=tuple({e.faction for e in entries if e.faction}))
             cards += system.unit_cards(catalog, roster)[:1]
-        laid = lay_out([face for face, _ in unit_faces(system, cards)], _stock(options),
-                       _context(system, options, "all"))
+        laid = lay_out_each([face for face, _ in unit_faces(system, cards)], _stock(options),
+                            _context(system, options, "all", brief=card in BRIEF))
         for c, size, pages in zip(cards, laid.font_pt, laid.pages, strict=True):
             # a joined Leader is printed on the Bodyguard's card, under the card's own name
             found.append((size, -len(pages), system.name, c.profile.name))

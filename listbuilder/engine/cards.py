@@ -84,15 +84,46 @@ class CardSet:
         return sum(c.copies for c in self.units) + sum(c.copies for c in self.cards)
 
 
+RUN = 5  # tick boxes are set in runs of five, to count at a glance
+
+
 @dataclass(frozen=True)
 class SheetLine:
     name: str
     count: int  # what RosterSheet.count_label says it counts
     detail: str  # upgrades taken, who it joins
     cost: str
-    stats: str = ""  # the card's stats on one line: '8" Move · 4+ Save · 1 Wounds'
-    track: int = 0  # boxes to tick off in play, one a `track_label` (models, wounds, lives)
+    stats: str = ""  # the card's stats on one line: '8" Move · 4+ Save · 1 Wound'
+    # the boxes to tick off in play, one number a model: its boxes (its wounds, its lives;
+    # 1 where a model is lost at once), and what they stand for ("4 models, 3 wounds each")
+    track: tuple[int, ...] = ()
     track_label: str = ""
+    group: str = ""  # the rows it is listed under, when a sheet has more than one kind
+
+    @property
+    def box_groups(self) -> tuple[tuple[int, ...], ...]:
+        """The boxes as printed: a group a model, each in runs of at most five (a model of
+        12 wounds: (5, 5, 2)); models of one box each are grouped five to a group."""
+        if all(n == 1 for n in self.track):
+            return tuple((min(RUN, len(self.track) - i),)
+                         for i in range(0, len(self.track), RUN))
+        return tuple(tuple(min(RUN, n - i) for i in range(0, n, RUN)) for n in self.track)
+
+
+def per_model(models: int, each: int, box: str,
+              boxes: str | None = None) -> tuple[tuple[int, ...], str]:
+    """A sheet line's boxes when each of `models` models has `each` of something (wounds,
+    lives) to tick off, and what they stand for: '10 models', '5 wounds', '4 models, 3
+    wounds each'."""
+    def count(n: int, word: str, many: str) -> str:
+        return f"{n} {word if n == 1 else many}"
+
+    many = boxes or box + "s"
+    if each == 1:
+        return (1,) * models, count(models, "model", "models")
+    if models == 1:
+        return (each,), count(each, box, many)
+    return (each,) * models, f"{models} models, {count(each, box, many)} each"
 
 
 @dataclass(frozen=True)
@@ -118,8 +149,19 @@ class RosterSheet:
 
 
 def stats_line(profile: Profile) -> str:
-    """A card's stats as the roster sheet prints them, on one line."""
-    return " · ".join(f"{s.value} {s.label}" for s in profile.stats)
+    """A card's stats as the roster sheet prints them, on one line: '1 Wound', '3 Wounds'."""
+    return " · ".join(f"{s.value} {singular(s.label) if s.value == '1' else s.label}"
+                      for s in profile.stats)
+
+
+def singular(label: str) -> str:
+    """A stat's name for a value of 1: 'Wounds' reads 'Wound', 'Lives' 'Life', 'Models'
+    'Model'; a name that is no plural ('Quality', 'Move', 'In the pile') stays."""
+    if label.endswith("ives"):
+        return label[:-3] + "fe"
+    if label.endswith("s") and not label.endswith(("ss", "us")) and " " not in label:
+        return label[:-1]
+    return label
 
 
 def merge_identical(cards: Iterable[UnitCard]) -> tuple[UnitCard, ...]:

@@ -11,17 +11,22 @@ PT_PER_MM = 72 / 25.4
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0), "mini": (44.0, 68.0), "tarot": (70.0, 120.0)}
-CHIT = (24.0, 24.0)  # room for a name on two lines, Force and letters; 88 to an A4 or
-# Letter sheet, so the largest pile (85 chits) is one sheet
+# a chit: its name on two lines, the Force large, the letters in the corners, all of it
+# CHIT_SAFE inside its cut; the largest square that keeps 7 columns on A4 (70 a sheet, 63 on
+# Letter: a pile of 84 or 85 takes two)
+CHIT = (25.0, 25.0)
 GUTTER = 3.0  # between cards: each card is cut on its own lines, so a slip never eats a card
-CHIT_GUTTER = 0.0  # chits sit edge to edge: one cut between two chits
+CHIT_GUTTER = GUTTER  # chits too: a slip of the blade shows no strip of the next chit's colour
 SAFE = 5.0  # home printers print nothing this close to the paper's edge: nothing goes there
 MARGIN = 7.0  # the least room kept at the paper's edge: the safe band, then room for a cut mark
-FOLD_GAP = 8.0  # between a front and its back on a gutter-fold sheet: the fold runs down it
+# between a front and its back on a gutter-fold sheet: the fold runs down it, 3.5 mm from
+# each card (7, not 8: four poker cards on Letter, two each side, with gutters between them)
+FOLD_GAP = 7.0
 BLEED = 3.0
 # mm: a print-shop file keeps its text this far inside the trim, where a cut a little off
 # still leaves it whole (the usual safe zone)
 BLEED_SAFE = 3.0
+CHIT_SAFE = 3.0  # mm: a chit's text keeps this far inside its cut (the same safe zone)
 MARK_GAP = 1.0  # crop marks start this far from the grid
 MARK_LENGTH = 5.0
 
@@ -59,7 +64,7 @@ class Grid:
     cols: int
     rows: int
     gutter_x: float  # between columns
-    gutter_y: float  # between rows: 0 where cards share their cut lines to fit (see grid)
+    gutter_y: float  # between rows
 
     @property
     def per_page(self) -> int:
@@ -89,11 +94,17 @@ class Grid:
         """The index-th place, row by row from the top left."""
         return self.at(*divmod(index, self.cols))
 
+    @property
+    def landscape(self) -> bool:
+        return self.page_w > self.page_h
+
     def back_cell(self, index: int, duplex: Duplex) -> Box:
-        """Where the back of the index-th card goes on the backs page: the columns mirror for
-        a long-edge flip, the rows for a short-edge flip."""
+        """Where the back of the index-th card goes on the backs page. The sheet turns over
+        about the paper's long edge (`long`) or its short one: on a portrait page the long
+        edge is upright, so the columns mirror for a long-edge flip and the rows for a
+        short-edge one; on a landscape page it is the other way round."""
         row, col = divmod(index, self.cols)
-        if duplex == "short":
+        if (duplex == "short") != self.landscape:
             return self.at(self.rows - 1 - row, col)
         return self.at(row, self.cols - 1 - col)
 
@@ -111,23 +122,20 @@ def fit(length: float, item: float, gutter: float, margin: float = MARGIN) -> in
     return max(0, int((length - 2 * margin + gutter + 1e-9) // (item + gutter)))
 
 
-def fit_axis(length: float, item: float, gutter: float,
-             margin: float = MARGIN) -> tuple[int, float]:
-    """How many items fit along one side of the paper, and the gutter between them: the
-    usual gutter, or none where cards sharing their cut lines makes room for one more (nine
-    poker cards on Letter: three rows of 88 mm with gutters would reach into the safe band)."""
-    spaced, shared = fit(length, item, gutter, margin), fit(length, item, 0.0, margin)
-    return (shared, 0.0) if shared > spaced else (spaced, gutter)
-
-
 def grid(paper: str, item: tuple[float, float], gutter: float = GUTTER) -> Grid:
-    """The grid for cards (or chits) of `item` size on the paper, portrait."""
-    page_w, page_h = PAPERS[paper]
+    """The grid for cards (or chits) of `item` size on the paper: portrait, or landscape where
+    that holds more (poker cards on Letter: 8 instead of 6). Cards never share a cut line:
+    a cut a little off would show a strip of the next card's header, so the gutter stays
+    whatever the paper (nine poker cards on Letter would reach into the safe band)."""
+    best: Grid | None = None
     w, h = item
-    (cols, gutter_x), (rows, gutter_y) = fit_axis(page_w, w, gutter), fit_axis(page_h, h, gutter)
-    if cols < 1 or rows < 1:
+    for page_w, page_h in (PAPERS[paper], PAPERS[paper][::-1]):
+        cols, rows = fit(page_w, w, gutter), fit(page_h, h, gutter)
+        if best is None or cols * rows > best.per_page:
+            best = Grid(page_w, page_h, w, h, cols, rows, gutter, gutter)
+    if best is None or best.per_page < 1:
         raise ValueError(f"a {w:g}x{h:g} mm card does not fit on {paper} paper")
-    return Grid(page_w, page_h, w, h, cols, rows, gutter_x, gutter_y)
+    return best
 
 
 @dataclass(frozen=True)
@@ -181,9 +189,8 @@ def fold_sheet(paper: str, card: tuple[float, float], gutter: float = GUTTER) ->
         # one side of the fold: half the page less half the fold gap, with the whole margin at
         # its outer edge (`fit` takes half of it at each end)
         half = page_w / 2 - FOLD_GAP / 2
-        pairs, gutter_x = fit_axis(half, w, gutter, margin=MARGIN / 2)
-        rows, gutter_y = fit_axis(page_h, h, gutter)
-        sheet = FoldSheet(page_w, page_h, w, h, pairs, rows, gutter_x, gutter_y)
+        pairs, rows = fit(half, w, gutter, margin=MARGIN / 2), fit(page_h, h, gutter)
+        sheet = FoldSheet(page_w, page_h, w, h, pairs, rows, gutter, gutter)
         if sheet.per_page and (best is None or sheet.per_page > best.per_page):
             best = sheet
     if best is None:

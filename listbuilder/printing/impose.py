@@ -2,7 +2,7 @@
 XObject, drawn wherever a copy goes, so a sheet of 450 cards holds 18 cards' worth of content.
 
 A Form XObject's box clips what it draws, so no card can spill outside its place; crop marks
-and fold marks are drawn in the page margins only, never inside the grid.
+and fold marks are drawn around the cards a page holds, never over a card.
 """
 
 from __future__ import annotations
@@ -111,13 +111,18 @@ def _ticks(inner: float, outward: int, limit: float) -> tuple[float, float] | No
     return (start, end) if (end - start) * outward >= 0.8 else None
 
 
-def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float) -> bytes:
-    """Ticks in the margins on the line of every card edge, stopping short of the grid and of
-    the safe band at the paper's edge."""
-    left = min(b.x for b in boxes)
-    right = max(b.right for b in boxes)
-    top = min(b.y for b in boxes)
-    bottom = max(b.bottom for b in boxes)
+def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float,
+               bleed: float = 0.0) -> bytes:
+    """Ticks in the margins on the line of every edge of `boxes` (the cards on this page, so
+    no tick points at a row or column left empty), stopping short of the grid and of the safe
+    band at the paper's edge. `bleed`: how far each card's print runs past its cut line; the
+    ticks start beyond it."""
+    if not boxes:
+        return b""
+    left = min(b.x for b in boxes) - bleed
+    right = max(b.right for b in boxes) + bleed
+    top = min(b.y for b in boxes) - bleed
+    bottom = max(b.bottom for b in boxes) + bleed
     xs = sorted({v for b in boxes for v in (b.x, b.right)})
     ys = sorted({v for b in boxes for v in (b.y, b.bottom)})
     ops = [b"q 0 G %.2f w" % MARK_WIDTH]
@@ -160,24 +165,35 @@ def back_bleed(boxes: Sequence[Box], grid: Grid, fill: tuple[float, float, float
 
 def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: Duplex,
                 cut_marks: bool, title: str, progress: Progress | None = None,
-                back_fill: tuple[float, float, float] | None = None) -> bytes:
+                back_fill: tuple[float, float, float] | None = None,
+                bleed: float = 0.0) -> bytes:
     """Fronts sheets, each followed by its backs sheet when printing both sides (`back_fill`:
-    the backs' colour, run into the gutters)."""
+    the backs' colour, run into the gutters). `bleed`: the faces were laid out with this much
+    bleed, and the grid's cells hold them whole (a print shop's sheet of chits): each card's
+    cut lies that far inside its cell, where the crop marks point."""
     sheets = Sheets(laid_out, grid.card_h)
     chunks = _chunks(slots, grid.per_page)
+
+    def marks(cells: Sequence[Box]) -> bytes:
+        if not cut_marks:
+            return b""
+        trims = [Box(b.x + bleed, b.y + bleed, b.w - 2 * bleed, b.h - 2 * bleed)
+                 for b in cells]
+        return crop_marks(trims, grid.page_w, grid.page_h, bleed)
+
     for n, chunk in enumerate(chunks):
         if progress:
             progress("Imposing sheets", n, len(chunks))
         fronts = [(s.front, grid.cell(i)) for i, s in enumerate(chunk)]
-        marks = crop_marks([grid.cell(i) for i in range(grid.per_page)], grid.page_w,
-                           grid.page_h) if cut_marks else b""
-        sheets.page(grid.page_w, grid.page_h, fronts, marks)
+        sheets.page(grid.page_w, grid.page_h, fronts, marks([box for _, box in fronts]))
         if duplex != "none":
             backs = [(s.back, grid.back_cell(i, duplex)) for i, s in enumerate(chunk)
                      if s.back is not None]
             under = back_bleed([box for _, box in backs], grid, back_fill,
                                grid.page_h) if back_fill and backs else b""
-            sheets.page(grid.page_w, grid.page_h, backs, marks, under=under)
+            # the backs page's marks: where its own cards are, mirrored like them
+            cells = [grid.back_cell(i, duplex) for i in range(len(chunk))]
+            sheets.page(grid.page_w, grid.page_h, backs, marks(cells), under=under)
     return sheets.finish(title)
 
 
@@ -186,12 +202,13 @@ def impose_fold(laid_out: bytes, slots: Sequence[Slot], sheet: FoldSheet, *, cut
     """Gutter-fold sheets: each front left of the fold, its back mirrored to the right."""
     sheets = Sheets(laid_out, sheet.card_h)
     chunks = _chunks(slots, sheet.per_page)
-    boxes = sheet.boxes()
     for n, chunk in enumerate(chunks):
         if progress:
             progress("Imposing sheets", n, len(chunks))
         draws = [(s.front, sheet.front(i)) for i, s in enumerate(chunk)]
         draws += [(s.back, sheet.back(i)) for i, s in enumerate(chunk) if s.back is not None]
+        # marks for the places this page fills (a back left blank is still cut out)
+        boxes = [b for i in range(len(chunk)) for b in (sheet.front(i), sheet.back(i))]
         marks = fold_marks(sheet, boxes)
         if cut_marks:
             marks += b"\n" + crop_marks(boxes, sheet.page_w, sheet.page_h)

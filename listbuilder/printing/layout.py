@@ -6,6 +6,11 @@ each headed with the card's name. Nothing is ever clipped. A face that fills lit
 card is laid out again with larger text, up to a size still comfortable to read
 (`Stock.max_pt`), so a short card is read at arm's length instead of leaving the card empty.
 
+The unit and deck cards of one print share one text size (`lay_out`): the largest at which its
+longest card fits, found by fitting the few cards whose text is longest first. The
+quick-reference card takes that size too, and is split into as many cards as its rules need,
+each rule whole on one card (`_split_reference`).
+
 Laying out a card costs WeasyPrint some 30 to 100 ms, so refits are few: the overflow of a try
 (measured by an anchor at the end of the card) gives the size to try next, and a refit lays the
 card out at that size and a step below in the same document, so one refit is nearly always
@@ -66,6 +71,15 @@ PAGE_CSS = ("print.css", "print-pages.css")
 UA_CSS: dict[tuple[str, ...], tuple[str, ...]] = {
     CARD_CSS: ("print-ua.css",), PAGE_CSS: ("print-ua.css", "print-ua-margins.css")}
 FACES_DRAWN = 1024  # faces' markup kept per process (`face_html`): a few kB each
+# mm: every glyph of a card keeps this far inside its cut, with or without bleed (a cut a
+# little off leaves the words whole): the print shops' usual safe zone
+SAFE_MM = BLEED_SAFE
+# the print's shared size is found by fitting first the faces whose text should fit at no
+# more than this much above the smallest such guess (`_start` guesses within some 15%)
+LONGEST = 1.15
+RESIZES = 2  # times a print's shared size may come down when a face turned out too long
+RULE_GAP_MM = 0.4  # print-cards.css: p.rule's margin-bottom
+FRAME_PX = 0.6 * 96 / 72  # print-cards.css: .frame's border, in CSS pixels
 
 
 @dataclass(frozen=True)
@@ -88,14 +102,18 @@ class Stock:
     font_pt: float = 7.0
     floor_pt: float = 6.0
     max_pt: float = 7.0  # the largest text a sparse face grows to (font_pt: none grows)
-    # the text size a print's unit cards share (0: none): see `sheet_size`
+    # the smallest any text on the face may be, labels and footers too (0: floor_pt); a deck
+    # card's text is larger than its size (1.3 em), so its size may go under that
+    least_pt: float = 0.0
+    # the text size a print's unit and deck cards share (0: each face fits its own): every
+    # such face is laid out at it, never larger (see `lay_out`)
     sheet_pt: float = 0.0
 
     @property
     def inset(self) -> float:
-        """mm from a bled face's edge to its text: the bleed, then the safe zone inside the
-        trim (0 without bleed: the card's own paddings apply)."""
-        return self.bleed + BLEED_SAFE if self.bleed else 0.0
+        """mm from a face's edge to its text: the bleed, if any, then the safe zone inside
+        the trim (the same 3 mm on every print, so a bleed print reads as a plain one)."""
+        return self.bleed + SAFE_MM
 
 
 @dataclass
@@ -105,6 +123,10 @@ class LaidOut:
     font_pt: list[float]  # per face, the text size it was laid out at
     refused: list[str] = field(default_factory=list)  # URLs the fetcher turned down
     laid_out: int | None = None  # faces laid out for this print (None: all of them)
+    fresh: tuple[int, ...] | None = None  # which (None: all of them)
+
+    def laid_anew(self) -> set[int]:
+        return set(range(len(self.pages))) if self.fresh is None else set(self.fresh)
 
 
 class Styles:
@@ -213,20 +235,24 @@ def _pages_by_entry(document: Any, n: int) -> list[list[Any]]:
     return out
 
 
-def _overflow(pages: list[Any], index: int, face_px: float) -> float:
+def _overflow(pages: list[Any], index: int, face_px: float, bleed_px: float = 0.0) -> float:
     """The entry's length in cards: where the marker after its frame stands, over the card's
     height (1.0 or less: it fits)."""
     after = pages[-1].anchors.get(f"after-{index}")
     page_px = float(pages[-1].height)
     top = float(after[1]) if after else page_px
-    return ((len(pages) - 1) * page_px + top) / face_px
+    # measured on the card within its bleed, so a bled face fits as a plain one does
+    return ((len(pages) - 1) * page_px + top - 2 * bleed_px) / (face_px - 2 * bleed_px)
 
 
-def _fill(pages: list[Any], index: int, face_px: float) -> float | None:
+def _fill(pages: list[Any], index: int, face_px: float,
+          bleed_px: float = 0.0) -> float | None:
     """How far down its card a face's text ends, as a share of the card's height (None for a
     face without an end marker: a back, a chit)."""
     end = pages[0].anchors.get(f"end-{index}")
-    return float(end[1]) / face_px if end and len(pages) == 1 else None
+    if not end or len(pages) != 1:
+        return None
+    return (float(end[1]) - bleed_px) / (face_px - 2 * bleed_px)
 
 
 def _grow(font_pt: float, fill: float | None, max_pt: float) -> float | None:
@@ -243,30 +269,57 @@ def _start(face: Face, stock: Stock, context: dict[str, Any]) -> float:
     continuation cards); other faces the largest size."""
     if face.kind != "unit":
         return stock.font_pt
+    return min(stock.font_pt, _fit_guess(face, stock, context))
+
+
+def _fit_guess(face: Face, stock: Stock, context: dict[str, Any]) -> float:
+    """The size a face's amount of text should fit at (see START_K): a unit card's first
+    size, and for any card that shares the print's size, how long it is beside the others
+    (`_shared_size`)."""
     # the markup its cache key is made of (`_key`): the end marker holds no text
     html = face_html(face, stock, context, end_id="end")
     chars = len(" ".join(TAG.sub(" ", html).split()))
     if not chars:
         return stock.font_pt
     area = math.sqrt(stock.width * stock.height / POKER_MM2)
-    size = START_K * area / math.sqrt(chars)
-    return min(stock.font_pt, round(size, 2))
+    return round(START_K * area / math.sqrt(chars), 2)
+
+
+def _shares_size(face: Face) -> bool:
+    """Whether a face takes the print's shared size: unit and deck cards (the quick-reference
+    card too, split rather than fitted); backs and chits keep their own."""
+    return face.kind in ("unit", "play")
+
+
+def _is_reference(face: Face) -> bool:
+    return isinstance(face.item, UnitCard) and face.item.is_reference()
 
 
 def _cap(face: Face, stock: Stock) -> float:
-    """The largest size a face may take: the stock's, or less when its weapon columns would
-    not hold their words at that size. Columns print at the card's own size (a player looks
-    them up first), so they, not the rules text, set how far a card grows."""
+    """The largest size a face may take: the print's shared size, once chosen; else the
+    stock's, or less when a table without labels (a to-hit row) would not hold its words in
+    columns at that size. Columns print at the card's own size (a player looks them up
+    first), so they, not the rules text, set how far such a card grows; a labelled table
+    (weapons) prints a line a row where its columns do not hold (profile.html), which sets no
+    cap, so one card's six weapon columns do not hold a whole print's text down."""
+    if stock.sheet_pt and _shares_size(face):
+        return stock.sheet_pt
     if not isinstance(face.item, UnitCard):
         return stock.max_pt
-    width = card_text_width(stock.width, stock.bleed and BLEED_SAFE)
+    width = card_text_width(stock.width, stock.inset - stock.bleed)
     tables = [t.without_empty_columns() for t in face.item.profile.tables if t.rows]
-    shared = stock.sheet_pt if stock.sheet_pt and not face.item.is_reference() else stock.max_pt
-    # a table too wide for columns prints a line a row (profile.html), which sets no cap
-    cap = min([stock.max_pt, shared,
-               *(largest_pt(t, width, stock.floor_pt, stock.max_pt)
-                 for t in tables if columns_fit(t, width, stock.floor_pt))])
+    cap = min([stock.max_pt, *(largest_pt(t, width, stock.floor_pt, stock.max_pt)
+                               for t in tables
+                               if not t.labels and columns_fit(t, width, stock.floor_pt))])
     return max(stock.floor_pt, math.floor(cap * 20) / 20)
+
+
+def _first_size(face: Face, stock: Stock, context: dict[str, Any], cap: float) -> float:
+    """The size a face is first laid out at: the print's shared size, once chosen, else the
+    size its text should fit at (`_start`), at most its cap."""
+    if stock.sheet_pt and _shares_size(face):
+        return stock.sheet_pt
+    return min(_start(face, stock, context), cap)
 
 
 def _guess(font_pt: float, overflow: float) -> float:
@@ -290,16 +343,72 @@ def _candidates(font_pt: float, overflow: float, floor_pt: float) -> list[float]
 
 def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
             progress: Progress | None = None) -> LaidOut:
+    """Lay out every face, its unit and deck cards at one text size (`sheet_size`), so a
+    sheet of cards reads alike instead of each card at its own size (6.7 to 7.9 pt side by
+    side once). A face that turns out too long for that size after all (the guesses that
+    chose which faces to fit first are rough) brings the whole print down to the size it
+    needs."""
+    made: set[int] = set()  # the faces laid out anew, in any round
+    if not stock.sheet_pt:
+        stock, made = _shared_size(faces, stock, context, progress)
+    laid = lay_out_each(faces, stock, context, progress)
+    made |= laid.laid_anew()
+    for _ in range(RESIZES):
+        sizes = [size for face, size in zip(faces, laid.font_pt, strict=True)
+                 if _shares_size(face) and not _is_reference(face)]
+        if not sizes or min(sizes) >= stock.sheet_pt - 0.001:
+            break
+        stock = replace(stock, sheet_pt=min(sizes))
+        laid = lay_out_each(faces, stock, context, progress)
+        made |= laid.laid_anew()
+    return replace(laid, laid_out=len(made), fresh=tuple(sorted(made)))
+
+
+def sheet_size(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+               progress: Progress | None = None) -> Stock:
+    """The stock with the one text size a print's unit and deck cards share: the largest at
+    which its longest card fits (never under the floor: a card too long even there runs
+    onto a continuation card). The faces whose text should fit at the smallest sizes
+    (`_start`, within LONGEST of the smallest) are fitted each at its own size; the smallest
+    size they took, or a card's column cap below it, is the print's. Those laid out at that
+    very size are kept as laid out at the shared size, so they are not laid out again."""
+    return _shared_size(faces, stock, context, progress)[0]
+
+
+def _shared_size(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+                 progress: Progress | None = None) -> tuple[Stock, set[int]]:
+    """`sheet_size`, and which of `faces` it laid out anew."""
+    sized = [i for i, face in enumerate(faces) if _shares_size(face) and not _is_reference(face)]
+    if not sized:
+        return stock, set()
+    caps = [_cap(faces[i], stock) for i in sized]
+    # how long each is, by the size its text should fit at (only a ranking for a deck card,
+    # which is first laid out at the largest size; a cap below that counts in `size` below)
+    guesses = [_fit_guess(faces[i], stock, context) for i in sized]
+    longest = [i for i, guess in zip(sized, guesses, strict=True)
+               if guess <= min(guesses) * LONGEST]
+    fitted = lay_out_each([faces[i] for i in longest], stock, context, progress)
+    size = max(stock.floor_pt, min([*fitted.font_pt, *caps]))
+    shared = replace(stock, sheet_pt=size)
+    at_size = [k for k, pt in enumerate(fitted.font_pt) if abs(pt - size) < 0.001]
+    if at_size:
+        FACES.keep([_key(faces[longest[k]], shared, context) for k in at_size], fitted.pdf,
+                   [fitted.pages[k] for k in at_size], [size] * len(at_size), fitted.refused)
+    return shared, {longest[k] for k in fitted.laid_anew()}
+
+
+def lay_out_each(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
+                 progress: Progress | None = None) -> LaidOut:
     """Lay out every face, or take it as this process laid it out before (`facecache`): only
-    faces that changed since are laid out again."""
-    stock = sheet_size(faces, stock, context)
+    faces that changed since are laid out again. Each face at its own size, but for those
+    that share the print's size once it is chosen (`stock.sheet_pt`)."""
     keys = [_key(face, stock, context) for face in faces]
     kept = FACES.find(keys)
     fresh = [i for i in range(len(faces)) if i not in kept]
     if not fresh:
         pdf, pages = assemble([kept[i] for i in range(len(faces))])
         return LaidOut(pdf, pages, [kept[i].font_pt for i in range(len(faces))],
-                       _refused(kept.values()), laid_out=0)
+                       _refused(kept.values()), laid_out=0, fresh=())
     laid = _lay_out_fresh([faces[i] for i in fresh], stock, context, progress)
     FACES.keep([keys[i] for i in fresh], laid.pdf, laid.pages, laid.font_pt, laid.refused)
     if not kept:
@@ -309,21 +418,7 @@ def lay_out(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
                           for k, i in enumerate(fresh)}}
     pdf, pages = assemble([ordered[i] for i in range(len(faces))])
     return LaidOut(pdf, pages, [ordered[i].font_pt for i in range(len(faces))],
-                   _refused(ordered.values()), laid_out=len(fresh))
-
-
-def sheet_size(faces: Sequence[Face], stock: Stock, context: dict[str, Any]) -> Stock:
-    """The stock with the one text size this print's unit cards share, so a sheet of cards
-    reads alike instead of each card at its own size (6 to 9 pt on one sheet): the size at
-    which two cards in three fit. The shorter cards come down to it; a longer one still takes
-    the smaller size it needs. Chosen from the sizes the cards' text should fit at (`_start`)
-    before anything is laid out, so it costs no layout of its own."""
-    sizes = sorted(min(_start(face, stock, context), _cap(face, stock)) for face in faces
-                   if isinstance(face.item, UnitCard) and not face.item.is_reference())
-    if len(sizes) < 2:
-        return stock
-    shared = max(stock.floor_pt, math.floor(sizes[len(sizes) // 3] * 20) / 20)
-    return replace(stock, sheet_pt=shared)
+                   _refused(ordered.values()), laid_out=len(fresh), fresh=tuple(fresh))
 
 
 def _key(face: Face, stock: Stock, context: dict[str, Any]) -> str:
@@ -435,12 +530,17 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
                   progress: Progress | None) -> LaidOut:
     fetcher = StaticFetcher()
     face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
+    bleed_px = stock.bleed * PX_PER_MM
     placed: dict[int, tuple[list[Any], float]] = {}
     # a face whose text should not fit even at the floor goes straight to continuation cards
     # (laid out below, after the rounds): its refits would all end there anyway
     caps = [_cap(face, stock) for face in faces]
-    starts = [min(_start(face, stock, context), cap) for face, cap in zip(faces, caps,
+    starts = [_first_size(face, stock, context, cap) for face, cap in zip(faces, caps,
                                                                            strict=True)]
+    # the quick-reference card, at the print's shared size, is split rather than fitted: laid
+    # out whole in the first round, then over as many cards as its rules need
+    split = {i for i, face in enumerate(faces) if stock.sheet_pt and _is_reference(face)}
+    measured: dict[int, tuple[list[Any], int]] = {}  # too long for a card: its pages, entry
     tries: dict[int, list[float]] = {i: [size] for i, size in enumerate(starts)
                                      if size >= stock.floor_pt}
     grown: set[int] = set()  # each face grows once, and tries once more in between
@@ -460,8 +560,14 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
         for n, ((i, size), pages) in enumerate(zip(entries, _pages_by_entry(document,
                                                                              len(entries)),
                                                    strict=True)):
-            results.setdefault(i, []).append((size, _overflow(pages, n, face_px), pages,
-                                              _fill(pages, n, face_px)))
+            if i in split:
+                if _overflow(pages, n, face_px) <= FITS:
+                    placed[i] = (pages[:1], size)
+                else:
+                    measured[i] = (pages, n)
+                continue
+            results.setdefault(i, []).append((size, _overflow(pages, n, face_px, bleed_px),
+                                              pages, _fill(pages, n, face_px, bleed_px)))
         tries = {}
         for i, tried in results.items():
             fitting = [(size, pages, fill) for size, overflow, pages, fill in tried
@@ -486,6 +592,11 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
             size, overflow, _, _ = min(tried, key=lambda t: t[0])
             if size > stock.floor_pt and (sizes := _candidates(size, overflow, stock.floor_pt)):
                 tries[i] = sizes
+    for i, (pages, n) in measured.items():
+        laid_docs, pages = _split_reference(faces[i], pages, n, stock, context, styles, fetcher,
+                                            face_px)
+        documents += laid_docs
+        placed[i] = (pages, stock.sheet_pt)
     for i in range(len(faces)):
         if i in placed:
             continue
@@ -522,6 +633,81 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
         ordered += pages
     pdf = documents[0].copy(ordered).write_pdf()
     return LaidOut(pdf, numbers, [placed[i][1] for i in range(len(faces))], fetcher.refused)
+
+
+def _split_reference(face: Face, whole: list[Any], entry: int, stock: Stock,
+                     context: dict[str, Any], styles: Styles, fetcher: StaticFetcher,
+                     face_px: float) -> tuple[list[Any], list[Any]]:
+    """The quick-reference card at the print's shared size, too long for one card (`whole`:
+    its pages as laid out whole, entry `entry` of its document), on as many cards as its
+    rules need, each rule whole on one card and each card numbered after the game's name
+    ("One Page 40k · 1 of 2"). Where each rule ends is read from that layout (profile.html
+    marks each rule's end), and the cards are laid out to check; one that still runs over
+    gives its last rule to a card of its own, and a single rule longer than a card runs onto
+    a continuation card. Returns the documents laid out and the cards' pages, in order."""
+    size = stock.sheet_pt
+    rules = face.item.profile.rules
+    # below the last rule, inside the card: a rule's margin, the body's padding, the frame
+    tail = (RULE_GAP_MM + stock.inset) * PX_PER_MM + FRAME_PX
+    parts = _reference_parts(whole, entry, len(rules), face_px - tail)
+    documents = []
+    items: list[Face] = []
+    laid: list[list[Any]] = []
+    over: list[int] = []
+    for _ in range(MAX_ROUNDS):
+        items = [_reference_part(face, rules[a:b], k + 1, len(parts))
+                 for k, (a, b) in enumerate(parts)]
+        document = _render([(item, size) for item in items], stock, context, styles, fetcher)
+        documents.append(document)
+        laid = _pages_by_entry(document, len(items))
+        over = [k for k, part in enumerate(laid) if _overflow(part, k, face_px) > FITS]
+        longer = [k for k in over if parts[k][1] - parts[k][0] > 1]
+        if not longer:
+            break
+        a, b = parts[longer[0]]
+        parts[longer[0]:longer[0] + 1] = [(a, b - 1), (b - 1, b)]
+    out: list[Any] = []
+    for k, part in enumerate(laid):
+        if k in over:  # one rule longer than a card
+            continued = _render([(items[k], size)], stock, context, styles, fetcher,
+                                continued=True)
+            documents.append(continued)
+            out += list(continued.pages)
+        else:
+            out.append(part[0])
+    return documents, out
+
+
+def _reference_parts(pages: list[Any], entry: int, count: int,
+                     room_px: float) -> list[tuple[int, int]]:
+    """The quick-reference card's rules shared out over cards, in order, as many on each as
+    fit above `room_px` from the card's top: (first, after the last) per card, from the marks
+    a layout of the whole card (entry `entry` of its document) left before its rules and
+    after each (`end-N-rules`, `end-N-rK`). A rule that runs over a page of that layout counts
+    the page's foot too: a card may then hold a rule fewer than it could, never one too
+    many."""
+    page_px = float(pages[0].height)
+    where: dict[str, float] = {}
+    for n, page in enumerate(pages):
+        for name, box in page.anchors.items():  # its box's corners: (x, y) of its top first
+            where.setdefault(name, n * page_px + float(box[1]))
+    top = where[f"end-{entry}-rules"]
+    ends = [where.get(f"end-{entry}-r{k}", top) for k in range(count)]
+    parts = []
+    first, base = 0, top
+    for k in range(count):
+        if k > first and top + ends[k] - base > room_px:
+            parts.append((first, k))
+            first, base = k, ends[k - 1]
+    parts.append((first, count))
+    return parts
+
+
+def _reference_part(face: Face, rules: Sequence[Any], number: int, count: int) -> Face:
+    item = face.item
+    subtitle = f"{item.profile.subtitle} · {number} of {count}"
+    return replace(face, item=replace(item, profile=replace(item.profile, rules=tuple(rules),
+                                                            subtitle=subtitle)))
 
 
 def render_sheet_document(template: list[str] | str, context: dict[str, Any],

@@ -43,9 +43,11 @@ class PrintOptions:
 
     paper: a4 or letter. card: poker (63x88 mm), mini (44x68 mm) or tarot (70x120 mm).
     cut_marks: crop marks in the margins, on the line of every card edge.
-    bleed: one card per page, 3 mm of bleed around it, for print shops.
-    duplex: none, long (backs page after each fronts page, columns mirrored) or short
-    (rows mirrored). gutter_fold: fronts and backs side by side, fold down the middle.
+    bleed: 3 mm of bleed around each card, for print shops: one card per page (chits many to
+    a sheet, with crop marks on their cut lines).
+    duplex: none, long (backs page after each fronts page, turned over the long edge: columns
+    mirrored on an upright page, rows on a landscape one) or short (the other way round).
+    gutter_fold: fronts and backs side by side, fold down the middle.
     ink_saver: no fills, dark text. merge: identical entries share one card with a count
     (False: one card per entry). what: cards, sheet (the roster sheet) or all.
     format: pdf; png (each card side as a PNG at 300 dpi, in a zip, for print shops) or tts
@@ -86,8 +88,8 @@ class PrintOptions:
             out.append("gutter-fold already prints each back beside its front: choose "
                        "gutter-fold or double-sided (duplex), not both")
         if self.bleed and self.gutter_fold:
-            out.append("bleed prints one card per page for a print shop: choose bleed or "
-                       "gutter-fold, not both")
+            out.append("bleed prints each card on a page of its own for a print shop: choose "
+                       "bleed or gutter-fold, not both")
         if self.bleed and self.cut_marks:
             out.append("bleed pages are cut by the print shop along their trim box: drop the "
                        "cut marks")

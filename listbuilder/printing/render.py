@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jinja2 import TemplateNotFound
 
-from listbuilder.engine.cards import CardSet, ChitFace, UnitCard, reference_card
+from listbuilder.engine.cards import CardSet, ChitFace, UnitCard, glossary, reference_card
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
 from listbuilder.engine.system import RuleSystem
@@ -36,15 +36,24 @@ from listbuilder.printing.layout import (
     render_sheet_document,
 )
 from listbuilder.printing.options import PrintError, PrintOptions
-from listbuilder.printing.templating import system_template
+from listbuilder.printing.templating import system_template, without_price
 
 # Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR:
 # the smallest text on a card (labels, keywords) is never under FLOOR either (faces.html).
+# The cards of a print share one size (layout.lay_out), the largest its longest card fits.
 MAX_PT = {"poker": 10.5, "mini": 9.0, "tarot": 12.5}  # a short card's text grows up to this
 # Faces are first laid out at the largest size: most cards of a roster end there or near it,
 # so most need no second layout (starting small, nearly every face grew: a round more)
 FONT_PT = MAX_PT
-FLOOR_PT = 6.0
+# a card's text is read across the table at arm's length: none of it is smaller than this
+# (issue 38), labels and keywords included; a card too long even at this size runs onto a
+# continuation card rather than shrink further
+FLOOR_PT = 7.5
+# card sizes whose unit cards of a roster name their rules and upgrades without their words
+# (which the quick-reference card after them holds, and the roster sheet): a 44 mm card is
+# for its numbers, stats and weapons, read at the size above (issue 38)
+BRIEF = frozenset({"mini"})
+PLAY_TEXT_EM = 1.3  # a deck card's effect, in ems of its size (print-cards.css .play .text)
 CHIT_FONT_PT = 6.5
 CHIT_FLOOR_PT = 6.0
 # rules sheets: the first size that fits a page, from large (a short sheet fills its page
@@ -108,12 +117,14 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
                 stock: Stock, gutter: float, options: PrintOptions, context: dict[str, Any],
                 title: str, progress: Progress | None = None,
                 back_fill: tuple[float, float, float] = BACK_FILL,
-                noun: str = "cards") -> Printed:
+                noun: str = "cards", bleed_sheets: bool = False) -> Printed:
     """Lay out each distinct face once, then place `copies` of each on sheets (or, for the
     image formats, draw each as an image: `_as_images`).
 
     `fronts` pairs each face with how many times it is printed; `backs[i]` is the back of
     `fronts[i]`, needed only when both sides are printed. Equal backs are laid out once.
+    `bleed_sheets`: with bleed, the faces (chits) go many to a sheet, each with its bleed and
+    crop marks on its cut lines, instead of one to a page.
     """
     faces = [face for face, _ in fronts]
     back_index: dict[int, int] = {}
@@ -137,7 +148,13 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
         for _ in range(copies):
             for page in laid.pages[i]:
                 slots.append(Slot(page, back_pages[0]))
-    if options.bleed:
+    if options.bleed and bleed_sheets:
+        bled = grid(options.paper, (stock.width + 2 * stock.bleed,
+                                    stock.height + 2 * stock.bleed), 0.0)
+        pdf = impose_grid(laid.pdf, slots, bled, duplex=options.duplex, cut_marks=True,
+                          title=title, progress=progress, bleed=stock.bleed)
+        pages = -(-len(slots) // bled.per_page) * (2 if options.duplex != "none" else 1)
+    elif options.bleed:
         pdf = impose_bleed(laid.pdf, slots, (stock.width, stock.height), duplex=options.duplex,
                            title=title, progress=progress)
         pages = len(slots) * (2 if options.duplex != "none" else 1)
@@ -160,7 +177,11 @@ def print_faces(fronts: Sequence[tuple[Face, int]], backs: Sequence[Face | None]
 def _longest(fronts: Sequence[tuple[Face, int]], laid: LaidOut) -> tuple[str, float, int]:
     """The front laid out with the smallest text: its name, text size and cards it took."""
     front_sizes = laid.font_pt[:len(fronts)]
-    smallest = min(range(len(fronts)), key=lambda i: (front_sizes[i], -len(laid.pages[i])))
+    # a quick-reference card on several cards is no long card: each holds its rules whole
+    units = [i for i, (face, _) in enumerate(fronts)
+             if not (isinstance(face.item, UnitCard) and face.item.is_reference())]
+    smallest = min(units or range(len(fronts)),
+                   key=lambda i: (front_sizes[i], -len(laid.pages[i])))
     return (fronts[smallest][0].title, front_sizes[smallest], len(laid.pages[smallest]))
 
 
@@ -209,12 +230,43 @@ def _back_kind(card: UnitCard) -> str:
 
 
 def print_unit_cards(system: RuleSystem, cards: Sequence[UnitCard], options: PrintOptions,
-                     title: str, progress: Progress | None = None) -> Printed:
+                     title: str, progress: Progress | None = None,
+                     brief: bool = False) -> Printed:
+    """`brief`: the cards name their rules and upgrades, whose words a quick-reference card
+    among `cards` holds (`left_out`)."""
     backs = [Face(["print/back.html"], Back(system.brief_name, _back_kind(c), c.profile.name),
                   "back", c.profile.name) for c in cards]
     return print_faces(unit_faces(system, cards), backs, stock=_stock(options), gutter=GUTTER,
-                       options=options, context=_context(system, options, title), title=title,
-                       progress=progress)
+                       options=options, context=_context(system, options, title, brief=brief),
+                       title=title, progress=progress)
+
+
+def left_out(cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+    """What brief cards name without its words, for the quick-reference card: each special
+    rule they print and each upgrade taken that has words of its own (without its price),
+    once each, in one list by name."""
+    found = {rule.name.casefold(): rule for rule in glossary(cards)}
+    for card in cards:
+        for upgrade in card.upgrades:
+            name = without_price(upgrade.name)
+            if upgrade.text:
+                found.setdefault(name.casefold(), RuleText(name, upgrade.text))
+    return tuple(found[key] for key in sorted(found))
+
+
+def with_reference(catalog: Catalog, system: RuleSystem, cards: Sequence[UnitCard],
+                   brief: bool) -> tuple[tuple[UnitCard, ...], bool]:
+    """The cards and, after them, the quick-reference card: the core rules the cards leave
+    out, once, and when the cards are `brief` (BRIEF), the words of the rules they name
+    (`left_out`). Returns the cards and whether they may be brief (only with a
+    quick-reference card to hold those words)."""
+    rules = system.core_rules(catalog, cards)
+    if brief:
+        rules = (*rules, *left_out(cards))
+    if not rules:
+        return tuple(cards), False
+    # the game's short name: a card's subtitle has the room of a line
+    return (*cards, reference_card(system.brief_name, rules)), brief
 
 
 def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
@@ -223,7 +275,11 @@ def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
     fronts = [(Face(template, card, "play", card.name), card.copies) for card in deck.cards]
     back = Face(["print/back.html"], Back(system.brief_name, deck.title), "back", deck.title)
     context = _context(system, options, deck.title, deck_title=deck.title)
-    return print_faces(fronts, [back] * len(fronts), stock=_stock(options), gutter=GUTTER,
+    # a deck card's text is 1.3 times its size (its headline more): the size may go down to
+    # the one that keeps that text at the floor, its footer held there on its own (`least_pt`)
+    stock = replace(_stock(options), floor_pt=round(FLOOR_PT / PLAY_TEXT_EM, 2),
+                    least_pt=FLOOR_PT)
+    return print_faces(fronts, [back] * len(fronts), stock=stock, gutter=GUTTER,
                        options=options, context=context, title=f"{system.name}: {deck.title}",
                        progress=progress)
 
@@ -243,11 +299,9 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
     if options.what in ("cards", "all"):
         cards = system.unit_cards(catalog, roster, merge=options.merge)
         if cards:
-            # the core rules the cards leave out, once, on a card of their own after them
-            core = system.core_rules(catalog, cards)
-            if core:
-                cards = (*cards, reference_card(system.name, core))
-            cards_part = print_unit_cards(system, cards, options, roster.name, progress)
+            cards, brief = with_reference(catalog, system, cards, options.card in BRIEF)
+            cards_part = print_unit_cards(system, cards, options, roster.name, progress,
+                                          brief=brief)
             parts.append(cards_part)
         elif options.what == "cards" or options.images:
             raise PrintError(f"{roster.name!r} has no units to print: add entries to it")
@@ -270,8 +324,14 @@ def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | Non
         raise PrintError(f"{system.name} has no card deck to print; print a roster's cards "
                          f"instead (listbuilder print ROSTER.yaml)")
     if deck.units:
-        return print_unit_cards(system, deck.units, options, f"{system.name}: {deck.title}",
-                                progress)
+        # on mini cards (BRIEF) the set's cards name their rules, which quick-reference cards
+        # after them say, with the game's core rules; on the others the set is its cards alone
+        units: tuple[UnitCard, ...] = deck.units
+        brief = options.card in BRIEF
+        if brief:
+            units, brief = with_reference(catalog, system, units, brief=True)
+        return print_unit_cards(system, units, options, f"{system.name}: {deck.title}",
+                                progress, brief=brief)
     return print_play_cards(system, deck, options, progress)
 
 
@@ -301,7 +361,8 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
                        options=options, title=title, progress=progress,
                        context=_context(system, options, title, faction_colour=colour,
                                         emblem=emblem(faction_name)),
-                       back_fill=_rgb(FACTION_COLOURS[colour]), noun="chits")
+                       back_fill=_rgb(FACTION_COLOURS[colour]), noun="chits",
+                       bleed_sheets=True)
 
 
 # -- whole pages ------------------------------------------------------------------------------

@@ -3,13 +3,22 @@ strict about missing names, loaded from the project's `templates/` folder."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from jinja2 import BaseLoader, Environment, StrictUndefined, select_autoescape
 
-from listbuilder.printing.textwidth import card_text_width, column_shares, columns_fit
+from listbuilder.printing.textwidth import (
+    card_text_width,
+    column_shares,
+    columns_fit,
+    keep_count,
+    keep_together,
+)
 from listbuilder.templates_loader import template_loader
+
+PRICE = re.compile(r" \(\+[^()]*\)$")  # an upgrade's price after its name: " (+10 pts)"
 
 
 def play_icon(card: Any) -> str:
@@ -27,6 +36,11 @@ def size_class(font_pt: float) -> str:
     return f"pt-{round(font_pt * 100)}"
 
 
+def without_price(name: str) -> str:
+    """An upgrade's name without the price the builder shows after it: "Vox Caster"."""
+    return PRICE.sub("", name)
+
+
 def mm(value: float) -> str:
     """A length for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -42,6 +56,9 @@ def environment(loader: BaseLoader | None = None) -> Environment:
     env.filters["play_icon"] = play_icon
     env.filters["mm"] = mm
     env.filters["size_class"] = size_class
+    env.filters["keep_count"] = keep_count
+    env.filters["keep_together"] = keep_together
+    env.filters["without_price"] = without_price
     env.globals["column_shares"] = column_shares
     env.globals["card_text_width"] = card_text_width
     env.globals["columns_fit"] = columns_fit

@@ -6,6 +6,7 @@ the rest of the card and never run into the next column."""
 from __future__ import annotations
 
 import math
+import re
 from array import array
 from functools import cache
 
@@ -16,10 +17,26 @@ from listbuilder.printing.fetcher import STATIC
 
 FONTS = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
 PT_PER_MM = 72 / 25.4
-BODY_PAD_MM, FRAME_MM = 1.8, 0.45  # a unit card's text: print-cards.css .body, .frame
-CELL_PAD_MM = 1.2  # between columns (print-cards.css: .crow .c, border-box)
+FRAME_MM = 0.45  # a card's frame, both sides (print-cards.css .frame: 0.6 pt each)
+CELL_PAD_MM = 1.2  # between columns (print-cards.css: .crow .c, border-box; not the last)
 BMP = 0x10000  # the Basic Multilingual Plane: characters below this
 HEAD_SCALE = 0.86  # a column's heading, in capitals, at this share of the size (faces.html)
+# a count or a multiple before a word: how many models carry a weapon ("3x Autocannon"), how
+# far an action moves ("2x Move")
+COUNT = re.compile(r"(?<![\w.])(\d+x) ")
+NBSP = "\u00a0"
+
+
+def keep_count(text: str) -> str:
+    """`text` with each count ("3x Autocannon", "2x Move") joined to the word after it by a
+    no-break space, so a line never ends in "3x" with what it counts on the next."""
+    return COUNT.sub(lambda m: m[1] + NBSP, text)
+
+
+def keep_together(text: str) -> str:
+    """Rules text as a card sets it: its counts kept to their words (`keep_count`), and a
+    list's " · " kept to the item before it, so no line starts with the dot."""
+    return keep_count(text).replace(" · ", NBSP + "· ")
 
 
 @cache
@@ -51,8 +68,9 @@ def em_width(text: str, bold: bool = False) -> float:
 
 
 def _two_lines(name: str) -> float:
-    """The width in ems of a name set on at most two lines, broken at its best space."""
-    words = name.split()
+    """The width in ems of a name set on at most two lines, broken at its best space (never
+    the one after its count: `keep_count`)."""
+    words = keep_count(name).split(" ")
     whole = em_width(name, True)
     if len(words) < 2:
         return whole
@@ -76,10 +94,12 @@ def _needs(table: Table) -> list[tuple[float, float]]:
 
 def _widths_mm(needs: list[tuple[float, float]], font_pt: float, floor_pt: float) -> list[float]:
     """Each column's width at `font_pt`, its heading at HEAD_SCALE of that, never under the
-    floor (faces.html)."""
+    floor (faces.html), with the gap before the next column (the last has none: the card's
+    own padding follows it)."""
     head_pt = max(floor_pt, font_pt * HEAD_SCALE)
-    return [max(cell * font_pt, head * head_pt) / PT_PER_MM + CELL_PAD_MM
-            for cell, head in needs]
+    return [max(cell * font_pt, head * head_pt) / PT_PER_MM
+            + (CELL_PAD_MM if j < len(needs) - 1 else 0.0)
+            for j, (cell, head) in enumerate(needs)]
 
 
 def largest_pt(table: Table, width_mm: float, floor_pt: float, most_pt: float) -> float:
@@ -98,11 +118,14 @@ def largest_pt(table: Table, width_mm: float, floor_pt: float, most_pt: float) -
     return low
 
 
-def columns_fit(table: Table, width_mm: float, floor_pt: float) -> bool:
-    """Whether the table's columns hold their words at the smallest size on a card whose text
-    is `width_mm` wide: else (six weapon columns on a mini card) each row prints as a line."""
+def columns_fit(table: Table, width_mm: float, floor_pt: float,
+                font_pt: float | None = None) -> bool:
+    """Whether the table's columns hold their words at `font_pt` (the smallest size, if not
+    given; headings never under `floor_pt`) on a card whose text is `width_mm` wide: else
+    (six weapon columns on a mini card) each row prints as a line."""
     needs = _needs(table)
-    return sum(_widths_mm(needs, floor_pt, floor_pt)) <= width_mm * (1 - len(needs) / 100)
+    size = floor_pt if font_pt is None else font_pt
+    return sum(_widths_mm(needs, size, floor_pt)) <= width_mm * (1 - len(needs) / 100)
 
 
 def column_shares(table: Table, font_pt: float, width_mm: float, floor_pt: float) -> list[int]:
@@ -113,9 +136,7 @@ def column_shares(table: Table, font_pt: float, width_mm: float, floor_pt: float
     return [max(5, 100 - sum(rest)), *rest]
 
 
-def card_text_width(card_width_mm: float, safe_mm: float = 0.0) -> float:
-    """The width of a unit card's text in mm: the card less its body's padding and frame,
-    or, printed with bleed, less the safe zone inside the trim on each side."""
-    if safe_mm:
-        return card_width_mm - 2 * safe_mm
-    return card_width_mm - 2 * BODY_PAD_MM - FRAME_MM
+def card_text_width(card_width_mm: float, safe_mm: float) -> float:
+    """The width of a card's text in mm: the card (its trim) less the safe zone its text keeps
+    inside each cut (`layout.Stock.inset`, less the bleed) and its frame."""
+    return card_width_mm - 2 * safe_mm - FRAME_MM

@@ -141,8 +141,9 @@ def _sides(what: str) -> dict[str, Any]:
                                              "of double-sided."),
         "cut_marks": _check("cut_marks", "Short lines in the margins along every edge, to "
                                          "line up a ruler or a guillotine."),
-        "bleed": _check("bleed", "One per page with 3 mm extra all round, for a print shop "
-                                 "to trim. Not with cut marks or gutter fold."),
+        "bleed": _check("bleed", "3 mm extra all round each card (one a page) or chit "
+                                 "(many a sheet, with their crop marks), for a print shop to "
+                                 "trim. Not with cut marks or gutter fold."),
         "ink_saver": _check("ink_saver", INK_SAVER),
     }
 

@@ -38,7 +38,8 @@ def flat(text: str) -> str:
 
 
 def printed_cards(pdf: bytes) -> list[str]:
-    """The text of each card as printed, a card that runs on joined to its continuation.
+    """The text of each card as printed, a card that runs on joined to its continuation (and
+    the quick-reference cards to the first of them).
     Words join lines only 1 pt apart: pdfplumber's usual 3 pt tolerance chains neighbouring
     lines of a small-print card into one and interleaves their words."""
     out: list[str] = []
@@ -49,7 +50,9 @@ def printed_cards(pdf: bytes) -> list[str]:
                 area = page.crop((box.x, height - box.y - box.h, box.x + box.w, height - box.y),
                                  strict=False)
                 text = " ".join(w["text"] for w in area.extract_words(y_tolerance=1))
-                if out and re.match(r".{1,80}? \(continued\)", text):
+                # a quick reference on several cards is one text, as a continued card is
+                if out and (re.match(r".{1,80}? \(continued\)", text) or (
+                        text.startswith(REFERENCE) and out[-1].startswith(REFERENCE))):
                     out[-1] += " " + text
                 else:
                     out.append(text)

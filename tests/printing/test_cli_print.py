@@ -59,7 +59,7 @@ def test_options_that_clash_are_refused(runner: CliRunner) -> None:
     roster = ROOT / "examples" / "warstuff" / "legal.yaml"
     result = runner.invoke(main, ["print", str(roster), "--bleed", "--gutter-fold"])
     assert result.exit_code == 2
-    assert "error: bleed prints one card per page" in result.stderr
+    assert "error: bleed prints each card on a page of its own" in result.stderr
 
 
 def test_deck_prints_the_49_action_cards(runner: CliRunner, tmp_path: Path) -> None:
@@ -106,11 +106,12 @@ def test_print_cards_as_png_images_in_a_zip_named_by_its_format(runner: CliRunne
     result = runner.invoke(main, ["print", str(roster), "--format", "png"])
     assert result.exit_code == 0, result.output
     written = Path("output") / "legal-cards-png.zip"  # the cards alone, though --what is all
-    assert f"Wrote {written}: 6 cards (6 distinct), 12 images" in result.stdout
+    # five unit cards, the quick reference on two (at the cards' one size), a back each face
+    assert f"Wrote {written}: 7 cards (6 distinct), 13 images" in result.stdout
     with zipfile.ZipFile(tmp_path / written) as archive:
         names = archive.namelist()
     assert "cards.csv" in names and "001-line-troopers.png" in names
-    assert len([n for n in names if n.endswith(".png")]) == 12  # each front and its back
+    assert len([n for n in names if n.endswith(".png")]) == 13  # each front and its back
 
 
 def test_deck_and_chits_for_tabletop_simulator(runner: CliRunner, tmp_path: Path) -> None:

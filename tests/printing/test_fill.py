@@ -1,8 +1,8 @@
-"""Cards use their space: a face whose text the fit set under the largest size it may take had
-enough to say to fill its card, so its text must run most of the way down. Faces at that size
-may stop short: the stock's largest (a WarStuff Human Warrior has little to say), or the
-largest its weapon columns hold (they print at the card's size, so a card grows no further
-than they fit). Faces that run onto a continuation card are full by definition.
+"""Cards use their space: a print's cards share one text size (layout.lay_out), the largest
+at which its longest card fits, so that card's text runs most of the way down it, unless the
+size is already the largest the stock allows (or a to-hit row's columns hold no larger).
+The shorter cards of the print may stop short. Faces that run onto a continuation card are
+full by definition.
 
 Measured where the layout leaves each face (one page per face, before imposition): the lowest
 glyph's bottom over the card's usable height (its height less the body's bottom padding).
@@ -18,13 +18,13 @@ import pytest
 
 from listbuilder.engine.library import Library
 from listbuilder.printing.geometry import PT_PER_MM
-from listbuilder.printing.layout import SPARSE, _cap, lay_out, sheet_size
+from listbuilder.printing.layout import SPARSE, _cap, lay_out
 from listbuilder.printing.options import PrintOptions
-from listbuilder.printing.render import _context, _stock, unit_faces
+from listbuilder.printing.render import BRIEF, _context, _stock, unit_faces
 
 ROOT = Path(__file__).resolve().parents[2]
 ROSTERS = sorted((ROOT / "examples").glob("*/*.yaml"))
-BOTTOM_PAD_MM = 1.2  # .body's bottom padding in print-cards.css
+BOTTOM_PAD_MM = 3.0  # .body's bottom padding: the safe zone (faces.html)
 
 
 def fills(pdf: bytes, pages: list[list[int]], usable_pt: float) -> list[float | None]:
@@ -40,8 +40,8 @@ def fills(pdf: bytes, pages: list[list[int]], usable_pt: float) -> list[float | 
     return out
 
 
-@pytest.mark.parametrize("card", ["poker", "tarot"])
-def test_a_face_under_the_largest_size_fills_its_card(library: Library, card: str) -> None:
+@pytest.mark.parametrize("card", ["poker", "mini", "tarot"])
+def test_the_longest_card_of_a_print_fills_it(library: Library, card: str) -> None:
     options = PrintOptions(what="cards", card=card)
     stock = _stock(options)
     usable = (stock.height - BOTTOM_PAD_MM) * PT_PER_MM
@@ -52,21 +52,21 @@ def test_a_face_under_the_largest_size_fills_its_card(library: Library, card: st
         if not cards:
             continue
         faces = [face for face, _ in unit_faces(loaded.system, cards)]
-        context = _context(loaded.system, options, loaded.roster.name)
+        context = _context(loaded.system, options, loaded.roster.name,
+                           brief=card in BRIEF)
         laid = lay_out(faces, stock, context)
-        # the largest size a face may take on this print: the size its cards share, at most
-        shared = sheet_size(faces, stock, context)
-        for face, size, fill in zip(faces, laid.font_pt, fills(laid.pdf, laid.pages, usable),
-                                    strict=True):
-            assert fill is None or fill <= 1.0, (path.name, face.title, fill)  # inside the card
-            if fill is None or size >= _cap(face, shared) - 0.01:
-                continue
-            checked += 1
-            # the layout grows a face that ends above SPARSE; one that shrank lands below FILL
-            if fill < SPARSE:
-                sparse.append(f"{path.parent.name}/{path.stem} {face.title} at {size} pt: "
-                              f"{fill:.2f}")
-    # enough faces under the largest size for the check to mean something (most now share the
-    # print's size: layout.sheet_size)
+        sizes = set(laid.font_pt)
+        assert len(sizes) == 1, (path.name, sizes)  # one size for every card
+        (size,) = sizes
+        filled = fills(laid.pdf, laid.pages, usable)
+        assert all(fill is None or fill <= 1.0 for fill in filled), (path.name, filled)
+        if size >= min(_cap(face, stock) for face in faces) - 0.01 or None in filled:
+            continue  # as large as it may be, or its longest card continues
+        checked += 1
+        fullest = max(f for f in filled if f is not None)
+        # the size is the one its longest card fitted at: that card ends below SPARSE
+        if fullest < SPARSE:
+            sparse.append(f"{path.parent.name}/{path.stem} at {size} pt: {fullest:.2f}")
+    # enough prints under the largest size for the check to mean something
     assert checked >= 3
     assert sparse == []

@@ -79,17 +79,23 @@ def test_cards_leave_out_the_margin_boxes_and_sheets_keep_their_footer_aligned(r
     assert page.width - max(w["x1"] for w in ones) < 12 * 72 / 25.4  # within the 11 mm margin
     assert footer["x0"] > page.width / 2
 
+FLOOR = 6.0  # the refit's arithmetic, on a stock whose smallest text is 6 pt (chits')
+
+
 @pytest.mark.parametrize(("size", "overflow"), [(8.4, 1.226), (7.0, 1.01), (8.4, 1.106)])
 def test_a_refit_tries_the_guess_and_a_step_below_it(size: float, overflow: float) -> None:
-    first, second = layout._candidates(size, overflow, FLOOR_PT)
-    assert FLOOR_PT <= second < first < size
+    first, second = layout._candidates(size, overflow, FLOOR)
+    assert FLOOR <= second < first < size
     assert second == pytest.approx(first * layout.REFIT_STEP, abs=0.01)
 
 
 def test_a_face_far_too_long_goes_straight_to_a_continuation() -> None:
-    assert layout._candidates(7.0, 1.6, FLOOR_PT) == []  # its guess is ~5.1 pt
-    assert layout._candidates(6.2, 1.3, FLOOR_PT) == []
-    assert layout._candidates(6.2, 1.05, FLOOR_PT) == [6.0]  # the floor is worth a try
+    assert layout._candidates(7.0, 1.6, FLOOR) == []  # its guess is ~5.1 pt
+    assert layout._candidates(6.2, 1.3, FLOOR) == []
+    assert layout._candidates(6.2, 1.05, FLOOR) == [6.0]  # the floor is worth a try
+    # a card's floor (7.5 pt): the same
+    assert layout._candidates(9.0, 1.6, FLOOR_PT) == []
+    assert layout._candidates(7.8, 1.05, FLOOR_PT) == [FLOOR_PT]
 
 
 @pytest.mark.parametrize(("size", "fill", "grown"), [(7.0, 0.3, 10.5), (7.0, 0.7, 8.46),

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from listbuilder.printing.geometry import (
+    BLEED,
     CARDS,
     CHIT,
     CHIT_GUTTER,
@@ -14,10 +16,13 @@ from listbuilder.printing.geometry import (
     GUTTER,
     MARGIN,
     PAPERS,
+    Box,
     fold_sheet,
     grid,
 )
 from listbuilder.printing.options import PrintError, PrintOptions
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults_are_the_usual_print() -> None:
@@ -55,14 +60,16 @@ def test_options_that_cannot_go_together(kwargs: dict[str, object], word: str) -
         PrintOptions(**kwargs)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("paper", "card", "per_page"), [
-    ("a4", "poker", 9), ("letter", "poker", 9), ("a4", "mini", 16), ("letter", "mini", 12),
-    ("a4", "tarot", 4), ("letter", "tarot", 4)])
-def test_cards_per_sheet_follow_from_card_and_paper(paper: str, card: str,
-                                                    per_page: int) -> None:
+@pytest.mark.parametrize(("paper", "card", "per_page", "landscape"), [
+    ("a4", "poker", 9, False), ("letter", "poker", 8, True), ("a4", "mini", 16, False),
+    ("letter", "mini", 12, False), ("a4", "tarot", 4, False), ("letter", "tarot", 4, False)])
+def test_cards_per_sheet_follow_from_card_and_paper(paper: str, card: str, per_page: int,
+                                                    landscape: bool) -> None:
     layout = grid(paper, CARDS[card])
     assert layout.per_page == per_page
-    page_w, page_h = PAPERS[paper]
+    assert layout.landscape == landscape  # poker on Letter: 4 x 2 across, not 3 x 2 upright
+    page_w, page_h = PAPERS[paper][::-1] if landscape else PAPERS[paper]
+    assert (layout.page_w, layout.page_h) == (page_w, page_h)
     # centred, and inside the margins
     assert layout.left == pytest.approx(page_w - (layout.left + layout.width))
     assert layout.top == pytest.approx(page_h - (layout.top + layout.height))
@@ -70,17 +77,80 @@ def test_cards_per_sheet_follow_from_card_and_paper(paper: str, card: str,
     # one more column or row would not fit
     assert layout.width + layout.gutter_x + layout.card_w > page_w - 2 * MARGIN
     assert layout.height + layout.gutter_y + layout.card_h > page_h - 2 * MARGIN
-    # cards share their cut lines only where that makes room for one more row or column
-    assert layout.gutter_x == GUTTER
-    assert layout.gutter_y == (0.0 if (paper, card) == ("letter", "poker") else GUTTER)
+    assert layout.gutter_x == layout.gutter_y == GUTTER  # no two cards share a cut line
 
 
-def test_chits_fill_a_sheet_edge_to_edge() -> None:
+def _apart(boxes: list[Box]) -> float:
+    """The least room between two of the boxes: along x or y, whichever they are apart on."""
+    return min(max(b.x - a.right, a.x - b.right, b.y - a.bottom, a.y - b.bottom)
+               for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+SHEETS = [(paper, name) for paper in PAPERS for name in (*CARDS, "chit")]
+
+
+@pytest.mark.parametrize(("paper", "name"), SHEETS, ids=[f"{p}-{n}" for p, n in SHEETS])
+def test_no_two_cards_share_a_cut_on_any_sheet(paper: str, name: str) -> None:
+    """A cut a little off must land in a gutter, never on the next card: on a shared cut the
+    dark header of the card below shows along the card above. Every pair of cards on every
+    sheet (grid, its backs, gutter-fold, a print shop's sheet of chits) is a gutter apart."""
+    size = CHIT if name == "chit" else CARDS[name]
+    layout = grid(paper, size, CHIT_GUTTER if name == "chit" else GUTTER)
+    cells = [layout.cell(i) for i in range(layout.per_page)]
+    assert _apart(cells) >= GUTTER - 1e-9
+    for duplex in ("long", "short"):
+        backs = [layout.back_cell(i, duplex) for i in range(layout.per_page)]
+        assert sorted(backs, key=lambda b: (b.y, b.x)) == cells  # the same places, mirrored
+    fold = fold_sheet(paper, size)
+    if fold.per_page > 1:
+        assert _apart(fold.boxes()) >= GUTTER - 1e-9
+    if name == "chit":  # with bleed: each chit's trim a bleed from its cell's edge
+        bled = grid(paper, (size[0] + 2 * BLEED, size[1] + 2 * BLEED), 0.0)
+        trims = [Box(b.x + BLEED, b.y + BLEED, *size) for b in
+                 (bled.cell(i) for i in range(bled.per_page))]
+        assert _apart(trims) >= 2 * BLEED - 1e-9
+
+
+def test_chits_are_cut_apart_like_cards() -> None:
     layout = grid("a4", CHIT, CHIT_GUTTER)
-    assert (layout.cols, layout.rows) == (8, 11)
-    # the largest pile, 85 chits (Tyranids), is one sheet of either paper
-    assert min(layout.per_page, grid("letter", CHIT, CHIT_GUTTER).per_page) >= 85
-    assert layout.cell(0).right == layout.cell(1).x  # one cut between two chits
+    assert CHIT == (25.0, 25.0)
+    assert (layout.cols, layout.rows, layout.per_page) == (7, 10, 70)
+    assert grid("letter", CHIT, CHIT_GUTTER).per_page == 63
+    assert layout.cell(1).x - layout.cell(0).right == GUTTER  # each chit on its own cut lines
+    # the largest square that still holds 7 columns on A4: a millimetre more loses a column
+    assert grid("a4", (CHIT[0] + 1, CHIT[1] + 1), CHIT_GUTTER).per_page < layout.per_page
+
+
+DOCS = ROOT / "docs" / "printing.md"
+
+
+def test_the_docs_state_the_sizes_and_counts_the_print_makes() -> None:
+    """docs/printing.md says how big a chit is and how many go on a sheet, and how many cards
+    of each size: the numbers it gives are the ones the geometry makes."""
+    text = " ".join(DOCS.read_text().split())
+    chit = re.search(r"Chits are (\d+) mm squares.*?\((\d+) on A4, (\d+) on Letter\b", text)
+    assert chit, "docs/printing.md no longer says how big chits are and how many to a sheet"
+    assert float(chit[1]) == CHIT[0] == CHIT[1]
+    assert (int(chit[2]), int(chit[3])) == (grid("a4", CHIT, CHIT_GUTTER).per_page,
+                                            grid("letter", CHIT, CHIT_GUTTER).per_page)
+    bled = re.search(r"with bleed, (\d+) on A4 and (\d+) on Letter", text)
+    assert bled, "docs/printing.md no longer says how many bled chits go on a sheet"
+    assert (int(bled[1]), int(bled[2])) == tuple(
+        grid(paper, (CHIT[0] + 2 * BLEED, CHIT[1] + 2 * BLEED), 0.0).per_page
+        for paper in ("a4", "letter"))
+    cards = re.search(r"cards per sheet follow from card and paper \(([^)]*)\)", text)
+    assert cards, "docs/printing.md no longer gives the cards per sheet"
+    stated: dict[tuple[str, str], int] = {}
+    for part in cards[1].split(";"):
+        card, counts = part.strip().split(":")
+        for count in counts.split(","):
+            words = count.split()
+            papers = ["a4", "letter"] if words[1:] == ["on", "both", "papers"] or len(
+                words) == 1 else [words[-1].lower()]
+            for paper in papers:
+                stated[(card.strip(), paper)] = int(words[0])
+    assert stated == {(card, paper): grid(paper, size).per_page
+                      for card, size in CARDS.items() for paper in PAPERS}
 
 
 def test_backs_mirror_columns_for_long_edge_and_rows_for_short_edge() -> None:
@@ -92,6 +162,19 @@ def test_backs_mirror_columns_for_long_edge_and_rows_for_short_edge() -> None:
     # a long-edge flip turns x into page_w - x: the back lands exactly behind the front
     back = layout.back_cell(0, "long")
     assert back.x == pytest.approx(layout.page_w - first.right)
+
+
+def test_a_landscape_sheet_turns_over_its_long_edge_along_its_rows() -> None:
+    """Poker cards on Letter lie across the page: the paper's long edge is the page's top, so
+    a long-edge flip turns the rows over and keeps the columns (a short-edge flip the other
+    way round): each back lands exactly behind its front."""
+    layout = grid("letter", CARDS["poker"])
+    assert layout.landscape and (layout.cols, layout.rows) == (4, 2)
+    for i in range(layout.per_page):
+        front = layout.cell(i)
+        long, short = layout.back_cell(i, "long"), layout.back_cell(i, "short")
+        assert (long.x, long.y) == pytest.approx((front.x, layout.page_h - front.bottom))
+        assert (short.x, short.y) == pytest.approx((layout.page_w - front.right, front.y))
 
 
 def test_gutter_fold_puts_each_back_opposite_its_front() -> None:

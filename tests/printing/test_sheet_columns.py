@@ -7,6 +7,7 @@ glyph by glyph and position by position, with the same sheet laid out with balan
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,12 +77,14 @@ def test_op40ks_sheet_is_parted_in_one_layout(library: Library,
 
 def test_a_section_over_a_page_break_falls_back_to_balanced_columns(
         library: Library, layouts: list[dict[str, int]]) -> None:
-    """Space Empires' example sheet runs onto a second page inside a section of rules: a
-    parted section would leave its second part a column of its own on the next page."""
-    loaded = library.read_roster((ROOT / "examples/spaceempires/legal.yaml").read_text(),
+    """One Page 40k's example with eight more units of Gretchin runs onto a second page
+    inside its core rules: a parted section would leave its second part a column of its own
+    on the next page."""
+    loaded = library.read_roster((ROOT / "examples/op40k/legal.yaml").read_text(),
                                  "legal.yaml")
-    printed = print_sheet(loaded.catalog, loaded.system, loaded.roster,
-                          PrintOptions(what="sheet"))
+    gretchin = next(e for e in loaded.roster.entries if e.unit == "Gretchin")
+    roster = replace(loaded.roster, entries=(*loaded.roster.entries, *[gretchin] * 8))
+    printed = print_sheet(loaded.catalog, loaded.system, roster, PrintOptions(what="sheet"))
     assert printed.pages == 2
     assert len(layouts) == 2 and any(layouts[0].values()) and layouts[1] == {}
 

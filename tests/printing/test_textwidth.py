@@ -39,3 +39,20 @@ def test_a_character_past_the_basic_plane_has_its_own_width(bold: bool) -> None:
         pytest.skip("this font has no character past U+FFFF")
     assert em_width(char, bold) == pytest.approx(font_widths(char, bold), abs=1e-9)
     assert em_width(char, bold) != em_width("\U0001F600", bold)  # not the missing width
+
+
+def test_a_count_keeps_to_its_word_and_a_name_column_holds_both() -> None:
+    """ "3x Autocannon" breaks nowhere (a no-break space), "10x Service Rifle" only after
+    "Service"; a name column is as wide as the count and its first word together; a list's
+    dot keeps to the item before it ("Run: 2x Move" too keeps its count)."""
+    from listbuilder.engine.profile import Table
+    from listbuilder.printing.textwidth import _needs, keep_count, keep_together
+
+    assert keep_count("3x Autocannon") == "3x\u00a0Autocannon"
+    assert keep_count("10x Service Rifle") == "10x\u00a0Service Rifle"
+    assert keep_count("Lasgun 4x4") == "Lasgun 4x4"  # no count: unchanged
+    assert keep_together("Walk: 1x Move, may shoot · Run: 2x Move") == \
+        "Walk: 1x\u00a0Move, may shoot\u00a0· Run: 2x\u00a0Move"
+    crew = Table("Weapons", ("Weapon", "Range"), (("3x Autocannon", '36"'),))
+    (names, _), _ = _needs(crew)
+    assert names == pytest.approx(em_width("3x\u00a0Autocannon", True))

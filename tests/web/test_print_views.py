@@ -495,7 +495,8 @@ def test_the_print_menu_downloads_the_cards_as_images(app: Flask, client: FlaskC
     archive = is_zip(png)
     assert file_name(png) == "cobalt-brigade-vanguard-actionhammer-cards-png.zip"
     listed = archive.read("cards.csv").decode().splitlines()
-    assert listed[0] == "copies,front,back,card" and len(listed) == 1 + 6
+    # five unit cards and the quick reference, on two cards at the print's one text size
+    assert listed[0] == "copies,front,back,card" and len(listed) == 1 + 7
     assert png_size(archive, "001-line-troopers.png") == (744, 1039)  # poker at 300 dpi
     tts = client.get(f"/r/{token}/print?" + urlencode(sends(form) | {"format": "tts",
                                                                        "card": "mini"}))
@@ -503,7 +504,8 @@ def test_the_print_menu_downloads_the_cards_as_images(app: Flask, client: FlaskC
     assert file_name(tts) == "cobalt-brigade-vanguard-actionhammer-cards-tts.zip"
     assert set(archive.namelist()) == {"deck-1.png", "deck-1-backs.png", "README.txt"}
     width, height = png_size(archive, "deck-1.png")
-    assert width <= 4096 and height <= 4096 and width / height == pytest.approx(3 * 44 / (2 * 68),
+    # eight mini cards (five units, the quick reference on three), four by two
+    assert width <= 4096 and height <= 4096 and width / height == pytest.approx(4 * 44 / (2 * 68),
                                                                               abs=0.01)
     # the picture beside the form stays the PDF's first page, whatever the format sent
     preview = client.get(f"/r/{token}/print/preview.png?format=tts")
@@ -523,7 +525,7 @@ def test_a_deck_and_chits_download_as_images_and_the_rules_sheet_does_not(
     chits = client.get("/systems/spaceempires/print/chits?faction=orks&format=png")
     archive = is_zip(chits)
     assert file_name(chits) == "spaceempires-orks-chits-png.zip"
-    assert png_size(archive, "back.png") == (283, 283)  # a 24 mm chit at 300 dpi
+    assert png_size(archive, "back.png") == (295, 295)  # a 25 mm chit at 300 dpi
     rules = client.get("/systems/spaceempires/print/rules?format=png")
     assert rules.status_code == 422
     assert "File type: the rules sheet is a page, printed as pdf only" in page_text(rules)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from listbuilder.engine.cards import UnitCard
+from listbuilder.engine.cards import UnitCard, per_model
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
@@ -124,12 +124,10 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
         return cards.entry_cards(catalog, self.placed(catalog, roster))
 
     def sheet_track(self, catalog: ActionHammerCatalog, unit: Datasheet,
-                    entry: RosterEntry) -> tuple[int, str]:
-        """Models as fielded; a unit of one model, its wounds."""
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box a wound of each model as fielded (upgrades may change both)."""
         fielded = unit.fielded(entry.count, entry.upgrades)
-        if fielded.models > 1:
-            return fielded.models, "models"
-        return fielded.unit.wounds, "wounds"
+        return per_model(fielded.models, max(1, fielded.unit.wounds), "wound")
 
     def core_rules(self, catalog: ActionHammerCatalog,
                    unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:

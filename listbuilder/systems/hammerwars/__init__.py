@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from listbuilder.engine.cards import CardSet, UnitCard
+from listbuilder.engine.cards import CardSet, UnitCard, per_model
+from listbuilder.engine.cards import pts as points
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText
@@ -70,11 +71,12 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
         unit = self.unit_of(catalog, roster, entry)
         xp = unit.xp * entry.count if unit is not None else 0
         pts = self.entry_cost(catalog, roster, entry)
-        return f"{pts} pts" + (f" + {xp} xp" if xp else "")
+        return points(pts) + (f" + {xp} xp" if xp else "")
 
     def sheet_track(self, catalog: HammerWarsCatalog, unit: HwUnit,
-                    entry: RosterEntry) -> tuple[int, str]:
-        return unit.lives * entry.count, "lives"
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box a life of each model in the pool."""
+        return per_model(entry.count, max(1, unit.lives), "life", "lives")
 
     def listed(self, catalog: HammerWarsCatalog, roster: Roster) -> Listed:
         """The entries whose unit is known; the base class reports the others."""

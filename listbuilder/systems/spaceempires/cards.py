@@ -10,7 +10,7 @@ from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat
 from listbuilder.engine.system import plural
-from listbuilder.systems.spaceempires.limits import CHOICE_DEFAULTS
+from listbuilder.systems.spaceempires.limits import CHOICE_DEFAULTS, Empire
 from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
 
 
@@ -141,11 +141,26 @@ def card_set(catalog: SpaceEmpiresCatalog) -> CardSet | None:
         play_card(catalog, c) for c in deck.cards))
 
 
-def sheet_choices(roster: Roster) -> tuple[RuleText, ...]:
+def sheet_choices(catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RuleText, ...]:
+    """The roster sheet's lines on the empire's choices: what its seed is for, and what it
+    holds (two lines, so the sheet keeps to one page)."""
     seed = roster.choices.get("seed")
-    out = [RuleText(f"Seed of the starting draw: {seed if seed is not None else 'none'}", "")]
-    labels = {"poor_planets": "Poor planets", "rich_planets": "Rich planets",
-              "homeworlds": "Homeworlds", "treasury": "Treasury"}
-    for key, label in labels.items():
-        out.append(RuleText(f"{label}: {roster.choices.get(key, CHOICE_DEFAULTS[key])}", ""))
+    k = catalog.constants
+    drawn = f"{k.setup_space_units} space and {k.setup_ground_units} ground units"
+    if seed is None:
+        out = [RuleText("No seed yet", f"a seed picks the {drawn} of the starting draw")]
+    else:
+        listed = " (listed below)" if Empire.of(catalog, roster).draw(catalog) else ""
+        out = [RuleText(f"Seed {seed}", f"picks the {drawn} of the starting draw{listed}; "
+                                        f"the same seed always draws the same units")]
+    held = {key: roster.choices.get(key, CHOICE_DEFAULTS[key])
+            for key in ("poor_planets", "rich_planets", "homeworlds", "treasury")}
+
+    def count(key: str, one: str, many: str) -> str:
+        return f"{held[key]} {one if held[key] == 1 else many}"
+
+    out.append(RuleText("Holds", f"{count('poor_planets', 'Poor planet', 'Poor planets')}, "
+                                 f"{count('rich_planets', 'Rich planet', 'Rich planets')}, "
+                                 f"{count('homeworlds', 'Homeworld', 'Homeworlds')}; "
+                                 f"{held['treasury']} revenue saved in the treasury"))
     return tuple(out)

@@ -155,8 +155,13 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
         return cards.entry_card(catalog, unit, entry) if unit is not None else None
 
     def sheet_track(self, catalog: WarStuffCatalog, unit: WarStuffUnit,
-                    entry: RosterEntry) -> tuple[int, str]:
-        return entry.count, "lost"
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box for each wound a copy can take: a hit kills when a die and the wounds taken
+        beat its Quality, so a copy with as many wounds as its Quality dies to its next hit."""
+        boxes = max(1, unit.quality)
+        taken = "wound taken" if boxes == 1 else "wounds taken"
+        label = taken if entry.count == 1 else f"{plural(entry.count, 'model')}: {taken}"
+        return (boxes,) * entry.count, label
 
     def core_rules(self, catalog: WarStuffCatalog,
                    unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
