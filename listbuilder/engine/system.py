@@ -27,6 +27,7 @@ from listbuilder.engine.cards import (
     UnitCard,
     glossary,
     merge_identical,
+    pts,
     stats_line,
     upgrades_taken,
 )
@@ -144,6 +145,9 @@ class ChoiceSpec:
     help: str
     required: bool = False
     default: int | str | None = None  # what the rules read when the roster leaves it unset
+    # a whole number's range, as the builder's box takes it (and the system's check says)
+    low: int | None = None
+    high: int | None = None
 
 
 def where_entry(index: int, entry: RosterEntry) -> str:
@@ -348,7 +352,7 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         spent = self.roster_points(catalog, roster)
         if spent <= limit:
             return []
-        message = f"{spent} pts spent; the limit is {limit}: remove {spent - limit} pts."
+        message = f"{pts(spent)} spent; the limit is {limit}: remove {pts(spent - limit)}."
         printed = self.printed_prices(catalog, roster)
         if not printed:
             return [Violation("roster.points-limit", "error", "roster", message)]
@@ -483,15 +487,22 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         return ()
 
     def sheet_cost(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> str:
-        """What an entry costs, as the roster sheet's cost column prints it."""
-        return f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}"
+        """What an entry costs, as the roster sheet's cost column prints it ('1 pt')."""
+        cost = self.entry_cost(catalog, roster, entry)
+        return pts(cost) if self.cost_unit == "pts" else f"{cost} {self.cost_unit}"
+
+    # the roster sheet's headings over the entries and over the units the roster fields
+    # besides them (`resolve_extras`, Space Empires' starting draw), printed when it has both
+    sheet_headings: ClassVar[tuple[str, str]] = ("Roster", "Also fielded")
 
     def sheet_track(self, catalog: CatalogT, unit: UnitT,
-                    entry: RosterEntry) -> tuple[int, str]:
-        """How many boxes the roster sheet gives an entry to tick off in play, and what each
-        stands for: by default one a model it fields."""
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """The boxes the roster sheet gives an entry to tick off in play, a number a model
+        (its wounds or lives; 1 where a model is lost at once), and what they stand for: by
+        default a box a model it fields."""
         fielded = self.fielded(catalog, unit, entry) if entry.upgrades else None
-        return (fielded.models if fielded is not None else entry.count), "models"
+        models = fielded.models if fielded is not None else entry.count
+        return (1,) * models, plural(models, "model")
 
     def sheet_choices(self, catalog: CatalogT, roster: Roster) -> tuple[RuleText, ...]:
         """The roster's choices as the roster sheet prints them."""
@@ -526,9 +537,12 @@ class RuleSystem(Generic[CatalogT, UnitT]):
             unit = self.unit_of(catalog, roster, extra)
             if unit is not None:
                 track, track_label = self.sheet_track(catalog, unit, extra)
-                lines.append(SheetLine(unit.name, extra.count, "starting draw", "-",
+                lines.append(SheetLine(unit.name, extra.count, "", "-",
                                        stats_line(self.profile(catalog, unit)), track,
-                                       track_label))
+                                       track_label, group=self.sheet_headings[1]))
+        if any(line.group for line in lines):
+            lines = [replace(line, group=line.group or self.sheet_headings[0])
+                     for line in lines]
         totals = self.totals(catalog, roster)
         cards = self.unit_cards(catalog, roster)
         # a player's sheet says what to fix; which reading decided it is for the builder

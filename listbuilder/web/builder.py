@@ -26,7 +26,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from listbuilder.engine.model import Roster, UnitDesign
+from listbuilder.engine.model import Catalog, Roster, UnitDesign
 from listbuilder.engine.text import roster_text
 from listbuilder.storage import HistoryStep, StaleRoster
 from listbuilder.web import edits, forms, history, parts, services
@@ -140,7 +140,8 @@ def _form_problems(form: FlaskForm) -> list[str]:
             continue
         field = getattr(form, name, None)
         label = field.label.text if field is not None and field.label.text else name
-        out += [f"{label}: {e}" for e in errors]
+        # a message that names its box already (forms.InRange's) is not named twice
+        out += [e if e.startswith(f"{label}:") else f"{label}: {e}" for e in errors]
     return out
 
 
@@ -182,15 +183,18 @@ def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
     page = _pages().get((opened.stored.id, base, id(opened.catalog),
                          tuple(sorted(request.args.items(multi=True)))))
     return _changed_parts(token, opened, opened, old=page or {},
-                          said=f"Saved: {what} (it had reached the server before the "
-                               f"connection dropped).")
+                          said=f"Saved: {what} (the server had saved it when it was first "
+                               f"sent; that answer did not reach this page).")
 
 
 def apply(token: str, form: FlaskForm, change: Change, what: str,
-          explain: Explain | None = None, label: Label = "") -> Page:
+          explain: Explain | None = None, label: Label = "",
+          catalog: Catalog | None = None) -> Page:
     """Check the form, apply the change to the saved version it was based on, save, show.
     A form refused is said in the notice (and beside its fields, as `explain` words it).
-    `label` names the change in the roster's history (its undo button)."""
+    `label` names the change in the roster's history (its undo button). `catalog` is the one
+    the changed roster reads in, when it is not the open roster's (a file bringing its own
+    faction packs)."""
     opened = _open(token)
     if not form.validate_on_submit():
         if isinstance(form, forms.VersionedForm) and form.version.errors:
@@ -210,7 +214,7 @@ def apply(token: str, form: FlaskForm, change: Change, what: str,
         return _conflict(token, opened, what, base_version)
     try:
         roster = change(opened, form)
-        text = canonical(roster, opened.system, opened.catalog, before=opened.roster)
+        text = canonical(roster, opened.system, catalog or opened.catalog, before=opened.roster)
         if text == opened.stored.text:
             # the same values sent twice (a count box's change, then Enter's submit) find
             # nothing to do the second time: no version, so no Undo step that undoes nothing
@@ -257,6 +261,8 @@ def settings(token: str) -> Page:
     opened = _open(token)
     form = forms.SettingsForm()
     form.factions.choices = [f.name for f in opened.catalog.factions]
+    if not opened.system.uses_points():
+        form.without_points()
 
     def change(o: Opened, f: forms.SettingsForm) -> Roster:
         # a game without a limit shows no field; a limit sent anyway is checked, not kept
@@ -264,6 +270,7 @@ def settings(token: str) -> Page:
         return edits.set_settings(o.roster, f.name.data or "", limit, f.factions.data or ())
 
     return apply(token, form, change, "the roster's name, factions and points limit",
+                 explain=lambda o, f, lines: (lines, {"settings_refused": f}),
                  label=lambda o, after: history.settings_label(o.roster, after))
 
 
@@ -277,7 +284,8 @@ def choices(token: str) -> Page:
     def change(o: Opened, f: FlaskForm) -> Roster:
         return edits.set_choices(o.roster, {k: getattr(f, k).data for k in o.system.choices})
 
-    return apply(token, form, change, "the roster's choices", label="Change the choices")
+    return apply(token, form, change, "the roster's choices", label="Change the choices",
+                 explain=lambda o, f, lines: (lines, {"choices_refused": f}))
 
 
 def new_seed() -> int:
@@ -678,7 +686,8 @@ def replace_from_file(token: str) -> Page:
         def change(o: Opened, f: forms.ReplaceForm) -> Roster:
             return loaded.roster
 
-        return apply(token, form, change, "importing the file", label="Import a file")
+        return apply(token, form, change, "importing the file", label="Import a file",
+                     catalog=loaded.catalog)
     return apply(token, form, lambda o, f: o.roster, "importing the file")
 
 

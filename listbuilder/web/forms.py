@@ -2,6 +2,12 @@
 
 Every form posts with a CSRF token (Flask-WTF). Forms that change a saved roster carry the
 version the page showed, so a stale page is refused instead of overwriting newer work.
+
+A box a player types a whole number in (a points limit, a Space Empires choice) says one
+sentence of whatever it refuses (`InRange`): the box's name, its range and the fix. The page
+shows it beside the box, marked invalid (macros.field), and in the notice; the box keeps what
+was typed. The browser adds no words of its own: such boxes are text boxes with a numeric
+keyboard, with no limits for it to check (docs/builder.md, "Bad input").
 """
 
 from __future__ import annotations
@@ -12,8 +18,15 @@ from typing import Any
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, IntegerField, SelectField, SelectMultipleField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
-from wtforms.widgets import HiddenInput
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
+from wtforms.widgets import HiddenInput, TextInput
 
 from listbuilder.engine.schema import MAX_COUNT
 from listbuilder.engine.system import RuleSystem
@@ -55,6 +68,61 @@ class WholeNumber(IntegerField):
         self.data = int(text)
 
 
+def whole_number_words(label: str, low: int, high: int, more: str = "") -> str:
+    """The one sentence a whole-number box says of any value it refuses: "Points limit:
+    enter a whole number from 1 to 1,000,000." (`more`: what else would do, ", or ...")."""
+    return f"{label}: enter a whole number from {low:,} to {high:,}{more}."
+
+
+class InRange:
+    """A whole-number box's one check (on a WholeNumber): nothing typed, text, a fraction,
+    23 digits or a number out of range are all answered with `whole_number_words`, which
+    names the box, its range and the fix; the field's own words about the shape are dropped.
+    `optional`: an empty box is no value (a Space Empires choice: its default counts), else
+    it is refused too. `absent_ok`: a post without the box at all is no value (a script's:
+    the browser always sends the box)."""
+
+    def __init__(self, low: int, high: int, more: str = "", optional: bool = False,
+                 absent_ok: bool = False) -> None:
+        self.low, self.high, self.more = low, high, more
+        self.optional, self.absent_ok = optional, absent_ok
+
+    def words(self, field: Field) -> str:
+        return whole_number_words(str(field.label.text), self.low, self.high, self.more)
+
+    def __call__(self, form: FlaskForm, field: Field) -> None:
+        raw = field.raw_data or []
+        empty = not raw or not str(raw[0]).strip()
+        if (not raw and self.absent_ok) or (empty and self.optional):
+            field.errors[:] = []
+            field.data = None
+            raise StopValidation()
+        if field.process_errors or not isinstance(field.data, int) \
+                or not self.low <= field.data <= self.high:
+            field.errors[:] = []
+            raise StopValidation(self.words(field))
+
+
+def typed_number(label: str, check: InRange, description: str = "") -> WholeNumber:
+    """A whole-number box as a text box with a numeric keyboard: a number box of the browser
+    would drop letters silently (Space Empires' "abc" became an empty box) and say its own
+    words ("Value must be greater than or equal to 1") before the server's."""
+    return WholeNumber(label, description=description, validators=[check],
+                       widget=TextInput(), render_kw={
+                           "inputmode": "numeric", "autocomplete": "off",
+                           "spellcheck": "false"})
+
+
+def refused_state(form: FlaskForm | None) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]],
+                                                    ...]:
+    """What a refused form shows again (each box as typed, and what it said): for the roster
+    page's parts (roster_parts.py), which are drawn again when it differs."""
+    if form is None:
+        return ()
+    return tuple((f.name, tuple(map(str, f.raw_data or ())), tuple(map(str, f.errors)))
+                 for f in form if f.name not in ("csrf_token", "version"))
+
+
 def _hidden_int(lo: int = 0) -> WholeNumber:
     return WholeNumber(widget=HiddenInput(), validators=[InputRequired(),
                                                          NumberRange(lo, MAX_HIDDEN)])
@@ -66,20 +134,31 @@ class VersionedForm(FlaskForm):
     version = _hidden_int(1)
 
 
+NAME_WORDS = f"Roster name: enter a name of 1 to {MAX_NAME} characters."
+LIMIT_WORDS = ", the game's size in points"
+
+
 class RosterSettingsFields(FlaskForm):
     name = StringField("Roster name", validators=[
-        InputRequired("Give the roster a name."), Length(max=MAX_NAME)])
+        InputRequired(NAME_WORDS), Length(max=MAX_NAME, message=NAME_WORDS)])
     factions = SelectMultipleField("Faction", validate_choice=True)
-    points_limit = WholeNumber("Points limit", validators=[
-        Optional(), NumberRange(1, MAX_POINTS, "The points limit must be 1 to %(max)s.")])
+    # An empty box is refused: a game with points is played at a size, and a roster without
+    # one is illegal ("roster.no-points-limit"); emptying the box used to remove the limit.
+    points_limit = typed_number("Points limit", InRange(1, MAX_POINTS, LIMIT_WORDS))
 
 
 class NewRosterForm(RosterSettingsFields):
-    pass
+    # a script's post without the box starts a roster without a limit, as it always has
+    points_limit = typed_number("Points limit", InRange(1, MAX_POINTS, LIMIT_WORDS,
+                                                        absent_ok=True))
 
 
 class SettingsForm(RosterSettingsFields, VersionedForm):
-    pass
+    def without_points(self) -> None:
+        """A game with no points limit shows no box: a limit sent anyway is checked (as the
+        box would check it), not needed, and not kept (builder.settings)."""
+        self.points_limit.validators = [InRange(1, MAX_POINTS, LIMIT_WORDS, optional=True,
+                                                absent_ok=True)]
 
 
 def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], ...]]) -> type:
@@ -92,8 +171,14 @@ def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], .
                                       choices=["", *[v for v, _ in options[key]]],
                                       validators=[Optional()])
         elif spec.kind is int:
-            fields[key] = WholeNumber(label, description=spec.help, validators=[
-                Optional(), NumberRange(0, 2**31 - 1, "Must be 0 to %(max)s.")])
+            low = spec.low if spec.low is not None else 0
+            high = spec.high if spec.high is not None else MAX_HIDDEN
+            more = ", or Re-draw below for a random one" \
+                if key in system.random_choices() else ""
+            # unset, a choice counts its default: an empty box is that (a required one is
+            # refused, as leaving it unset would make the roster illegal)
+            fields[key] = typed_number(label, InRange(
+                low, high, more, optional=not spec.required), description=spec.help)
         else:
             fields[key] = StringField(label, description=spec.help,
                                       validators=[Optional(), Length(max=MAX_NAME)])

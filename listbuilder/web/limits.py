@@ -72,12 +72,13 @@ NEW_ROSTER = 2 * MAX_TEXT
 CHANGE = MAX_TEXT + MAX_PACK_BYTES
 
 KINDS = (
-    # GET /new/<system> is the form, a page view; its POST makes the roster. A list link is
-    # a new row too (its roster links sealed: at most REMEMBERED_ROSTERS of them, a few KB).
+    # GET /new/<system> is the form, a page view; its POST makes the roster; so does a pack
+    # page's "Start a new roster with this pack" (a roster carrying one pack). A list link is a
+    # new row too (its roster links sealed: at most REMEMBERED_ROSTERS of them, a few KB).
     Kind("create", "LIMIT_CREATE", "LISTBUILDER_LIMIT_CREATE", "Too many new rosters",
          "new rosters, copies, packs or list links",
          ("home.new", "home.duplicate", "shared.copy", "studio.new", "studio.copy",
-          "roster_lists.make_link"), ("POST",), most=NEW_ROSTER),
+          "studio.new_roster", "roster_lists.make_link"), ("POST",), most=NEW_ROSTER),
     # A file opened as a new roster is a new roster; opened onto one, the roster's row grows
     # to the file's size and its history gets the file: the same at most.
     Kind("import", "LIMIT_IMPORT", "LISTBUILDER_LIMIT_IMPORT", "Too many roster files",

@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from flask import request
+from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 
 from listbuilder.engine.model import Unit, UnitDesign
@@ -69,9 +70,13 @@ def _pack_news(opened: Opened) -> tuple[str, ...]:
 
 def roster_context(opened: Opened, token: str | None, notices: list[Notice] | None = None,
                    design_form: forms.DesignForm | None = None,
-                   count_refused: int | None = None) -> dict[str, Any]:
+                   count_refused: int | None = None,
+                   settings_refused: forms.SettingsForm | None = None,
+                   choices_refused: FlaskForm | None = None) -> dict[str, Any]:
     """Everything the roster page (editable when `token` is given) shows; `count_refused`:
-    the entry whose count box was sent something that is no count (said beside the box)."""
+    the entry whose count box was sent something that is no count (said beside the box);
+    `settings_refused`, `choices_refused`: a settings or choices form refused, shown again as
+    typed with what each box said beside it."""
     system, catalog, roster = opened.system, opened.catalog, opened.roster
     view = roster_view(system, catalog, roster)
     stored: Stored = opened.stored
@@ -82,6 +87,9 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
                      else "", (filters.category.data or "")[:80], max_cost,
                      points_left=limit - view.totals.points if limit else None)
     preview, preview_unit, preview_entry = _preview(opened, request.args.get("preview", "")[:200])
+    if settings_refused is not None and not system.uses_points() \
+            and "points_limit" in settings_refused:
+        del settings_refused.points_limit  # checked when sent; never shown
     ctx: dict[str, Any] = {
         "view": view, "system": system, "stored": stored, "token": token,
         "editable": token is not None, "said": "",
@@ -94,6 +102,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "open_entry": open_entry(),
         "count_refused": count_refused,
         "pack_news": _pack_news(opened),
+        "settings_refused": settings_refused, "choices_refused": choices_refused,
+        "choice_said": _choice_said(choices_refused),
     }
     if token is None:
         return ctx
@@ -103,6 +113,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
     # it may send, and a kept part not at all): each is a call, made once.
     @cache
     def settings_form() -> forms.SettingsForm:
+        if settings_refused is not None:  # as typed, with what it said
+            return settings_refused
         form = forms.SettingsForm(formdata=None, data={
             "name": roster.name, "points_limit": roster.points_limit,
             "factions": list(roster.factions), **version})
@@ -131,6 +143,14 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "import_form": cache(lambda: forms.ReplaceForm(formdata=None, data=version)),
     })
     return ctx
+
+
+def _choice_said(form: FlaskForm | None) -> dict[str, tuple[str, str]]:
+    """A refused choices form's boxes: each as typed, and what it said ("" if nothing)."""
+    if form is None:
+        return {}
+    return {f.name: (str(f.raw_data[0]) if f.raw_data else "", " ".join(map(str, f.errors)))
+            for f in form if f.name not in ("csrf_token", "version")}
 
 
 def _filters() -> forms.UnitFilterForm:

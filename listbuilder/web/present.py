@@ -31,6 +31,8 @@ class ChoiceView:
     options: tuple[tuple[str, str], ...]  # (value, text); () for a free value
     random: bool  # a seed the builder can re-draw
     default: int | str | None = None  # what counts while it is unset, shown in its box
+    low: int | None = None  # a number's range (ChoiceSpec's), said under its box
+    high: int | None = None
 
 
 @dataclass
@@ -138,7 +140,8 @@ def choice_views(system: RuleSystem, catalog: Catalog, roster: Roster) -> list[C
     return [ChoiceView(key=key, label=_label(key), help=spec.help, required=spec.required,
                        is_number=spec.kind is int, value=roster.choices.get(key),
                        options=system.choice_options(catalog, roster, key),
-                       random=key in system.random_choices(), default=spec.default)
+                       random=key in system.random_choices(), default=spec.default,
+                       low=spec.low, high=spec.high)
             for key, spec in system.choices.items()]
 
 

@@ -1,7 +1,8 @@
 """A roster's faction packs (`/r/<token>/packs`): add one by its share link from the studio,
 update it to the pack's latest version (seeing first what that changes for the roster's
-units), or take it off. The roster carries each pack whole (docs/roster-format.md), so its
-file validates and prints anywhere; the link says where to look for a newer version.
+units), or take it off; or start a new roster with a pack from the pack's page. The roster
+carries each pack whole (docs/roster-format.md), so its file validates and prints anywhere;
+the link says where to look for a newer version.
 
 Adding, updating and removing change the catalog the roster is read with, so they are saved
 here, each as one change of the roster (with its place in the undo history), not through
@@ -11,6 +12,7 @@ the builder's `apply`, which keeps the catalog the roster was opened with.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -23,11 +25,14 @@ from wtforms.validators import InputRequired, Length, NumberRange
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.model import Catalog, PackUse, Roster
 from listbuilder.engine.packs import MAX_PACKS, pack_changes, pack_file_name, pack_revision
+from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import pack_share
+from listbuilder.engine.system import RuleSystem
 from listbuilder.pack_storage import StoredPack
 from listbuilder.storage import StaleRoster
 from listbuilder.web import services
 from listbuilder.web.forms import VersionedForm, WholeNumber
+from listbuilder.web.home import SEED_RANGE
 from listbuilder.web.rosters import (
     Opened,
     RosterShapeError,
@@ -103,7 +108,11 @@ def _open(token: str) -> Opened:
 
 
 def _catalog(opened: Opened, uses: tuple[PackUse, ...]) -> Catalog:
-    return services.library().catalog_with_packs(opened.system, uses)
+    return _catalog_of(opened.system, uses)
+
+
+def _catalog_of(system: RuleSystem, uses: tuple[PackUse, ...]) -> Catalog:
+    return services.library().catalog_with_packs(system, uses)
 
 
 def _views(opened: Opened) -> list[PackView]:
@@ -192,15 +201,48 @@ class _Refused(Exception):
         super().__init__(" ".join(lines))
 
 
-def _factions_with(opened: Opened, added: tuple[str, ...]) -> tuple[str, ...]:
+def _factions_with(system: RuleSystem, have: tuple[str, ...],
+                   added: tuple[str, ...]) -> tuple[str, ...]:
     """The roster's factions once a pack adds `added`: all of them where the game allows
     several; the pack's own where the roster has none yet; else unchanged (the player picks
     under the roster's settings)."""
-    have = opened.roster.factions
-    most = opened.system.max_factions
+    most = system.max_factions
     if most is None or len(have) + len(added) <= most:
         return (*have, *(f for f in added if f not in have))
     return have
+
+
+def with_pack(system: RuleSystem, roster: Roster, found: StoredPack) -> Roster:
+    """`roster` with the pack taken on: its whole text and its share link, and its factions
+    where the roster can take them. DataLoadError when it does not load beside the roster's
+    data and packs. Adding a pack by its link and starting a roster from the pack's page
+    (`start_roster_with`) both come here."""
+    link = url_for("studio.shared", share=found.share_token, _external=True)
+    uses = (*roster.packs, PackUse(name=found.name, text=found.text, link=link))
+    catalog = services.library().catalog_with_packs(system, uses)
+    added = tuple(f.name for f in catalog.factions
+                  if f.origin.file == pack_file_name(found.name))
+    return replace(roster, packs=uses, factions=_factions_with(system, roster.factions, added))
+
+
+def start_roster_with(found: StoredPack) -> str:
+    """A new roster of the pack's game with the pack on it (the pack's page's "Start a new
+    roster with this pack"), as starting one on the home page and adding the pack on its
+    Faction packs page would make it: named after the pack, the game's usual points limit,
+    a random draw where the game has one, the pack's factions where it can take them. Put
+    first in this browser's list; its edit token. DataLoadError when the pack does not load
+    (a saved version with problems)."""
+    system = get_system(found.system)
+    seeds = {key: secrets.randbelow(SEED_RANGE) for key in system.random_choices()}
+    roster = with_pack(system, Roster(
+        system=system.id, name=services.distinct_name(found.name),
+        points_limit=system.default_points_limit if system.uses_points() else None,
+        choices=seeds), found)
+    catalog = _catalog_of(system, roster.packs)
+    _stored, token = services.store().create(system.id, roster.name,
+                                             canonical(roster, system, catalog))
+    services.remember(token)
+    return token
 
 
 @bp.post("/add")
@@ -227,12 +269,7 @@ def add(token: str) -> tuple[str, int] | Response:
         if len(o.roster.packs) >= MAX_PACKS:
             raise _Refused(f"A roster builds with at most {MAX_PACKS} packs: take one off "
                            f"first.")
-        link = url_for("studio.shared", share=found.share_token, _external=True)
-        uses = (*o.roster.packs, PackUse(name=found.name, text=found.text, link=link))
-        added = tuple(f.name for f in _catalog(o, uses).factions
-                      if f.origin.file == pack_file_name(found.name))
-        roster = replace(o.roster, packs=uses, factions=_factions_with(o, added))
-        return roster, f"Add the pack {found.name}"
+        return with_pack(o.system, o.roster, found), f"Add the pack {found.name}"
 
     return _save(token, opened, form, change, form)
 

@@ -11,6 +11,7 @@ the page from answers and compares it with a fresh load.
 from __future__ import annotations
 
 from listbuilder.engine.model import Roster
+from listbuilder.web.forms import refused_state
 from listbuilder.web.parts import Context, Item, Items, Part
 from listbuilder.web.resolve_views import my_rosters, resolve_attackers
 
@@ -62,12 +63,15 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
     # the game's own part: WarStuff's unit creator and designs; the others are fixed text
     Part("system-panel", "web/_system_panel.html",
          lambda c: (c["view"].designs, c["view"].design_qualities)),
-    Part("choices", "web/_choices.html", lambda c: c["view"].choices),
+    # a refused form is drawn again as typed, with what each box said (forms.refused_state)
+    Part("choices", "web/_choices.html",
+         lambda c: (c["view"].choices, refused_state(c.get("choices_refused")))),
     Part("entries-head", "web/_entries_head.html", lambda c: len(c["view"].entries)),
     Items("entry-list", "web/_entry_list.html", "web/_entry.html", _entries),
     Part("settings-part", "web/_settings.html",
          lambda c: (_roster(c).name, _roster(c).points_limit, _roster(c).factions,
-                    tuple(p.name for p in _roster(c).packs))),
+                    tuple(p.name for p in _roster(c).packs),
+                    refused_state(c.get("settings_refused")))),
     Part("filters", "web/_filters.html", lambda c: c["categories"]),
     Part("preview-part", "web/_preview.html",
          lambda c: (c["preview"], c["preview_copyable"], c["preview_entry"])),

@@ -28,7 +28,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.catalog import MAX_LISTED
-from listbuilder.engine.errors import DataError
+from listbuilder.engine.errors import DataError, DataLoadError
 from listbuilder.engine.model import Roster, RosterEntry, Unit
 from listbuilder.engine.packs import MAX_PACK_BYTES, Pack, PackCheck, check_pack, pack_file_name
 from listbuilder.engine.profile import Profile
@@ -215,6 +215,9 @@ def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
     check = check_view(system, name, text)
     if refused:
         check = replace(check, errors=(*refused, *check.errors))
+    # whether a roster can start with the saved version (the boxes may hold another text)
+    usable = None if part else (check.ok if (name, text) == (stored.name, stored.text)
+                                else check_view(system, stored.name, stored.text).ok)
     return render_template(
         "web/_studio_form_part.html" if part else "web/studio_pack.html", token=token,
         stored=stored, system=system, form=form, check=check, said=said,
@@ -223,7 +226,8 @@ def _edit_page(token: str, stored: StoredPack, form: PackForm | None = None,
         file_name=pack_file_name(name),
         share_link=url_for("studio.shared", share=stored.share_token, _external=True),
         edit_link=url_for("studio.edit", token=token, _external=True),
-        not_kept=not part and token not in session.get(PACKS, []), **(extra or {})), status
+        not_kept=not part and token not in session.get(PACKS, []), usable=usable,
+        **(extra or {})), status
 
 
 @bp.get("/p/<token>")
@@ -326,6 +330,25 @@ def copy(share: str) -> WerkzeugResponse:
     _copy, token = packs().create(stored.system, f"{stored.name} (copy)"[:80], stored.text)
     _remember(token)
     return redirect(url_for("studio.edit", token=token))
+
+
+@bp.post("/s/<share>/roster")
+def new_roster(share: str) -> WerkzeugResponse:
+    """A new roster of the pack's game with the saved version of the pack on it, opened in
+    the builder: the pack's pages' "Start a new roster with this pack". Made as a roster
+    started on the home page with the pack then added on its Faction packs page
+    (roster_packs.start_roster_with); a new roster, so limited as one (web/limits.py)."""
+    if not FlaskForm().validate_on_submit():
+        abort(400, "This form had expired; reload the page and try again.")
+    stored = pack_by_share_token(share)
+    from listbuilder.web.roster_packs import start_roster_with  # it imports this module
+
+    try:
+        token = start_roster_with(stored)
+    except DataLoadError:
+        abort(422, f"No roster was started: the saved version of {stored.name} has problems "
+                   f"to fix first. Its page lists them; save it once they are fixed.")
+    return redirect(url_for("builder.edit", token=token))
 
 
 @bp.route("/p/<token>/delete", methods=["GET", "POST"])

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from browsertools import opened, until
+from test_accessibility import serious
 from test_builder_browser import start, submit_start, unfold
 
 Page = Any
@@ -243,3 +244,93 @@ def test_changes_kept_offline_meet_a_change_made_elsewhere_and_the_player_choose
     assert entries(stale) == ["Nobz", "Trukk", "Gretchin"]
     assert stale.locator(BAR).is_hidden() or "waiting" not in stale.locator(BAR).inner_text()
     assert stale.evaluate("localStorage.getItem('lb-pending:' + location.pathname)") is None
+
+
+BAR_TEXTS = """() => { window.__bar = [];
+  const note = () => { const e = document.getElementById('connection');
+    const t = e && !e.hidden ? e.innerText.trim() : '';
+    if (t && window.__bar[window.__bar.length - 1] !== t) window.__bar.push(t); };
+  new MutationObserver(note).observe(document.body,
+    {subtree: true, childList: true, characterData: true, attributes: true}); }"""
+SEEN = """s => { const e = document.querySelector(s); const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, (r.top + r.bottom) / 2);
+  return {top: r.top, bottom: r.bottom, screen: innerHeight,
+          seen: Boolean(hit && (e === hit || e.contains(hit)))}; }"""
+
+
+def test_an_add_made_offline_shows_in_the_roster_at_once_and_is_not_counted(
+        context: Any, server: str, screenshots: Path) -> None:
+    """Offline, an Add is shown in the roster at once, under the saved units and marked "not
+    saved yet" with the cost the unit list gives it; the totals and the summary say they do
+    not count it (they are the server's, of the roster as saved: no figure is made up). The
+    bar never says a change was saved, or that the connection is back, before the server has
+    answered: a try made offline said "Connection back: sending…". Before, the roster did not
+    change at all until the change was sent (still 5 entries, 255/500 pts here)."""
+    page = context.new_page()
+    new_roster(page, server, "Pending")
+    page.get_by_text("Name, factions and points limit").click()
+    page.get_by_label("Points limit").fill("500")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Save settings").click()
+    settled(page)
+    for unit in ("Nobz", "Trukk", "Gretchin", "Ork Boyz", "Lootas"):
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            add_button(page, unit).click()
+        settled(page)
+    saved = entries(page)
+    headline = page.locator("#totals .big").inner_text()
+    assert len(saved) == 5 and headline == "255/500 pts", (saved, headline)
+    page.evaluate(BAR_TEXTS)
+
+    context.set_offline(True)
+    add_button(page, "Trukk").click()
+    line = page.locator("#pending-changes li")
+    line.wait_for()
+    # in the roster at once, on the screen, marked, with the unit list's cost
+    assert line.count() == 1
+    text = line.inner_text()
+    assert "Trukk" in text and "40 pts" in text and "not saved yet" in text, text
+    shown = dict(page.evaluate(SEEN, "#pending-changes li"))
+    assert shown["top"] >= 0 and shown["bottom"] <= shown["screen"] and shown["seen"], shown
+    assert "Not saved yet (1)" in page.locator("#pending-changes h3").inner_text()
+    # the saved roster and its totals as they are, and said not to count it
+    assert entries(page) == saved
+    assert page.locator("#totals .big").inner_text() == headline
+    assert "not counting 1 change not saved yet" in page.locator("#totals").inner_text()
+    chip = page.locator("#strip .chip.pending")
+    assert chip.inner_text() == "1 change not saved"
+    assert dict(page.evaluate(SEEN, "#strip .chip.pending"))["seen"]
+    # tried again by the player, twice, with no connection: nothing said saved or back
+    for _ in range(2):
+        page.locator(BAR).get_by_role("button", name="Try now").click()
+        until(page, "() => document.querySelector('#connection').innerText"
+                    ".includes('still no connection')")
+    page.wait_for_timeout(300)
+    # the bar says more now, and is taller: the line is still not under it
+    shown = dict(page.evaluate(SEEN, "#pending-changes li"))
+    assert shown["top"] >= 0 and shown["bottom"] <= shown["screen"] and shown["seen"], shown
+    assert serious(page, "a change kept offline") == []
+    page.screenshot(path=str(screenshots / "offline-pending-desktop.png"))
+    said = page.evaluate("window.__bar")
+    assert said and all("Not saved yet" in t for t in said), said
+    assert not any("Connection back" in t or "Back online" in t for t in said), said
+    assert "Trukk" not in page.locator("#said").inner_text()  # (it names the last saved)
+    # the same on a phone's roster tab
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.get_by_role("navigation", name="Parts of this page").get_by_role(
+        "link", name="Roster", exact=True).click()
+    page.locator("#pending-changes li").evaluate("e => e.scrollIntoView({block: 'center'})")
+    assert dict(page.evaluate(SEEN, "#pending-changes li"))["seen"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(screenshots / "offline-pending-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    context.set_offline(False)
+    until(page, "() => document.querySelector('#connection').innerText.includes('Back online')",
+          timeout=20)
+    settled(page)
+    assert entries(page) == [*saved, "Trukk"]
+    gone = page.locator("#pending-changes, #totals .pending-note, #strip .chip.pending")
+    assert gone.count() == 0
+    assert page.locator("#totals .big").inner_text() == "295/500 pts"
+    assert "Back online: 1 change saved." in page.evaluate("window.__bar")

@@ -456,6 +456,29 @@ def test_negative_choices_are_errors(violations: Violations) -> None:
     assert found[0].message == "treasury is -3; it cannot be below 0: set it to 0 or more."
 
 
+def test_planets_treasury_and_seed_are_bounded(violations: Violations, read: Read,
+                                               library: Library) -> None:
+    """Issue 38: 99,999 Poor planets were legal. What an empire can hold is bounded (the
+    reading "How many planets can an empire hold?"), the count read as its bound meanwhile,
+    so the one mistake is one message and not 99,999 recruits a turn."""
+    found = violations(roster("Orks", poor_planets=99999))
+    assert ids(found) == {"spaceempires.choice-too-large"}
+    assert found[0].message == ("poor_planets is 99999; an empire holds at most 48 of a kind: "
+                                "set it to 48 or less.")
+    assert found[0].reading == "how-many-planets-can-an-empire-hold"
+    big = read(roster("Orks", poor_planets=99999)).roster
+    assert ("Revenue", "53 this turn (Poor 48, Rich 0, Homeworld 1)") in \
+        SYSTEM.summary(cat(library), big)
+    assert violations(roster("Orks", poor_planets=48, rich_planets=48, homeworlds=8,
+                             treasury=9999, seed=999_999_999)) == []
+    for key, value, bound in (("rich_planets", 49, "48"), ("homeworlds", 9, "8"),
+                              ("treasury", 10_000, "9,999"), ("seed", 10**9, "999,999,999")):
+        found = violations(roster("Orks", **{key: value}))
+        assert ids(found) == {"spaceempires.choice-too-large"}, key
+        assert found[0].message.endswith(f"set it to {bound} or less."), found[0].message
+    assert ids(violations(roster("Orks", seed=-1))) == {"spaceempires.negative-choice"}
+
+
 def test_seed_is_required(read: Read, library: Library) -> None:
     text = "format: 1\nsystem: spaceempires\nname: T\nfactions: [Orks]\nentries: []\n"
     assert ids(SYSTEM.validate(cat(library), read(text).roster)) == {"spaceempires.seed-missing"}

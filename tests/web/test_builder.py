@@ -273,7 +273,7 @@ def test_a_change_sent_again_after_its_answer_was_lost_is_applied_once(
     again = player.post("add", htmx=True, unit="Nobz", edit="a1b2c3d4e5f6a7b8")
     assert again.status_code == 200
     said = again.get_data(as_text=True)
-    assert "reached the server before the connection dropped" in said
+    assert "the server had saved it when it was first sent" in said
     assert "Nobz" in said  # the page, still at version 1, gets the entry it lacks
     assert [e["unit"] for e in entries(player)] == ["Nobz"]
     player.get(f"/r/{player.token}")

@@ -46,14 +46,15 @@ def test_new_roster_bad_posts(client: FlaskClient) -> None:
     token = csrf_of(page)
     response = client.post("/new/op40k", data={"csrf_token": token, "name": "",
                                                "factions": "Orks"})
-    assert response.status_code == 422 and "Give the roster a name." in response.get_data(
-        as_text=True)
+    assert response.status_code == 422 and "Roster name: enter a name of 1 to 80 characters." \
+        in response.get_data(as_text=True)
     response = client.post("/new/op40k", data={"csrf_token": token, "name": "A",
                                                "factions": "Elves"})
     assert response.status_code == 422
     response = client.post("/new/op40k", data={"csrf_token": token, "name": "A",
                                                "factions": "Orks", "points_limit": "0"})
-    assert response.status_code == 422 and "must be 1 to" in response.get_data(as_text=True)
+    assert response.status_code == 422 and ("Points limit: enter a whole number from 1 to "
+                                            "1,000,000") in response.get_data(as_text=True)
     response = client.post("/new/op40k", data={"name": "A", "factions": "Orks"})
     assert response.status_code == 400  # no CSRF token
     assert client.get("/new/chess").status_code == 404

@@ -262,3 +262,22 @@ def test_a_roster_keeps_working_after_its_pack_is_deleted(app: Flask) -> None:
     refused = client.post(roster + "/packs/remove", data={
         "csrf_token": csrf_of(said), "version": str(version_of(said)), "index": "0"})
     assert refused.status_code == 422 and "Remove them first" in refused.get_data(as_text=True)
+
+
+def test_a_file_carrying_a_pack_replaces_a_roster_that_lacks_it(client: FlaskClient) -> None:
+    """Import a file into an open roster: the file's own pack comes with it, so its units
+    are found (they used to be looked up in the open roster's catalog, and refused)."""
+    pack = start(client, "actionhammer", "House Brigade")
+    with_pack = new_roster(client)
+    add_pack(client, with_pack, share_of(client, pack))
+    add_unit(client, with_pack, "My Troops")
+    exported = client.get(with_pack + "/export.yaml").get_data()
+    plain = new_roster(client)
+    page = client.get(plain).get_data(as_text=True)
+    answer = client.post(plain + "/import", data={
+        "csrf_token": csrf_of(page), "version": str(version_of(page)),
+        "file": (io.BytesIO(exported), "brigade.yaml")}, content_type="multipart/form-data")
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    replaced = client.get(plain + "/export.yaml").get_data(as_text=True)
+    assert "- unit: My Troops\n" in replaced and "packs:\n- name: House Brigade\n" in replaced
+    assert "My Troops" in client.get(plain).get_data(as_text=True)

@@ -24,6 +24,10 @@
   var retryTimer = null;
   var troubled = false;  // changes were held: their saving is announced when it comes
   var savedAfterTrouble = 0;
+  var retrying = "";     // held, and being tried again: the bar says what it said till an answer
+  var heard = false;     // the server has answered since the changes were held
+  var playerTried = false;  // "Try now" pressed, and no answer since
+  var shownState = "";   // what the bar says, in short: said again only when it changes
 
   function byId(id) { return document.getElementById(id); }
 
@@ -139,27 +143,41 @@
   }
 
   function show() {
+    var changed = showBar();
+    drawPending(changed);  // after the bar: what it covers is not where a change is shown
+  }
+
+  // The bar says a change is saved, or that the connection is back, only once the server has
+  // answered: a try made while the connection is still gone (every few seconds) leaves what
+  // it says as it was. It said "Connection back: sending…" at each try, offline.
+  function showBar() {
     var el = bar();
-    el.textContent = "";
     var pending = (sending ? [sending] : []).concat(queue);
-    if (!waiting && paused.length) pending = paused;
+    var held = waiting || retrying;
+    if (!held && paused.length) pending = paused;
     var n = pending.length;
     var count = n === 1 ? "1 change" : n + " changes";
+    var state = [held, n, paused.length, troubled, heard, savedAfterTrouble, playerTried,
+                 pending.map(function (c) { return c.id; }).join()].join("|");
+    if (state === shownState && !el.hidden) return false;  // the same: not read out again
+    shownState = state;
+    el.textContent = "";
     var text = document.createElement("p");
     el.className = "connection";
-    if (waiting === "offline" && !n) {
+    if (held === "offline" && !n) {
       el.classList.add("trouble");
       text.textContent = "No connection: this is the copy of the roster kept in this " +
         "browser. Changes you make are kept here and saved when the connection is back.";
       el.appendChild(text);
-    } else if (waiting === "offline") {
+    } else if (held === "offline") {
       el.classList.add("trouble");
       text.textContent = "Not saved yet: no connection to the server. " + count +
         " kept in this browser: " + whats(pending) + ". " + (n === 1 ? "It is" : "They are") +
         " sent as soon as the connection is back.";
+      if (playerTried) text.textContent += " Tried again just now: still no connection.";
       el.appendChild(text);
-      el.appendChild(button("Try now", function () { retry(); }, "retry"));
-    } else if (waiting === "server") {
+      el.appendChild(button("Try now", function () { playerTried = true; retry(); }, "retry"));
+    } else if (held === "server") {
       el.classList.add("trouble");
       text.textContent = "Not saved: the server could not take " + whats(pending.slice(0, 1)) +
         ". " + count + " kept in this browser.";
@@ -175,8 +193,9 @@
                             function () { applyToLatest(); }, "apply"));
       el.appendChild(button("Discard", function () { discard(); }, "discard"));
     } else if (troubled && n) {
-      el.classList.add("good");
-      text.textContent = "Connection back: sending " + count + " kept in this browser" + "…";
+      el.classList.add(heard ? "good" : "trouble");
+      text.textContent = (heard ? "Connection back: sending " : "Not saved yet: sending ") +
+        count + " kept in this browser" + "…";
       el.appendChild(text);
     } else if (savedAfterTrouble) {
       el.classList.add("good");
@@ -191,14 +210,125 @@
           el.hidden = true;
         }
       }, 6000);
-      return;
+      return true;
     } else {
       el.hidden = true;
-      return;
+      return true;
     }
     el.hidden = false;
     place();
+    return true;
   }
+
+  // -- changes not saved yet, shown in the roster ---------------------------------------------
+  // While changes wait for a connection (or for the player, after a conflict), the roster
+  // shows them at once under its saved units, each marked "not saved yet": an Add by its unit
+  // and the cost the unit list gives it, any other change by what it does. The totals and
+  // the rules' checks are the server's, of the roster as last saved: they say how many
+  // changes they do not count, and no figure is made up here. Drawn again after every answer
+  // (the parts they sit in are swapped), and left out of the copy the service worker keeps.
+  function unsaved() {
+    if (!waiting && !retrying && !troubled && !paused.length) return [];
+    return (sending ? [sending] : []).concat(queue, paused);
+  }
+
+  function valueOf(change, name) {
+    var pair = (change.values || []).find(function (p) { return p[0] === name; });
+    return pair ? pair[1] : null;
+  }
+
+  function element(tag, className, text) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text) el.textContent = text;
+    return el;
+  }
+
+  function pendingLine(change) {
+    var li = element("li", "pending-entry");
+    var unit = /\/add$/.test(change.path.split("?")[0]) ? valueOf(change, "unit") : null;
+    var row = null;
+    if (unit !== null) {
+      Array.prototype.some.call(document.querySelectorAll("#unit-list input[name=unit]"),
+        function (input) {
+          if (input.value !== unit) return false;
+          row = input.closest(".unit-row");
+          return true;
+        });
+    }
+    if (unit !== null) {
+      li.appendChild(element("span", "pending-name", (change.what || unit).replace(/^Add /, "")));
+      var cost = row && row.querySelector(".cost");
+      if (cost) li.appendChild(element("span", "cost", cost.textContent.trim()));
+    } else {
+      var what = change.what || "a change to the roster";
+      li.appendChild(element("span", "pending-name",
+                             what.charAt(0).toUpperCase() + what.slice(1)));
+    }
+    li.appendChild(element("span", "badge pending", "not saved yet"));
+    return li;
+  }
+
+  var drawn = 0;  // how many were shown: one more is brought into view where the roster is
+
+  // Whether the connection bar (fixed at the foot of the screen) stands over the element.
+  function underBar(node) {
+    var el = byId("connection");
+    if (!el || el.hidden || !node) return false;
+    var over = el.getBoundingClientRect(), box = node.getBoundingClientRect();
+    return box.bottom > over.top && box.top < over.bottom && box.right > over.left &&
+      box.left < over.right;
+  }
+
+  // `barChanged`: the bar now says something else (and may be taller): the newest line shown
+  // comes out from under it.
+  function drawPending(barChanged) {
+    document.querySelectorAll("[data-pending]").forEach(function (el) { el.remove(); });
+    var items = unsaved();
+    var more = items.length > drawn;
+    drawn = items.length;
+    if (!items.length) return;
+    var n = items.length;
+    var changes = n === 1 ? "1 change" : n + " changes";
+    var list = byId("entry-list");
+    if (list && list.parentNode) {
+      var box = element("div", "pending-changes");
+      box.id = "pending-changes";
+      box.setAttribute("data-pending", "");
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-labelledby", "pending-title");
+      var title = element("h3", "", "Not saved yet (" + n + ")");
+      title.id = "pending-title";
+      box.appendChild(title);
+      box.appendChild(element("p", "help", "Kept in this browser until the server saves " +
+        (n === 1 ? "it" : "them") + ". The totals and the rules' checks above are of the " +
+        "roster as last saved."));
+      var ol = element("ol", "pending-list");
+      items.forEach(function (c) { ol.appendChild(pendingLine(c)); });
+      box.appendChild(ol);
+      list.parentNode.insertBefore(box, list.nextSibling);
+      var newest = ol.lastElementChild;
+      if ((more || (barChanged && underBar(newest))) && window.listbuilderShowInColumn) {
+        window.listbuilderShowInColumn(newest);
+      }
+    }
+    var headline = document.querySelector("#totals .big");
+    if (headline) {
+      var note = element("p", "pending-note", "As last saved: not counting " + changes +
+                         " not saved yet.");
+      note.setAttribute("data-pending", "");
+      headline.parentNode.insertBefore(note, headline.nextSibling);
+    }
+    var strip = byId("strip");
+    if (strip) {
+      var chip = element("a", "chip pending", changes + " not saved");
+      chip.href = "#pending-changes";
+      chip.setAttribute("data-pending", "");
+      var total = strip.querySelector(".chip.total");
+      strip.insertBefore(chip, total ? total.nextSibling : strip.firstChild);
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function () { drawPending(false); });
 
   // -- the queue ------------------------------------------------------------------------------
 
@@ -269,6 +399,7 @@
 
   function retry() {
     if (waiting !== "offline" && waiting !== "server") return;
+    retrying = waiting;
     waiting = "";
     pump();
     show();
@@ -301,6 +432,8 @@
       sending = null;
     }
     waiting = reason;
+    retrying = "";
+    heard = false;
     troubled = true;
     save();
     show();
@@ -374,8 +507,12 @@
     }
     if (status >= 500) {
       held("server");
+      heard = true;  // the server itself answered: not a lost connection
       return;
     }
+    retrying = "";
+    heard = true;
+    playerTried = false;
     if (status === 400 && sending.fresh) {
       held("server");  // refused again with a fresh token: the player decides
       return;
@@ -425,6 +562,7 @@
       var copy = document.documentElement.cloneNode(true);
       var bar = copy.querySelector("#connection");
       if (bar) bar.remove();
+      copy.querySelectorAll("[data-pending]").forEach(function (el) { el.remove(); });
       worker.postMessage({ type: "keep-page", url: location.href,
                            html: "<!doctype html>\n" + copy.outerHTML });
     }, 800);
@@ -458,6 +596,7 @@
   // A lookup (quick resolve, a unit's preview) that cannot be made says so, briefly.
   function said(text) {
     if (sending || waiting) return;  // the bar already speaks of the connection
+    shownState = "";
     var el = bar();
     el.className = "connection trouble";
     el.textContent = "";

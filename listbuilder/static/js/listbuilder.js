@@ -109,12 +109,39 @@
   // however many lines the summary (or anything else in the bar) takes. Set in a style sheet
   // of its own: the policy forbids style attributes, and the page's markup is what the
   // offline copy keeps.
-  var barSheet = null, barWatch = null, barSeen = null;
+  // On a desktop the roster's column scrolls by itself, no taller than the screen; near the
+  // top of the page its foot is still below the screen's (--col-cut: by how much), and what
+  // sticks to its foot (WarStuff's design cost) stands that much higher.
+  var barSheet = null, barWatch = null, barSeen = null, barHeight = 0, colCut = -1;
   function measureBar() {
     var bar = byId("topbar");
     if (!bar || !barSheet) return;
-    barSheet.replaceSync(":root { --bar: " + Math.ceil(bar.getBoundingClientRect().height) + "px; }");
+    barHeight = Math.ceil(bar.getBoundingClientRect().height);
+    colCut = -1;
+    measureColumn();
   }
+  function measureColumn() {
+    if (!barSheet || !barHeight) return;
+    var column = document.querySelector(".layout:not(.single) > .list-col");
+    var cut = 0;
+    if (column && getComputedStyle(column).position === "sticky") {
+      cut = Math.max(0, Math.ceil(column.getBoundingClientRect().bottom - window.innerHeight));
+    }
+    if (cut === colCut) return;
+    colCut = cut;
+    barSheet.replaceSync(":root { --bar: " + barHeight + "px; --col-cut: " + cut + "px; }");
+  }
+  var columnFrame = 0;
+  function columnLater() {
+    if (columnFrame) return;
+    columnFrame = window.requestAnimationFrame(function () {
+      columnFrame = 0;
+      measureColumn();
+    });
+  }
+  window.addEventListener("scroll", columnLater, { passive: true });
+  window.addEventListener("resize", columnLater);
+  document.addEventListener("htmx:afterSettle", columnLater);
   function watchBar() {
     var bar = byId("topbar");
     if (!bar || bar === barSeen) return;
@@ -192,9 +219,60 @@
       focus: ids(form.getAttribute("data-focus")),
       active: active && active.id ? active.id : null,
       open: Array.prototype.map.call(document.querySelectorAll("details[open][id]"),
-                                     function (d) { return d.id; })
+                                     function (d) { return d.id; }),
+      // a change made from the unit list (an Add): the roster's lines as they were, to find
+      // the one it added or changed
+      lines: form.closest("#units-panel") ? entryLines() : null
     };
   });
+
+  window.listbuilderShowInColumn = function (element) { showInColumn(element); };
+
+  function entryLines() {
+    var lines = {};
+    document.querySelectorAll("#entry-list > li[id]").forEach(function (li) {
+      var line = li.querySelector(".entry-line");
+      lines[li.id] = line ? line.textContent : li.textContent;
+    });
+    return lines;
+  }
+
+  // The roster's line an Add made (or changed: a game that stacks a unit counts one more),
+  // shown in the roster's column when that scrolls by itself (a desktop's: site.css), the
+  // window left where it is, with the Add button the player is at.
+  function showAdded(before) {
+    var added = null;
+    document.querySelectorAll("#entry-list > li[id]").forEach(function (li) {
+      var line = li.querySelector(".entry-line");
+      if (!added && before[li.id] !== (line ? line.textContent : li.textContent)) added = li;
+    });
+    if (added) showInColumn(added);
+  }
+
+  // An element of a column that scrolls by itself brought into the part of it on the screen,
+  // the window left where it is. (edits.js shows a change kept offline this way too.)
+  function showInColumn(element) {
+    var column = scrollerOf(element);
+    if (column === window) return;
+    var bar = byId("topbar");
+    var box = column.getBoundingClientRect();
+    // the part of the column on the screen: below the bar, above the screen's foot and what
+    // stands there (the connection bar, a change's notice)
+    var top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 8;
+    var bottom = Math.min(box.bottom, window.innerHeight);
+    document.querySelectorAll("#connection:not([hidden]), .notices:not(:empty)")
+      .forEach(function (over) {
+        var rect = over.getBoundingClientRect();
+        if (rect.height && rect.top > top) bottom = Math.min(bottom, rect.top);
+      });
+    bottom -= 8;
+    var line = element.getBoundingClientRect();
+    if (line.bottom > bottom) {
+      column.scrollBy(0, Math.min(line.bottom - bottom, line.top - top));
+    } else if (line.top < top) {
+      column.scrollBy(0, line.top - top);
+    }
+  }
 
   // The box that scrolls the element: a column with its own scroll bar, or the window.
   function scrollerOf(element) {
@@ -212,6 +290,12 @@
   function reveal(element) {
     var bar = byId("topbar");
     if (bar && bar.contains(element)) return;  // in the bar that stays in view (undo, redo)
+    if (scrollerOf(element) !== window) {
+      // in a column that scrolls by itself: that, not the window (centring it scrolled the
+      // window too, hundreds of pixels, the column being sticky)
+      showInColumn(element);
+      return;
+    }
     var top = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
     var box = element.getBoundingClientRect();
     if (box.top < top || box.bottom > window.innerHeight) {
@@ -236,6 +320,7 @@
       if (box && box.tagName === "DETAILS") box.open = true;
     });
     foldOnPhone(was.open);
+    added = was.lines;  // shown once the parts have settled (their classes change their size)
     for (var i = 0; i < was.keep.length; i++) {
       var id = was.keep[i];
       var element = byId(id);
@@ -262,6 +347,13 @@
     }
   }
   document.addEventListener("htmx:afterSwap", afterChange);
+  var added = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!added) return;
+    var before = added;
+    added = null;
+    showAdded(before);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     // After a unit preview loads in place, move focus to it so keyboard and screen-reader
     // users land on what they asked for.

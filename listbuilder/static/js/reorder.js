@@ -120,6 +120,22 @@
     return Math.max(0, bottom);
   }
 
+  // What scrolls the list: the roster's column, where it scrolls by itself (a desktop's:
+  // site.css), else the window.
+  function scroller() {
+    var list = byId("entry-list");
+    for (var box = list && list.parentElement; box && box !== document.body;
+         box = box.parentElement) {
+      var overflow = getComputedStyle(box).overflowY;
+      if ((overflow === "auto" || overflow === "scroll") && box.scrollHeight > box.clientHeight) {
+        return box;
+      }
+    }
+    return null;
+  }
+
+  function scrolled(box) { return box ? box.scrollTop : window.scrollY; }
+
   function clearMarks() {
     document.querySelectorAll("#entry-list .drop-before, #entry-list .drop-after")
       .forEach(function (li) { li.classList.remove("drop-before", "drop-after"); });
@@ -153,7 +169,7 @@
   }
 
   function follow() {
-    var dy = drag.y - drag.startY + (window.scrollY - drag.startScroll);
+    var dy = drag.y - drag.startY + (scrolled(drag.box) - drag.startScroll);
     drag.items.forEach(function (li) { li.style.transform = "translateY(" + dy + "px)"; });
     var found = target(drag.y);
     clearMarks();
@@ -163,12 +179,17 @@
 
   function autoscroll() {
     if (!drag || !drag.started) return;
-    var top = topEdge(), speed = 0;
+    var top = topEdge(), bottom = window.innerHeight;
+    if (drag.box) {
+      var box = drag.box.getBoundingClientRect();
+      top = Math.max(top, box.top);
+      bottom = Math.min(bottom, box.bottom);
+    }
+    var speed = 0;
     if (drag.y < top + EDGE) speed = -Math.ceil((top + EDGE - drag.y) / 4);
-    var bottom = window.innerHeight - EDGE;
-    if (drag.y > bottom) speed = Math.ceil((drag.y - bottom) / 4);
+    if (drag.y > bottom - EDGE) speed = Math.ceil((drag.y - bottom + EDGE) / 4);
     if (speed) {
-      window.scrollBy(0, speed);
+      (drag.box || window).scrollBy(0, speed);
       follow();
     }
     drag.frame = window.requestAnimationFrame(autoscroll);
@@ -180,7 +201,11 @@
     drag = null;
     if (was.frame) window.cancelAnimationFrame(was.frame);
     was.items.forEach(function (li) {
+      // no empty style attribute left behind: htmx, swapping in the answer, copies the old
+      // line's attributes onto the new one while it settles, and a style attribute set by
+      // a script is inline style the policy refuses (one violation per drag, it was)
       li.style.transform = "";
+      if (!li.getAttribute("style")) li.removeAttribute("style");
       li.classList.remove("is-dragging");
     });
     clearMarks();
@@ -195,9 +220,10 @@
     var from = Number(handle.getAttribute("data-index"));
     var group = groups().find(function (g) { return g.index === from; });
     if (!group) return;
+    var box = scroller();
     drag = { handle: handle, from: from, to: from, items: group.items, unit:
              handle.getAttribute("data-unit"), startY: event.clientY, y: event.clientY,
-             startScroll: window.scrollY, started: false, pointer: event.pointerId };
+             box: box, startScroll: scrolled(box), started: false, pointer: event.pointerId };
     try { handle.setPointerCapture(event.pointerId); } catch (e) { /* not capturable */ }
   });
 
@@ -261,7 +287,10 @@
       if (box) box.open = was.open.indexOf(old) >= 0;
     });
     var handle = byId("handle-" + was.to);
-    if (handle && document.activeElement === handle) {
+    if (handle && document.activeElement === handle && scroller() &&
+        window.listbuilderShowInColumn) {
+      window.listbuilderShowInColumn(handle);  // the column scrolls, the window stays
+    } else if (handle && document.activeElement === handle) {
       var rect = handle.getBoundingClientRect();
       if (rect.top < topEdge() || rect.bottom > window.innerHeight) {
         handle.scrollIntoView({ block: "center" });

@@ -1,4 +1,5 @@
-// The faction studio's form view: when the live check answers (htmx swaps #pack-check), each
+// The faction studio's pack page. The verdict at its top follows the live check. In the form
+// view, when the live check answers (htmx swaps #pack-check), each
 // problem it names is shown beside its box, and the box marked invalid, as the server draws
 // them on a page without JavaScript. The check's list carries where each problem goes
 // (data-field: a box's or a fieldset's id) and its words (data-message).
@@ -46,9 +47,23 @@
     describe(el, id, true);
   }
 
+  // The verdict at the top of the page (templates/web/studio_pack.html), said again as the
+  // check answers: its heading, and whether it lists problems.
+  function jump(check) {
+    var link = document.getElementById("check-jump");
+    var title = document.getElementById("pack-check-title");
+    if (!link || !title) return;
+    var ok = !check.querySelector(".pack-errors");
+    var text = title.textContent.trim() + (ok ? ": see what the pack adds" : ": see the list");
+    if (link.textContent !== text) link.textContent = text;
+    link.classList.toggle("ok", ok);
+    link.classList.toggle("bad", !ok);
+  }
+
   document.addEventListener("htmx:afterSettle", function () {
     var form = document.querySelector("#pack-form[data-view='form']");
     var check = document.getElementById("pack-check");
+    if (check) jump(check);
     if (!form || !check) return;
     var said = {};
     check.querySelectorAll("[data-field]").forEach(function (item) {

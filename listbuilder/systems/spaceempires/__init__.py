@@ -33,6 +33,7 @@ from listbuilder.systems.spaceempires import cards
 from listbuilder.systems.spaceempires.build import build_catalog
 from listbuilder.systems.spaceempires.limits import (
     CHOICE_DEFAULTS,
+    CHOICE_RANGES,
     Empire,
     Recruit,
     brief_lines,
@@ -58,6 +59,7 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     max_factions = 1
     count_label = "chits"
     cost_unit = "revenue"  # a chit's price; totals say what is spent of what there is
+    sheet_headings = ("Recruited this turn", "Starting draw")
     empty_text = "no faction, seed or recruits yet"
     readings: ClassVar[Mapping[str, str]] = {
         "roster.count-bounds": "more-chits-than-the-pile-holds",
@@ -67,15 +69,14 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         "spaceempires.space-recruit-limit": "where-may-space-units-be-recruited",
     }
     choices: ClassVar[dict[str, ChoiceSpec]] = {
-        "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True),
-        "poor_planets": ChoiceSpec(int, "Poor planets you control",
-                                   default=CHOICE_DEFAULTS["poor_planets"]),
-        "rich_planets": ChoiceSpec(int, "Rich planets you control",
-                                   default=CHOICE_DEFAULTS["rich_planets"]),
-        "homeworlds": ChoiceSpec(int, "Homeworlds you control",
-                                 default=CHOICE_DEFAULTS["homeworlds"]),
-        "treasury": ChoiceSpec(int, "revenue saved from earlier turns",
-                               default=CHOICE_DEFAULTS["treasury"]),
+        "seed": ChoiceSpec(int, "the number that fixes your random starting draw", required=True,
+                           low=CHOICE_RANGES["seed"][0], high=CHOICE_RANGES["seed"][1]),
+        **{key: ChoiceSpec(int, words, default=CHOICE_DEFAULTS[key], low=CHOICE_RANGES[key][0],
+                           high=CHOICE_RANGES[key][1])
+           for key, words in (("poor_planets", "Poor planets you control"),
+                              ("rich_planets", "Rich planets you control"),
+                              ("homeworlds", "Homeworlds you control"),
+                              ("treasury", "revenue saved from earlier turns"))},
     }
 
     def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
@@ -146,8 +147,9 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         return cards.card_set(catalog)
 
     def sheet_track(self, catalog: SpaceEmpiresCatalog, unit: Chit,
-                    entry: RosterEntry) -> tuple[int, str]:
-        return entry.count, "lost"
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box a chit: a chit is lost whole."""
+        return (1,) * entry.count, "lost"
 
     def core_rules(self, catalog: SpaceEmpiresCatalog,
                    unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
@@ -157,7 +159,7 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         return cards.chits(catalog, faction)
 
     def sheet_choices(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RuleText, ...]:
-        return cards.sheet_choices(roster)
+        return cards.sheet_choices(catalog, roster)
 
     # -- quick-resolve hooks ---------------------------------------------------------------
     def resolve_extras(self, catalog: SpaceEmpiresCatalog,

@@ -19,6 +19,13 @@ from listbuilder.systems.spaceempires.model import (
 
 CHOICE_DEFAULTS: Mapping[str, int] = {"poor_planets": 0, "rich_planets": 0, "homeworlds": 1,
                                       "treasury": 0}
+# What each choice can be: the seed is ours (any draw a player may want to type again); the
+# planets are what an empire still in play can hold and the treasury what it can have saved
+# (docs/rules-notes.md, "How many planets can an empire hold?").
+CHOICE_RANGES: Mapping[str, tuple[int, int]] = {
+    "seed": (0, 999_999_999), "poor_planets": (0, 48), "rich_planets": (0, 48),
+    "homeworlds": (0, 8), "treasury": (0, 9_999)}
+HOLDING = "how-many-planets-can-an-empire-hold"
 
 
 @dataclass(frozen=True)
@@ -55,8 +62,9 @@ def starting_forces(catalog: SpaceEmpiresCatalog, faction: str, seed: int) -> St
 
 @dataclass(frozen=True)
 class Empire:
-    """A roster's choices, read once, with what they give this turn. Negative counts are read
-    as 0 here (`_check_choices` reports them), so one bad choice gives one message."""
+    """A roster's choices, read once, with what they give this turn. A count out of its range
+    is read as the nearest it can be here (`_check_choices` reports it), so one bad choice
+    gives one message: 99,999 Poor planets are not 99,999 recruits a turn."""
 
     seed: int | None
     planets: tuple[tuple[PlanetKind, int], ...]
@@ -65,12 +73,11 @@ class Empire:
 
     @classmethod
     def of(cls, catalog: SpaceEmpiresCatalog, roster: Roster) -> Empire:
-        held = tuple((kind, max(_choice(roster, key), 0)) for key, name in PLANET_CHOICES
+        held = tuple((kind, _choice(roster, key)) for key, name in PLANET_CHOICES
                      if (kind := catalog.planet(name)) is not None)
         seed = roster.choices.get("seed")
         faction = roster.factions[0] if len(roster.factions) == 1 else None
-        return cls(seed if isinstance(seed, int) else None, held,
-                   max(_choice(roster, "treasury"), 0),
+        return cls(seed if isinstance(seed, int) else None, held, _choice(roster, "treasury"),
                    faction if faction and catalog.faction(faction) else None)
 
     @property
@@ -101,7 +108,8 @@ class Empire:
 
 def _choice(roster: Roster, key: str) -> int:
     value = roster.choices.get(key, CHOICE_DEFAULTS[key])
-    return value if isinstance(value, int) else CHOICE_DEFAULTS[key]
+    low, high = CHOICE_RANGES[key]
+    return min(max(value, low), high) if isinstance(value, int) else CHOICE_DEFAULTS[key]
 
 
 Recruit = tuple[int, RosterEntry, Chit]
@@ -118,11 +126,20 @@ def _check_choices(roster: Roster) -> list[Violation]:
         out.append(Violation("spaceempires.seed-missing", "error", "roster",
                              "No seed for the starting draw: set choices.seed to any whole "
                              "number."))
-    for key in CHOICE_DEFAULTS:
+    for key, (low, high) in CHOICE_RANGES.items():
         value = roster.choices.get(key)
-        if isinstance(value, int) and value < 0:
+        if isinstance(value, int) and value < low:
             out.append(Violation("spaceempires.negative-choice", "error", "roster",
                                  f"{key} is {value}; it cannot be below 0: set it to 0 or more."))
+        elif isinstance(value, int) and value > high:
+            seed = key == "seed"  # ours, not the rules': no reading decides it
+            most = (f"a seed is at most {high:,}" if seed
+                    else f"an empire holds at most {high} of a kind"
+                    if key in dict(PLANET_CHOICES) else f"an empire saves at most {high:,}")
+            out.append(Violation(
+                "spaceempires.choice-too-large", "error", "roster",
+                f"{key} is {value}; {most}: set it to {high:,} or less.",
+                reading=None if seed else HOLDING))
     return out
 
 
