@@ -120,7 +120,8 @@ def test_the_pdf_arrives_at_the_same_address_once_the_runner_made_it(
     pdf = is_pdf(answer)
     assert answer.headers["Content-Disposition"] == (
         'attachment; filename="cobalt-brigade-vanguard-actionhammer-cards.pdf"')
-    assert float(pdf.pages[0].mediabox.width) == pytest.approx(612, abs=0.5)  # Letter
+    box = pdf.pages[0].mediabox  # Letter: poker cards go landscape there, 4x2 with gutters
+    assert sorted((float(box.width), float(box.height))) == pytest.approx([612, 792], abs=0.5)
     assert "Line Troopers" in "".join(page.extract_text() for page in pdf.pages)
     assert jobs(app) == [("roster", DONE, 1)]
 
