@@ -214,7 +214,7 @@ def start_server(folder: Path, log: Path, limits: bool = False, access_log: bool
     """`listbuilder serve` on a database in `folder`. Without `limits`, every per-client limit
     and the per-client share of the print line are off: the fuzzed inputs all come from one
     address and are to reach the app (the attacks run with them on)."""
-    from listbuilder.web.limits import KINDS
+    from listbuilder.web.site.limits import KINDS
 
     port = free_port()
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),

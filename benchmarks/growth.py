@@ -47,11 +47,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from machine import machine_speed  # noqa: E402
 
+from listbuilder.engine.history import HISTORY_KEPT  # noqa: E402
 from listbuilder.engine.library import Library  # noqa: E402
 from listbuilder.engine.packs import MAX_PACK_BYTES, MAX_PACKS  # noqa: E402
 from listbuilder.engine.roster_file import RosterFileError  # noqa: E402
-from listbuilder.storage import HISTORY_KEPT, MAX_TEXT, sqlite_url  # noqa: E402
-from listbuilder.web import create_app, limits  # noqa: E402
+from listbuilder.storage import MAX_TEXT, sqlite_url  # noqa: E402
+from listbuilder.web import create_app  # noqa: E402
+from listbuilder.web.site import limits  # noqa: E402
 
 MB = 1024 * 1024
 ADDRESS = "192.0.2.66"  # the hostile client

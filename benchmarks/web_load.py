@@ -56,7 +56,7 @@ spells of a few seconds end before any PDF comes: give `--edits` enough for a mi
 or smaller prints (`--print-cards 10`) to see the queue turn over in a short run.
 
 Every client connects from 127.0.0.1, so the server runs with the per-address limits of
-listbuilder/web/limits.py off (each LISTBUILDER_LIMIT_* set empty) and no per-address share
+listbuilder/web/site/limits.py off (each LISTBUILDER_LIMIT_* set empty) and no per-address share
 of the print line (LISTBUILDER_PRINT_QUEUE_PER_CLIENT=0): else 50 players making 50 rosters
 in a minute would be turned away (429) as one client making too many, and 8 printers would
 share one address's 3 places in line.
@@ -92,7 +92,7 @@ import click
 from machine import machine_speed
 
 from listbuilder.server import default_workers, free_lanes
-from listbuilder.web.limits import KINDS
+from listbuilder.web.site.limits import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]

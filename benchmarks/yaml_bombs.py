@@ -145,7 +145,7 @@ class Side:
     def boxes(self, system_id: str, **changes: str) -> dict[str, str]:
         """What the form of a system's starter pack posts, with `changes`."""
         from listbuilder.engine.registry import get_system
-        from listbuilder.web.studio_fields import draw, form_spec, form_values, pack_data
+        from listbuilder.web.studio.fields import draw, form_spec, form_values, pack_data
 
         system = get_system(system_id)
         drawn = draw(form_spec(system), pack_data(system.pack_starter(), "bench.yaml"),

@@ -215,6 +215,26 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
           access_log: bool, front: bool, debug: bool) -> None:
     """Run the browser builder with gunicorn (rosters saved under instance/, or at
     DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
+    from listbuilder import liveness, locations, migrations
+
+    # The database's serving lock (listbuilder.liveness), taken before the app reads the
+    # database and held while this process serves. gunicorn's workers, forked from this
+    # process, inherit it: `db restore` refuses while the master or any worker lives, and the
+    # kernel drops it when the last of them ends, however it ends.
+    try:
+        serving = liveness.hold_serving_lock(migrations.configured_url(),
+                                             locations.instance_folder())
+    except liveness.RestoreUnderWay as refused:
+        click.echo(str(refused), err=True)
+        sys.exit(1)
+    try:
+        _serve(host, port, workers, threads, lanes, access_log, front, debug)
+    finally:
+        serving.release()
+
+
+def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
+           access_log: bool, front: bool, debug: bool) -> None:
     from listbuilder import migrations, server
     from listbuilder.front import FrontError
     from listbuilder.web import create_app

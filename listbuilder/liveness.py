@@ -2,10 +2,13 @@
 database under it (`listbuilder db restore`).
 
 A server holds a shared `flock` on a lock file for as long as it lives: beside the SQLite file
-(`<db>.serving`), or in the instance folder for a database elsewhere. The lock belongs to the
-open file, which forked workers inherit, so it lasts while any of the server's processes
+(`<db>.serving`), or in the instance folder for a database elsewhere. `listbuilder serve` takes
+it in gunicorn's master before the app opens the database (`cli.serve`). The lock belongs to
+the open file, which forked workers inherit, so it lasts while any of the server's processes
 lives and the kernel drops it when the last one ends, however it ends (SIGKILL, a crash, the
-machine's power): there is no pid file to go stale. Several servers may hold it at once
+machine's power): there is no pid file to go stale. Processes the server starts with exec
+(nginx in front, the layout processes' fork server) do not inherit it: the descriptor is
+closed on exec. Several servers may hold it at once
 (shared); a restore takes it exclusively, so no server can start while the database is being
 replaced, and none can be running when the restore begins.
 
@@ -69,8 +72,9 @@ class ServingLock:
 
 
 def hold_serving_lock(url: str, instance: Path) -> ServingLock:
-    """Mark this process (and the workers it will fork) as serving the database at `url`.
-    Raises RestoreUnderWay if a restore holds the database right now."""
+    """Mark this process (and the workers it will fork) as serving the database at `url`:
+    `listbuilder serve` calls it first. Raises RestoreUnderWay if a restore holds the
+    database right now."""
     path = lock_path(url, instance)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = _open(path)

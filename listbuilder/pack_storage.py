@@ -4,7 +4,7 @@ read-only share token, and versions.
 Every save keeps the text it saved as a version (`pack_versions`), found by its revision (a
 digest of the text), so a roster that used a pack can name the exact text it was built with
 and show what changed since. The tables are made by migration 0008. A pack keeps its last
-VERSIONS_KEPT versions, as a roster keeps its last saves (storage.HISTORY_KEPT): a save past
+VERSIONS_KEPT versions, as a roster keeps its last saves (engine.history.HISTORY_KEPT): a save past
 that removes the oldest in its own transaction, so saving a pack again and again can't grow
 the database (200 saves of a 120 KB pack added 20 MB when every version was kept).
 
@@ -23,10 +23,10 @@ from datetime import datetime
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 
+from listbuilder.engine.history import HISTORY_KEPT
 from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
 from listbuilder.storage import (
     EDIT_TOKEN_BYTES,
-    HISTORY_KEPT,
     SHARE_TOKEN_BYTES,
     PackRow,
     PackTombstoneRow,

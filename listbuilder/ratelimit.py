@@ -77,7 +77,7 @@ def _counting(insert: Any) -> Any:
         }).returning(RATE_LIMITS.c.hits)
 
 
-# Built once: every change saved is counted (web/limits.py), and building the statement at
+# Built once: every change saved is counted (web/site/limits.py), and building the statement at
 # each count cost some 0.8 ms of Python, against 30 µs for SQLite to run it.
 _COUNT = {"postgresql": _counting(postgresql.insert), "sqlite": _counting(sqlite.insert)}
 

@@ -7,6 +7,8 @@ loaded catalogs. Nothing a player relies on lives in one worker: rosters and the
 are in the database, the "my rosters" list and CSRF tokens in the cookie signed with the one
 secret key. Each worker, once forked, drops the database connections it inherited and starts
 its own warm layout processes for prints (`listbuilder.printing.workers`), stopped with it.
+The master holds the database's serving lock (`listbuilder.liveness`, taken by `cli.serve`),
+which every worker inherits: `listbuilder db restore` refuses while any of them lives.
 """
 
 from __future__ import annotations
@@ -276,7 +278,7 @@ def _on_exit(server: Any) -> None:
 
 def _worker_exit(server: Any, worker: Any) -> None:
     from listbuilder.printing.workers import stop_pool
-    from listbuilder.web.print_queue import stop_runner
+    from listbuilder.web.prints.queue import stop_runner
 
     # The runner first: a job it claimed after the layout processes stopped would fail (and
     # be lost to its player) instead of staying in line for another worker or the next start.
@@ -287,15 +289,15 @@ def _worker_exit(server: Any, worker: Any) -> None:
 def start_printing(app: Flask | None = None) -> bool:
     """This process's warm layout processes, and the renderer's one-time set-up (~0.3 s) done
     now rather than in the first player's print; with `app`, its print runner too (the thread
-    that lays out the queued prints: listbuilder.web.print_queue). True if the layout
+    that lays out the queued prints: listbuilder.web.prints.queue). True if the layout
     processes run."""
     from listbuilder.printing.render import warm_up
     from listbuilder.printing.workers import start_pool
 
-    started = start_pool()
+    started = start_pool(warm_up)
     threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
     if app is not None:
-        from listbuilder.web.print_queue import start_runner
+        from listbuilder.web.prints.queue import start_runner
 
         start_runner(app)
     return started

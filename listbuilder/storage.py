@@ -7,7 +7,7 @@ Saves carry the version they were based on; a stale one is refused (`StaleRoster
 nothing, so two tabs never silently overwrite each other. A deleted roster is only marked
 (`deleted_at`) so it can be restored, and purged for good later (`purge_deleted`). Each save
 is also kept, with what it changed in words, in the roster's history of its last saves
-(`history`), which undo and redo on the roster page replay (web/history.py).
+(`history`), which undo and redo on the roster page replay (engine/history.py).
 
 The same database keeps finished PDFs (`cached_print`, `keep_print`), so every worker process
 and every machine behind a load balancer shares one print cache, bounded in bytes.
@@ -50,13 +50,14 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from listbuilder.engine.history import HISTORY_KEPT, HistoryStep
+
 EDIT_TOKEN_BYTES = 32  # 256 bits
 SHARE_TOKEN_BYTES = 16  # 128 bits
 MAX_TEXT = 640 * 1024  # the largest roster file the reader accepts (MAX_ROSTER_BYTES)
 PRINT_CACHE_BYTES = 64 * 1024 * 1024  # the default bound of the shared print cache
 BUSY_TIMEOUT_MS = 10_000  # how long an SQLite writer waits for another one before failing
 TOUCH_EVERY = timedelta(minutes=1)  # a cached print's last use is written at most this often
-HISTORY_KEPT = 30  # a roster's last saves kept for undo and redo (roster_history)
 HISTORY_LABEL = 120  # the longest description of a change kept with it
 HISTORY_KINDS = ("edit", "undo", "redo")
 # What our connections call themselves to PostgreSQL, so that `listbuilder db restore` can see
@@ -95,7 +96,7 @@ class RosterRow(Links, Base):
 
 class RosterListRow(Base):
     """A player's list of rosters, shared between their devices by a private link: the edit
-    links sealed with a key only that link carries (web/roster_lists.py), found by a digest
+    links sealed with a key only that link carries (web/collection.py), found by a digest
     of the link, so the database alone opens none of them."""
 
     __tablename__ = "roster_lists"
@@ -109,7 +110,7 @@ class RosterListRow(Base):
 
 class RosterHistoryRow(Base):
     """A roster's text after one of its last saves (migration 0007): what undo and redo on
-    the roster page replay (listbuilder/web/history.py). The last HISTORY_KEPT are kept."""
+    the roster page replay (listbuilder/engine/history.py). The last HISTORY_KEPT are kept."""
 
     __tablename__ = "roster_history"
 
@@ -137,7 +138,7 @@ class PrintRow(Base):
 
 class PrintJobRow(Base):
     """A print from the browser waiting for its layout, being laid out, or finished: the queue
-    every worker and machine shares (`listbuilder.web.print_queue` reads and writes it)."""
+    every worker and machine shares (`listbuilder.web.prints.queue` reads and writes it)."""
 
     __tablename__ = "print_jobs"
     __table_args__ = (Index("ix_print_jobs_status_rank_id", "status", "rank", "id"),
@@ -148,7 +149,7 @@ class PrintJobRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order of the line
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # the print's key
     kind: Mapped[str] = mapped_column(String(16))
-    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (print_queue.PrintJob)
+    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (prints.queue.PrintJob)
     status: Mapped[str] = mapped_column(String(16))  # waiting, running, done, failed
     # the line is ordered by rank, then id: 0 a player waits for the PDF, 1 only its preview
     rank: Mapped[int] = mapped_column(Integer, server_default="0")
@@ -159,7 +160,7 @@ class PrintJobRow(Base):
     heartbeat: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # who asked first: a keyed digest of the client's address, never the address (migration
-    # 0010); the line is shared fairly between clients by it (print_queue.fair_line)
+    # 0010); the line is shared fairly between clients by it (prints.queue.fair_line)
     client: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -229,15 +230,6 @@ class Stored:
         deleted = _utc(row.deleted_at) if row.deleted_at is not None else None
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
                    _utc(row.updated), deleted, row.last_edit or "")
-
-
-@dataclass(frozen=True)
-class HistoryStep:
-    """One of a roster's last saves, without its text: what undo and redo replay."""
-
-    version: int
-    label: str  # the change, in words ("Add Trukk"); for an undo or redo, the change undone
-    kind: str  # edit, undo or redo
 
 
 class StaleRoster(Exception):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems
-from listbuilder.web.notes import anchors
+from listbuilder.web.site.notes import anchors
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTES = (ROOT / "docs" / "rules-notes.md").read_text()

@@ -401,6 +401,12 @@ class StateDist(Generic[S]):
     def exact(self) -> bool:
         return _is_exact(self.den)
 
+    @staticmethod
+    def _settled(weights: dict[S, Weight], den: int) -> StateDist[S]:
+        """The states' exact weights over `den`, settled as `Dist`'s are (`_settle`)."""
+        settled, settled_den = _settle(list(weights.values()), den)
+        return StateDist(dict(zip(weights, settled, strict=True)), settled_den)
+
     def step(self, f: Callable[[S], Iterable[tuple[Prob, S]]]) -> StateDist[S]:
         """Each state s becomes the states f(s) lists, each with its probability."""
         branches = {s: [(p, t) for p, t in f(s) if p != 0] for s in self.weights}
@@ -414,14 +420,7 @@ class StateDist(Generic[S]):
                 for p, t in bs:
                     num, d = _ratio(p)
                     out[t] = out.get(t, 0) + w * int(num) * (mult // int(d))
-            den = int(self.den) * mult
-            g = math.gcd(den, *(int(v) for v in out.values()))
-            if g > 1:
-                out = {t: int(v) // g for t, v in out.items()}
-                den //= g
-            if den.bit_length() > EXACT_BITS:
-                return StateDist({t: int(v) / den for t, v in out.items()}, 1.0)
-            return StateDist(out, den)
+            return StateDist._settled(out, int(self.den) * mult)
         fout: dict[S, Weight] = {}
         total = float(self.den)
         for s, bs in branches.items():
@@ -442,14 +441,7 @@ class StateDist(Generic[S]):
                 for num, t in bs:
                     if num:
                         out[t] = out.get(t, 0) + w * num
-            new_den = int(self.den) * mult
-            g = math.gcd(new_den, *(int(v) for v in out.values()))
-            if g > 1:
-                out = {t: int(v) // g for t, v in out.items()}
-                new_den //= g
-            if new_den.bit_length() > EXACT_BITS:
-                return StateDist({t: int(v) / new_den for t, v in out.items()}, 1.0)
-            return StateDist(out, new_den)
+            return StateDist._settled(out, int(self.den) * mult)
         fout: dict[S, Weight] = {}
         total = float(self.den)
         for s, (den, bs) in branches.items():

@@ -1,14 +1,25 @@
-"""Errors for malformed input: data files and roster files. Each names file, line and key."""
+"""Errors for malformed input: data files and roster files. Each names file, line and key.
+
+The bottom of the engine: it imports nothing of Listbuilder, so every other engine module
+(the models and the effects they hold among them) can report through it.
+"""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from listbuilder.engine.model import Origin
+from typing import Protocol
 
 Loc = tuple[str | int, ...]
+
+
+class Located(Protocol):
+    """Where something was read from: a catalog item's `model.Origin`, or any other record
+    of a file name."""
+
+    @property
+    def file(self) -> str: ...
 
 
 def format_loc(loc: Loc) -> str:
@@ -38,20 +49,19 @@ class DataLoadError(Exception):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
-
-
 class Problems:
     """Collects cross-file data problems (duplicates, dangling names) found while building."""
 
     def __init__(self) -> None:
         self.errors: list[DataError] = []
 
-    def add(self, origin: Origin, loc: Loc, message: str) -> None:
+    def add(self, origin: Located, loc: Loc, message: str) -> None:
         self.errors.append(DataError(origin.file, loc, message))
 
     def raise_if_any(self) -> None:
         if self.errors:
             raise DataLoadError(self.errors)
+
 
 def closest(name: str, options: Iterable[str]) -> str:
     """' (did you mean X?)' for the closest option, or '' when nothing is near."""

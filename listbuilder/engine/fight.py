@@ -7,7 +7,6 @@ that `RuleSystem`'s resolve hooks can name them without importing the code that 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any, Generic, Literal, Protocol
 from typing_extensions import TypeVar
 
 from listbuilder.engine.dice import Dist, Prob
+from listbuilder.engine.errors import closest
 from listbuilder.engine.model import Catalog, Unit
 
 OptionValue = bool | int | str
@@ -41,13 +41,6 @@ class SituationError(ResolveError):
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = tuple(problems)
         super().__init__("\n".join(self.problems))
-
-
-def suggest(name: str, options: Iterable[str]) -> str:
-    """' (did you mean X?)' for the closest option, or '' when nothing is near."""
-    by_fold = {o.casefold(): o for o in options}
-    match = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
-    return f" (did you mean {by_fold[match[0]]!r}?)" if match else ""
 
 
 # -- the sides ----------------------------------------------------------------------------------
@@ -161,7 +154,7 @@ class Option:
             for choice in self.choices:
                 if choice.casefold() == text:
                     return choice
-            hint = suggest(str(raw), self.choices)
+            hint = closest(str(raw), self.choices)
             raise ResolveError(f"{self.key}: {str(raw)!r} is not allowed{hint}; "
                                f"use {self.allowed()}")
         raise ResolveError(f"{self.key}: {str(raw)!r} is not allowed; use {self.allowed()}")
@@ -186,7 +179,7 @@ def parse_situation(options: Sequence[Option], raw: Mapping[str, object]) -> dic
         option = by_key.get(key.strip())
         if option is None:
             known = ", ".join(by_key) or "none"
-            problems.append(f"unknown setting {key!r}{suggest(key, by_key)}; "
+            problems.append(f"unknown setting {key!r}{closest(key, by_key)}; "
                             f"settings here: {known}")
             continue
         try:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar, cast
 
+from listbuilder.engine.errors import closest
 from listbuilder.engine.fight import (
     NO,
     YES,
@@ -35,7 +36,6 @@ from listbuilder.engine.fight import (
     parse_settings,
     parse_situation,
     percent,
-    suggest,
 )
 from listbuilder.engine.model import BUILTIN, Catalog, Roster, RosterEntry, Unit
 from listbuilder.engine.system import RuleSystem
@@ -47,6 +47,9 @@ __all__ = [
     "parse_situation", "percent", "quick_resolve", "resolve_names", "side_from_entry",
     "situation_options", "suggest",
 ]
+
+# The resolve API's name for `errors.closest`: ' (did you mean X?)' for the nearest name, or ''
+suggest = closest
 
 C = TypeVar("C", bound=Catalog)
 U = TypeVar("U", bound=Unit)
@@ -184,7 +187,7 @@ def _from_catalog(system: RuleSystem[C, U], catalog: C, roster: Roster | None,
         pool += [e.unit for e in roster.entries] + [e.label for e in roster.entries if e.label]
         pool += [d.name for d in roster.designs]
     where = "in the roster or the catalog" if roster is not None else f"in {system.name}"
-    raise ResolveError(f"no unit {name!r} {where}{suggest(name, pool)}")
+    raise ResolveError(f"no unit {name!r} {where}{closest(name, pool)}")
 
 
 # -- entry points for the command line and the web app ------------------------------------------

@@ -4,9 +4,9 @@ WeasyPrint lays out one card at a time on one core; a forked child takes half of
 faces while this process does the other half. Forking is only done from a process with a
 single thread (the command line, the benchmark), because a fork copies locks other threads may
 hold. A threaded web server instead starts a pool of two warm layout processes at start
-(`start_pool`, forked from a clean fork server) and hands both halves to it. Set
-LISTBUILDER_PRINT_WORKERS=1 for neither. Whatever goes wrong in a child or the pool, this
-process lays the faces out itself.
+(`start_pool`, forked from a clean fork server, each warmed up by the renderer's `warm_up` it
+is handed) and hands both halves to it. Set LISTBUILDER_PRINT_WORKERS=1 for neither. Whatever
+goes wrong in a child or the pool, this process lays the faces out itself.
 """
 
 from __future__ import annotations
@@ -110,13 +110,11 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _warm_worker(owner: int) -> None:
+def _warm_worker(owner: int, warm_up: Callable[[], object]) -> None:
     die_with(owner)
     # a pool's process ends through multiprocessing's own exit, which runs its finalizers only
     multiprocessing.util.Finalize(None, _run_endings, exitpriority=0)
     os.nice(LAYOUT_NICENESS)  # children forked for a print's second half inherit it
-    from listbuilder.printing.render import warm_up
-
     warm_up()
     # the renderer's set-up lasts the process: its full collections skip it (the sample
     # card's boxes, garbage now, are collected first rather than kept for ever)
@@ -128,16 +126,17 @@ def _ready() -> int:
     return os.getpid()
 
 
-def start_pool() -> bool:
+def start_pool(warm_up: Callable[[], object]) -> bool:
     """Start two warm layout processes for a threaded server; True if they run. They are
-    forked from a fork server that has imported the renderer and nothing else, so no thread's
-    lock comes along, and each warms up before its first card."""
+    forked from a fork server that has imported the renderer (the module of `warm_up`, a
+    function of its own: `render.warm_up`) and nothing else, so no thread's lock comes along,
+    and each calls `warm_up` before its first card."""
     global _POOL
     if _POOL is None and workers() >= 2:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["listbuilder.printing.render"])
+        context.set_forkserver_preload([warm_up.__module__])
         _POOL = ProcessPoolExecutor(max_workers=2, mp_context=context,
-                                    initializer=_warm_worker, initargs=(os.getpid(),))
+                                    initializer=_warm_worker, initargs=(os.getpid(), warm_up))
         try:
             for started in [_POOL.submit(_ready) for _ in range(2)]:
                 started.result()

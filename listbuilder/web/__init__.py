@@ -1,7 +1,6 @@
-"""The browser builder: `create_app` builds the Flask app; blueprints live one per module.
-
-Other parts (printing, quick-resolve) add their blueprints to `BLUEPRINTS`-style registration
-inside `create_app`, beside these.
+"""The web app: `create_app` builds it from one package per feature (builder, home, studio,
+resolve, prints, site), each listing its blueprints in `BLUEPRINTS`, on a thin shared layer
+(config, services, templating, forms, rosters). docs/architecture.md draws the map.
 """
 
 from __future__ import annotations
@@ -61,42 +60,14 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
     csrf.init_app(app)
 
-    from listbuilder.web import (
-        builder,
-        errors,
-        home,
-        limits,
-        notes,
-        offline,
-        roster_lists,
-        roster_packs,
-        security,
-        shared,
-        studio,
-        studio_form_views,
-        templating,
-    )
+    from listbuilder.web import builder, home, prints, resolve, site, studio, templating
 
     templating.init_app(app)
-    security.init_app(app)
-    errors.init_app(app)
-    app.register_blueprint(home.bp)
-    app.register_blueprint(builder.bp)
-    app.register_blueprint(shared.bp)
-    app.register_blueprint(notes.bp)
-    app.register_blueprint(offline.bp)
-    app.register_blueprint(roster_lists.bp)
-    app.register_blueprint(studio.bp)
-    app.register_blueprint(studio_form_views.bp)
-    app.register_blueprint(roster_packs.bp)
-    from listbuilder.web.studio_print import bp as studio_print_bp
-    app.register_blueprint(studio_print_bp)
-    # Printing and quick-resolve register their blueprints here, beside these.
-    from listbuilder.web.resolve_views import bp as resolve_bp
-    app.register_blueprint(resolve_bp)
-    from listbuilder.web.print_views import bp as print_bp
-    app.register_blueprint(print_bp)
-    limits.init_app(app)  # last: it limits endpoints of the blueprints above by name
+    site.init_app(app)
+    for feature in (home, builder, studio, resolve, prints):
+        for blueprint in feature.BLUEPRINTS:
+            app.register_blueprint(blueprint)
+    site.limits.init_app(app)  # last: it limits endpoints of the blueprints above by name
     return app
 
 

@@ -19,7 +19,7 @@ class Config:
     PRINT_CACHE_MB = int(os.environ.get("LISTBUILDER_PRINT_CACHE_MB") or 64)
     # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
     MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
-    # Prints not in the cache wait in a queue in the database (web/print_queue.py): at most
+    # Prints not in the cache wait in a queue in the database (web/prints/queue.py): at most
     # this many waiting; past it a print is answered 503 ("try again in a minute"). A
     # client's first print in line (and its first preview) is never turned away by it.
     PRINT_QUEUE = int(os.environ.get("LISTBUILDER_PRINT_QUEUE") or 16)
@@ -31,7 +31,7 @@ class Config:
     PRINT_JOB_TIMEOUT = 30
     # Whether a process serving HTTP runs a print runner thread (gunicorn's workers start it
     # at fork; Werkzeug's server at its first print). Flask's test client never starts one:
-    # tests run the queue with print_queue.run_next_job.
+    # tests run the queue with prints.queue.run_next_job.
     PRINT_RUNNER = True
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
@@ -47,7 +47,7 @@ class Config:
     SESSION_REFRESH_EACH_REQUEST = False
     # Requests one client (address) may make, in Flask-Limiter's notation ("30 per minute",
     # "10/minute;200/day"); an empty value turns that limit off (so these are read with a
-    # default, not `or`). listbuilder/web/limits.py names the requests each one covers. The
+    # default, not `or`). listbuilder/web/site/limits.py names the requests each one covers. The
     # minute's count is far above a player's busiest minute; the hour's bounds how fast one
     # address can grow the database (docs/hostile-input.md: at most about 1.2 GB an hour with
     # these, nearly all of it from rosters carrying three 128 KB packs) while leaving room

@@ -9,6 +9,7 @@ line-numbered errors.
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -141,3 +142,11 @@ def disposition(kind: str, name: str) -> str:
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     plain = re.sub(r"[^A-Za-z0-9._-]+", "-", plain).strip("-.") or "roster"
     return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+SEED_RANGE = 1_000_000  # a random draw's seed is a number below this
+
+
+def fresh_seeds(system: RuleSystem) -> dict[str, int]:
+    """A new roster's seeds: one for each random draw its game makes (WarStuff's table)."""
+    return {key: secrets.randbelow(SEED_RANGE) for key in system.random_choices()}

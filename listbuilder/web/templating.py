@@ -57,7 +57,7 @@ def hidden_base(context: Context) -> Markup:
 
 @pass_context
 def part_id(context: Context, part_id: str) -> Markup:
-    """The id attribute of a part's root element (listbuilder/web/parts.py), which also marks
+    """The id attribute of a part's root element (web/builder/parts.py), which also marks
     it to swap itself in when an answer draws that part alone (`swap_part`). Only the root:
     htmx would swap a marked element inside it a second time."""
     escaped = escape(part_id)  # escaped, then marked safe with the literal markup around it

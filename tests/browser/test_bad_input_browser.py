@@ -14,7 +14,7 @@ from test_builder_browser import add, change, start, submit_start, unfold, versi
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
-from listbuilder.web import builder
+from listbuilder.web.builder import views as builder
 
 Page = Any
 SAID = "Size: 10 to 30 models for Ork Boyz. Not saved: the roster keeps size 15."

@@ -1,4 +1,4 @@
-"""The builder as an app that works offline (static/js/sw.js, web/offline.py), in real
+"""The builder as an app that works offline (static/js/sw.js, web/site/offline.py), in real
 Chromium: with its network cut and the server itself stopped, a roster opened before (its edit
 and share pages), its last printed PDF and every game's rules sheet still open; a change made
 then is kept and saved once the server is back; a page never opened says so and lists what

@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 START_POOL_AND_WAIT = """
 import sys, time
-from listbuilder.printing import workers
+from listbuilder.printing import render, workers
 if __name__ == "__main__":
-    assert workers.start_pool()
+    assert workers.start_pool(render.warm_up)
     pids = {workers._POOL.submit(workers._ready).result() for _ in range(8)}
     print(" ".join(str(p) for p in sorted(pids)), flush=True)
     time.sleep(600)
@@ -96,9 +96,9 @@ def test_the_pool_dies_with_a_killed_server(tmp_path: Path) -> None:
 def test_a_pool_shut_down_leaves_no_font_folder(tmp_path: Path) -> None:
     """A layout process ends through multiprocessing's exit, which skips atexit: WeasyPrint's
     font folder, removed only by its __del__, was left in /tmp by every one."""
-    script = ("from listbuilder.printing import workers\n"
+    script = ("from listbuilder.printing import render, workers\n"
               "if __name__ == '__main__':\n"
-              "    assert workers.start_pool()\n"
+              "    assert workers.start_pool(render.warm_up)\n"
               "    workers.stop_pool()\n")
     (tmp_path / "main.py").write_text(script)
     done = subprocess.run([sys.executable, str(tmp_path / "main.py")], cwd=ROOT, timeout=120,

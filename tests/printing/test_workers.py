@@ -74,7 +74,7 @@ def test_a_threaded_server_lays_out_in_its_warm_pool(library, monkeypatch) -> No
 
     from listbuilder.engine.registry import get_system
     from listbuilder.printing.options import PrintOptions
-    from listbuilder.printing.render import print_deck
+    from listbuilder.printing.render import print_deck, warm_up
 
     from .pdfcheck import all_text, placements
 
@@ -96,7 +96,7 @@ def test_a_threaded_server_lays_out_in_its_warm_pool(library, monkeypatch) -> No
         thread.join()
 
     run("alone")
-    assert workers.start_pool()
+    assert workers.start_pool(warm_up)
     try:
         run("pooled")
     finally:

@@ -216,7 +216,7 @@ def test_the_starting_draw_can_be_picked_from_a_new_empire(se) -> None:
     name from the command line and in the browser's list."""
     from listbuilder.engine.model import Roster
     from listbuilder.engine.resolve import fielded_entries
-    from listbuilder.web.resolve_present import build_panel
+    from listbuilder.web.resolve.present import build_panel
 
     system, catalog = se
     roster = Roster(system="spaceempires", name="New", factions=("Orks",),

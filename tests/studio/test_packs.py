@@ -112,7 +112,7 @@ def test_a_pack_with_thousands_of_problems_lists_the_first_fifty() -> None:
     assert str(check.errors[-1]) == ("many.yaml: (top): and 59,950 more problems like these: "
                                      "fix the ones above and check again")
     # the page's heading does not count the line that counts the rest as a problem
-    from listbuilder.web.studio import CheckView
+    from listbuilder.web.studio.views import CheckView
 
     assert CheckView(check.errors).heading == "More than 50 problems to fix"
     assert CheckView(check.errors[:3]).heading == "3 problems to fix"

@@ -16,7 +16,7 @@ from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.schema import Name, Points, Schema
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import PACK
-from listbuilder.web.studio_fields import (
+from listbuilder.web.studio.fields import (
     Drawn,
     TooManyFields,
     draw,
@@ -30,7 +30,7 @@ from listbuilder.web.studio_fields import (
     read_form,
     refusals,
 )
-from listbuilder.web.studio_fields import (
+from listbuilder.web.studio.fields import (
     Field as Box,
 )
 

@@ -78,7 +78,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     server: pgserver.Server = request.getfixturevalue("pg_server")
     with server.admin(url) as connection:  # far quicker than a new database per test
         # print_jobs too: a print left waiting by an earlier test would take a place in the
-        # line's share of the address every test client asks from (print_queue)
+        # line's share of the address every test client asks from (prints.queue)
         connection.execute("TRUNCATE rosters, roster_history, print_cache, packs, pack_versions, "
                            "pack_tombstones, print_jobs RESTART IDENTITY")
     yield url

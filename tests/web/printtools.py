@@ -1,5 +1,5 @@
 """Printing through Flask's test client, which is no server and so runs no print runner
-(listbuilder.web.print_queue): `PrintingClient` answers a print that comes back in line (202)
+(listbuilder.web.prints.queue): `PrintingClient` answers a print that comes back in line (202)
 by running the queue in the test's thread and asking again, as the player's page asks again
 by itself, so a test reads the answer a player ends up with: the PDF, or the page saying why
 not."""
@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from listbuilder.web.print_queue import run_jobs
+from listbuilder.web.prints.queue import run_jobs
 
 
 class PrintingClient(FlaskClient):
@@ -37,7 +37,7 @@ def empty_queue(app: Flask) -> None:
     before each test as well)."""
     from sqlalchemy import delete
 
-    from listbuilder.web.print_queue import JOBS
+    from listbuilder.web.prints.queue import JOBS
 
     with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(delete(JOBS))

@@ -17,7 +17,7 @@ from webtools import Player, csrf_of, version_of
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
-from listbuilder.web import builder
+from listbuilder.web.builder import views as builder
 
 SAID = "Size: 10 to 30 models for Ork Boyz. Not saved: the roster keeps size 15."
 

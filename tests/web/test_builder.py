@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
-from listbuilder.web.present import roster_view
+from listbuilder.engine.report import roster_view
 
 
 def entries(player: Player) -> list[dict[str, object]]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from listbuilder.engine import edits
+from listbuilder.engine import report as present
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry, UnitDesign
 from listbuilder.engine.registry import get_system
-from listbuilder.web import edits, present
-from listbuilder.web.present import find_by_key, roster_view, unit_key, unit_rows
+from listbuilder.engine.report import find_by_key, roster_view, unit_key, unit_rows
 
 
 def test_add_stacks_where_count_means_copies(library: Library) -> None:
@@ -137,7 +138,7 @@ def test_edits_that_cannot_be_made(library: Library) -> None:
 
 
 def test_entry_lines_read_as_players_say_them(library: Library) -> None:
-    from listbuilder.web.present import EntryView
+    from listbuilder.engine.report import EntryView
 
     def line(label: str, count: int, lo: int = 1, hi: int | None = None) -> str:
         view = EntryView(0, RosterEntry(unit="x", count=count), None, 0, lo, hi, ())

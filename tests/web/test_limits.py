@@ -29,9 +29,10 @@ from webtools import Player, csrf_of, version_of
 from listbuilder import ratelimit
 from listbuilder.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
 from listbuilder.storage import RosterStore, make_engine
-from listbuilder.web import create_app, limits
+from listbuilder.web import create_app
 from listbuilder.web.config import Config, TestConfig
-from listbuilder.web.limits import EXTENSION, KINDS
+from listbuilder.web.site import limits
+from listbuilder.web.site.limits import EXTENSION, KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGAL = (ROOT / "examples" / "op40k" / "legal.yaml").read_bytes()

@@ -178,7 +178,7 @@ def test_the_apps_own_log_lines_hold_no_token(kind: str) -> None:
         logging.basicConfig(stream=sys.stdout, level=logging.INFO)
         hide_tokens_in_logs()
         hide_tokens_in_logs()  # twice changes nothing
-        log = logging.getLogger("listbuilder.web.errors")
+        log = logging.getLogger("listbuilder.web.site.errors")
         if {kind!r} == "record":
             log.error("Error handling request %s", "/studio%2Fp%2F{edit}/form?te_for={share}")
         elif {kind!r} == "exception":

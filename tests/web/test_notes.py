@@ -1,4 +1,4 @@
-"""listbuilder.web.notes and the messages that tell the whole truth in the builder: a violation
+"""listbuilder.web.site.notes and the messages that tell the whole truth in the builder: a violation
 links to the reading that decided it, printed prices beside the formula's, spend named as spend,
 an empty roster called empty."""
 
@@ -11,7 +11,7 @@ from flask import Flask, render_template
 from flask.testing import FlaskClient
 from webtools import Player
 
-from listbuilder.web.notes import parse
+from listbuilder.web.site.notes import parse
 
 
 def test_the_notes_page_gives_every_heading_its_anchor(client: FlaskClient) -> None:
@@ -29,7 +29,7 @@ def test_the_notes_are_shown_as_text_never_as_html(app: Flask) -> None:
     blocks = parse("# Notes\n\n### A <b>bold</b> claim\nSee <script>alert(1)</script> and "
                    "`<i>`.\nPinned by: tests/x.py::test_y\n")
     with app.test_request_context():
-        page = render_template("web/notes.html", blocks=blocks)
+        page = render_template("site/notes.html", blocks=blocks)
     assert "<script>" not in page and "<b>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<code>&lt;i&gt;</code>" in page

@@ -15,9 +15,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from webtools import csrf_of
 
+from listbuilder.engine.history import HISTORY_KEPT
 from listbuilder.engine.packs import MAX_PACK_BYTES
 from listbuilder.pack_storage import VERSIONS_KEPT, PackStore
-from listbuilder.storage import HISTORY_KEPT
 
 UNIT = """  - name: Squad {n}
     faction: House Guard

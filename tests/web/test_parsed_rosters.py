@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from listbuilder.engine import edits
 from listbuilder.engine.catalog import parse_yaml
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster
 from listbuilder.engine.roster_file import RosterModel, to_roster
 from listbuilder.engine.yaml_limits import ROSTER
-from listbuilder.web import edits, rosters
+from listbuilder.web import rosters
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*/*.yaml"))
 

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from markupsafe import Markup
 from webtools import Player, csrf_of
 
-from listbuilder.web import parts
+from listbuilder.web.builder import parts
 
 # -- the comparison on its own ----------------------------------------------------------------
 
@@ -279,9 +279,10 @@ def test_a_part_is_drawn_only_when_what_it_reads_changed(
     always, each unit to add whose row reads the same) is not drawn at all; and what the app
     keeps to compare the next change with is what a fresh page's parts read, however many
     changes in a row it was worked out from."""
-    from listbuilder.web import builder
-    from listbuilder.web.page import roster_context
-    from listbuilder.web.roster_parts import ROSTER_PARTS
+    from listbuilder.web import services
+    from listbuilder.web.builder import views as builder
+    from listbuilder.web.builder.page import roster_context
+    from listbuilder.web.builder.roster_parts import ROSTER_PARTS
 
     drawn: list[str] = []
     draw = parts.draw
@@ -304,7 +305,7 @@ def test_a_part_is_drawn_only_when_what_it_reads_changed(
         each.append(set(drawn))
         # worked out as in the change's own request (its anchor unfolds the entry changed)
         with app.test_request_context(f"/r/{player.token}/{action}", method="POST", data=data):
-            opened = builder._open(player.token)
+            opened = services.roster_by_edit_token(player.token)
             kept = builder._pages().get(builder._page_key(opened))
             fresh = parts.reads_of(ROSTER_PARTS, {
                 **roster_context(opened, player.token), "said": kept and kept["said"]})

@@ -19,8 +19,8 @@ from printtools import empty_queue, printing_client
 from sqlalchemy import select
 
 from listbuilder.printing import render
-from listbuilder.web import print_cache
-from listbuilder.web.print_queue import (
+from listbuilder.web.prints import cache as print_cache
+from listbuilder.web.prints.queue import (
     DOWNLOAD,
     JOBS,
     PREVIEW,

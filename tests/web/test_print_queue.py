@@ -1,4 +1,4 @@
-"""Prints are laid out beside the edits, never in a request's thread (print_queue): a print not
+"""Prints are laid out beside the edits, never in a request's thread (prints.queue): a print not
 in the cache is answered at once (202) with a page saying its place in line, which asks again
 by itself; once a runner made it, the same address answers the PDF. The same print asked twice
 is one job; past the queue's bound a print is turned away (503); a job whose runner died is
@@ -24,8 +24,8 @@ from pypdf import PdfReader
 from sqlalchemy import select, update
 
 from listbuilder.printing import render
-from listbuilder.web import print_queue
-from listbuilder.web.print_queue import (
+from listbuilder.web.prints import queue as print_queue
+from listbuilder.web.prints.queue import (
     DONE,
     FAILED,
     JOBS,

@@ -1,4 +1,4 @@
-"""Printing from the browser (listbuilder.web.print_views) through the test client: the Print
+"""Printing from the browser (listbuilder.web.prints.views) through the test client: the Print
 menu on the roster pages and each system's print page, with every option labelled; PDFs read
 back with pypdf and pdfplumber (paper size, pages, cards placed, names printed); a print by the
 share link; problems in words with the form filled as sent (422, never a 500); unknown links
@@ -31,8 +31,9 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.printing import PrintError, PrintOptions, printables
 from listbuilder.printing.geometry import CARDS, PAPERS, grid, pt
-from listbuilder.web.print_forms import roster_form
-from listbuilder.web.print_views import LABELS, download_name, print_preview_url
+from listbuilder.web.prints.answers import download_name
+from listbuilder.web.prints.forms import LABELS, roster_form
+from listbuilder.web.prints.views import print_preview_url
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTION_NAMES = set(PrintOptions.__dataclass_fields__)

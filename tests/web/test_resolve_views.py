@@ -1,4 +1,4 @@
-"""The quick-resolve panel and page (listbuilder.web.resolve_views) through the test client:
+"""The quick-resolve panel and page (listbuilder.web.resolve.views) through the test client:
 every system answers a pair from a real saved roster, as the engine does; two attackers side by
 side; options from the option data; bad input answered in words next to the field; names
 escaped everywhere, the chart included."""
@@ -26,8 +26,8 @@ from listbuilder.engine.resolve import (
     situation_options,
 )
 from listbuilder.web import services
-from listbuilder.web.page import roster_context
-from listbuilder.web.resolve_present import build_panel
+from listbuilder.web.builder.page import roster_context
+from listbuilder.web.resolve.present import build_panel
 from listbuilder.web.rosters import open_stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +129,7 @@ def test_a_name_several_factions_share_is_offered_once_when_they_fight_alike(
     """WarStuff's Knight is in Fantasy and Medieval with one profile: the target list offers
     "Knight" once (what the resolver takes); Space Empires' Dreadnaughts differ between Eldar
     and Imperial, so each is offered by its faction."""
-    from listbuilder.web.resolve_present import catalog_targets
+    from listbuilder.web.resolve.present import catalog_targets
 
     ws = {t.value: t.text for t in catalog_targets(library.catalog(get_system("warstuff")))}
     assert ws["Knight"] == "Fantasy, Medieval"
@@ -565,7 +565,7 @@ def test_a_system_without_quick_resolve_has_no_panel(app: Flask, client: FlaskCl
 
 
 def test_the_panel_fits_the_share_pages_context(app: Flask) -> None:
-    """templates/web/shared.html can include resolve/panel.html as the roster page does."""
+    """web/builder/templates/shared.html can include resolve/panel.html as the roster page does."""
     token, share = save(app, example("warstuff"))
     with app.test_request_context(f"/s/{share}"):
         opened = open_stored(services.library(), services.by_share_token(share))

@@ -1,6 +1,6 @@
-"""Your rosters on every device without an account (web/roster_lists.py): a private link to a
-browser's list opens the same list in another browser, which then adds to it; the database
-holds the list sealed, and copies of a roster get names of their own."""
+"""Your rosters on every device without an account (web/home/lists.py, web/collection.py): a
+private link to a browser's list opens the same list in another browser, which then adds to
+it; the database holds the list sealed, and copies of a roster get names of their own."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from webtools import Player, csrf_of
 
 from listbuilder.storage import RosterListRow
-from listbuilder.web import roster_lists
+from listbuilder.web import collection
 
 
 def names(client: FlaskClient) -> list[str]:
@@ -75,12 +75,12 @@ def test_the_database_holds_the_list_sealed(app: Flask) -> None:
     table = RosterListRow.__table__
     with store.engine.connect() as connection:
         rows = connection.execute(table.select().where(
-            table.c.lookup == roster_lists.lookup(link))).all()
+            table.c.lookup == collection.lookup(link))).all()
     assert len(rows) == 1
     sealed = bytes(rows[0].sealed)
     assert token.encode() not in sealed and link not in rows[0].lookup
-    assert roster_lists.unseal(sealed, link) == [token]
-    assert roster_lists.unseal(sealed, link[:-1] + ("A" if link[-1] != "A" else "B")) is None
+    assert collection.unseal(sealed, link) == [token]
+    assert collection.unseal(sealed, link[:-1] + ("A" if link[-1] != "A" else "B")) is None
 
 
 def test_a_wrong_list_link_says_so(client: FlaskClient) -> None:

@@ -19,14 +19,16 @@ from listbuilder.storage import (
     RosterListRow,
     RosterRow,
 )
-from listbuilder.web import roster_lists, services, studio
+from listbuilder.web import collection
 
 # What players keep: a GET must leave every row of these as it was. The print cache, the print
+from listbuilder.web.studio import views as studio
+
 # queue and the rate limits' counters are left out on purpose: a print asked for by a GET is
 # laid out once and kept for whoever asks next, which changes no one's roster, pack or list.
 KEPT = (RosterRow, RosterListRow, RosterHistoryRow, PackRow, PackVersionRow, PackTombstoneRow)
 # What a browser keeps in its session: its rosters, its list link, its packs, its undo list.
-LISTS = (services.MINE, roster_lists.LIST, studio.PACKS, "deleted")
+LISTS = (collection.MINE, collection.LIST, studio.PACKS, "deleted")
 
 
 def database(app: Flask) -> dict[str, list[tuple[Any, ...]]]:

@@ -14,7 +14,7 @@ import re
 from test_front import front, upgraded  # noqa: F401 - fixtures: `make run`'s server
 
 from listbuilder.web.config import Config
-from listbuilder.web.errors import MESSAGES
+from listbuilder.web.site.errors import MESSAGES
 
 MB = 1_000_000
 EXPLAINED = MESSAGES[413]  # "That upload is too large: a roster file is at most 640 KB, ..."

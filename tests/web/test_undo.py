@@ -13,11 +13,18 @@ from test_partial_answers import answer, apply_swaps, main_of
 from webtools import Player, csrf_of, version_of
 
 from listbuilder import storage
+from listbuilder.engine import history
+from listbuilder.engine.history import (
+    HISTORY_KEPT,
+    UNDO_REACH,
+    HistoryStep,
+    Stacks,
+    Undoable,
+    replay,
+)
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.storage import HISTORY_KEPT, HistoryStep, RosterStore, StaleRoster
-from listbuilder.web import history
-from listbuilder.web.builder import PAGES_KEPT
-from listbuilder.web.history import UNDO_REACH, Stacks, Undoable, replay
+from listbuilder.storage import RosterStore, StaleRoster
+from listbuilder.web.builder.views import PAGES_KEPT
 from listbuilder.web.recent import Recent
 
 # -- the history in the database --------------------------------------------------------------

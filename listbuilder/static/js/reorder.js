@@ -1,7 +1,7 @@
 // Moving an entry to another place in one change. Each entry's line has a handle
-// (web/_entry.html) that is dragged (mouse, touch or pen: pointer events) or moved from the
+// (builder/_entry.html) that is dragged (mouse, touch or pen: pointer events) or moved from the
 // keyboard: Up and Down one place, Home and End to the top and the bottom. A move fills in
-// the page's one reorder form (web/_entries.html) and submits it, so it joins the queue of
+// the page's one reorder form (builder/_entries.html) and submits it, so it joins the queue of
 // changes like any other (edits.js) and is answered with the parts it changed.
 // Without the script the handles are hidden; the Move up and Move down buttons do the same,
 // one place at a time.

@@ -47,7 +47,7 @@
     describe(el, id, true);
   }
 
-  // The verdict at the top of the page (templates/web/studio_pack.html), said again as the
+  // The verdict at the top of the page (web/studio/templates/pack.html), said again as the
   // check answers: its heading, and whether it lists problems.
   function jump(check) {
     var link = document.getElementById("check-jump");

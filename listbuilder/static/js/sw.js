@@ -1,4 +1,4 @@
-// Listbuilder's service worker (served at /sw.js by listbuilder/web/offline.py): the builder
+// Listbuilder's service worker (served at /sw.js by listbuilder/web/site/offline.py): the builder
 // keeps working when the game store's Wi-Fi drops.
 //
 // - Pages (a roster by its edit or share link, the home page, a print page) are asked of the

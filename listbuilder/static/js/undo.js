@@ -1,5 +1,5 @@
 // Undo and redo from the keyboard. Ctrl+Z (Cmd+Z on a Mac) presses the roster page's Undo
-// button, Ctrl+Shift+Z or Ctrl+Y its Redo (web/_history.html), except in a text field, where
+// button, Ctrl+Shift+Z or Ctrl+Y its Redo (builder/_history.html), except in a text field, where
 // the keys undo the typing. A press submits the button's form, so it joins the queue of
 // changes as a click does (edits.js): sent in order, kept while there is no connection.
 // Without the script the buttons are plain forms.

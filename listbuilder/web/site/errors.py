@@ -1,0 +1,65 @@
+"""Every error is a page in words a player understands, never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from listbuilder.engine.errors import DataLoadError
+
+log = logging.getLogger(__name__)
+
+# the page nginx shows for a body it refused (listbuilder/front/site.conf.j2's error_page)
+TOO_LARGE = "/errors/too-large"
+
+MESSAGES = {
+    400: "The request was not understood. Go back and try again.",
+    404: "There is nothing at this address.",
+    405: "This address does not take that kind of request.",
+    413: "That upload is too large: a roster file is at most 640 KB, a pack 128 KB.",
+}
+
+
+def _page(status: int, title: str, message: str, details: list[str] | None = None
+          ) -> tuple[str, int]:
+    return render_template("site/error.html", status=status, title=title, message=message,
+                           details=details or []), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> tuple[str, int]:
+        return _page(400, "The form had expired",
+                     "This form had expired or did not come from this site, so nothing was "
+                     "changed. Reload the page and try again.")
+
+    @app.errorhandler(DataLoadError)
+    def data_error(exc: DataLoadError) -> tuple[str, int]:
+        return _page(500, "The data could not be loaded",
+                     "The built-in data has problems; fix these files and restart:",
+                     [str(e) for e in exc.errors])
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[str, int]:
+        status = exc.code or 500
+        custom = exc.description if exc.description != type(exc).description else None
+        message = custom or MESSAGES.get(status, "Something went wrong; nothing was changed.")
+        return _page(status, exc.name, message)
+
+    @app.get(TOO_LARGE)
+    def too_large() -> tuple[str, int]:
+        # nginx answers a body over its own limit with this page (its error_page): the same
+        # words and status the app gives a body over its limit, not nginx's bare one
+        return http_error(RequestEntityTooLarge())
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> tuple[str, int]:
+        if isinstance(exc, HTTPException):
+            return http_error(exc)
+        log.exception("unexpected error")
+        return _page(500, "Something went wrong",
+                     "Something went wrong on our side; nothing was changed. Reload the page "
+                     "and try again.")
