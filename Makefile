@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/load.py
 	$(BIN)/python benchmarks/resolve.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/calls.py
 	test ! -f benchmarks/print.py || $(BIN)/python benchmarks/print.py
 	$(BIN)/python benchmarks/studio.py
 

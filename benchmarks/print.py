@@ -70,7 +70,7 @@ def _deck(copies_total: int | None) -> tuple[Any, Any, Any]:
 
     system = get_system("spaceempires")
     catalog = Library().catalog(system)
-    deck = system.card_set(catalog)
+    deck = system.cards().card_set(catalog)
     assert deck is not None
     if copies_total is not None:  # the 18 kinds, as many copies of each as makes the total
         n = len(deck.cards)
@@ -100,7 +100,7 @@ def measure(case: str, mode: str, cold: bool = False) -> dict[str, Any]:
     if case == "roster":
         loaded = Library().read_roster(ROSTER_2000, "2000.yaml")
         system, catalog, roster = loaded.system, loaded.catalog, loaded.roster
-        cards = system.unit_cards(catalog, roster)
+        cards = system.cards().unit_cards(catalog, roster)
         title = roster.name
         fronts = unit_faces(system, cards)
 
@@ -121,7 +121,7 @@ def measure(case: str, mode: str, cold: bool = False) -> dict[str, Any]:
     if mode == "again":  # printed once, then again with one unit changed (timed)
         imposed()
         changed = Library().read_roster(ROSTER_2000.replace(*ONE_CHANGE), "2000.yaml").roster
-        cards = system.unit_cards(catalog, changed)
+        cards = system.cards().unit_cards(catalog, changed)
     start = time.perf_counter()
     if mode in ("imposed", "again"):
         printed = imposed()
@@ -166,7 +166,7 @@ def longest(card: str = "poker") -> None:
         if system.id == "actionhammer":
             for leader in catalog.units:
                 for guard in catalog.units:
-                    if (system.can_join(leader) and not system.can_join(guard)
+                    if (system.builder().can_join(leader) and not system.builder().can_join(guard)
                             and guard.faction == leader.faction
                             and getattr(guard, "move", 0) == getattr(leader, "move", 1)
                             and system.count_bounds(guard)[1] not in (None, 1)):
@@ -180,7 +180,7 @@ def longest(card: str = "poker") -> None:
         for entries in rosters:
             roster = Roster(system=system.id, name="all", entries=tuple(entries),
                             factions=tuple({e.faction for e in entries if e.faction}))
-            cards += system.unit_cards(catalog, roster)[:1]
+            cards += system.cards().unit_cards(catalog, roster)[:1]
         laid = lay_out_each([face for face, _ in unit_faces(system, cards)], _stock(options),
                             _context(system, options, "all", brief=card in BRIEF))
         for c, size, pages in zip(cards, laid.font_pt, laid.pages, strict=True):
@@ -206,7 +206,7 @@ def halves(rounds: int) -> None:
     warm_up()
     loaded = Library().read_roster(ROSTER_2000, "2000.yaml")
     options = PrintOptions(what="cards")
-    faces = [face for face, _ in unit_faces(loaded.system, loaded.system.unit_cards(
+    faces = [face for face, _ in unit_faces(loaded.system, loaded.system.cards().unit_cards(
         loaded.catalog, loaded.roster))]
     context = _context(loaded.system, options, "Halves")
     stock = layout.sheet_size(faces, _stock(options), context)

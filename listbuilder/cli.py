@@ -17,13 +17,10 @@ from pydantic import BaseModel
 from listbuilder import db_commands
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
-from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry
+from listbuilder.engine.model import Catalog, Origin, Roster
 from listbuilder.engine.registry import all_systems, get_system, system_ids
-from listbuilder.engine.roster_file import (
-    data_changes,
-    dump_roster,
-    roster_json_schema,
-)
+from listbuilder.engine.report import EntryReport, report
+from listbuilder.engine.roster_file import dump_roster, roster_json_schema
 from listbuilder.engine.system import RuleSystem, message_line
 
 EXIT_ILLEGAL = 1
@@ -102,14 +99,13 @@ def catalog(library: Library, system_id: str, as_json: bool) -> None:
         click.echo(f"\nDeck: {deck.name} ({deck.size} cards, {len(deck.cards)} kinds)")
 
 
-def _entry_json(system: RuleSystem, catalog: Catalog, roster: Roster,
-                entry: RosterEntry) -> dict[str, object]:
+def _entry_json(system: RuleSystem, catalog: Catalog, view: EntryReport) -> dict[str, object]:
     """An entry as listed, and its unit as fielded (null for a unit the data lacks, and in a
     system without upgrades)."""
-    unit = system.unit_of(catalog, roster, entry)
+    entry, unit = view.entry, view.unit
     fielded = system.fielded(catalog, unit, entry) if unit is not None else None
     return {"unit": entry.unit, "count": entry.count, "upgrades": list(entry.upgrades),
-            "cost": system.entry_cost(catalog, roster, entry) if unit is not None else None,
+            "cost": view.cost if unit is not None else None,
             "fielded": fielded.to_json() if fielded is not None else None}
 
 
@@ -125,11 +121,9 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
     except DataLoadError as exc:  # a RosterFileError too: the file is no roster
         _fail(exc)
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
-    found = system.validate(cat, r)
-    totals = system.totals(cat, r)
-    sections = system.sections(cat, r)
-    status = system.status(cat, r, found)
-    changes = data_changes(r, system, cat)
+    assessed = report(system, cat, r)
+    found, totals, sections = assessed.violations, assessed.totals, assessed.sections
+    status, changes = assessed.status, assessed.changes
     if as_json:
         click.echo(json.dumps({
             "system": system.id, "name": r.name, "legal": status.state == "legal",
@@ -139,7 +133,7 @@ def validate(library: Library, roster: Path, as_json: bool) -> None:
             "summary": dict(totals.lines), "notes": list(totals.notes),
             "sections": {s.title: dict(s.lines) for s in sections}, "changes": changes,
             "violations": [dataclasses.asdict(v) for v in found],
-            "entries": [_entry_json(system, cat, r, e) for e in r.entries],
+            "entries": [_entry_json(system, cat, e) for e in assessed.entries],
         }, indent=1, ensure_ascii=False))
     else:
         click.echo(f"{r.name} ({system.name}): {totals.headline}")
@@ -392,6 +386,7 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
         find_side,
         parse_settings,
         quick_resolve,
+        situation_options,
     )
 
     try:
@@ -416,7 +411,7 @@ def resolve(library: Library, system_id: str, attacker: str, defender: str,
         sides = (find_side(system, cat, attacker, mine),
                  find_side(system, theirs_cat, defender, theirs))
         if list_options:
-            for option in system.resolve_options(cat, *sides):
+            for option in situation_options(system, cat, *sides):
                 click.echo(f"{option.key}={option.text(option.default)}  ({option.allowed()})"
                            f"  {option.label}: {option.help}")
             return
@@ -509,7 +504,7 @@ def print_(library: Library, /, roster: Path, output: Path | None, **flags: Any)
     except DataLoadError as exc:
         _fail(exc)
     system, cat, r = loaded.system, loaded.catalog, loaded.roster
-    broken = [v for v in system.validate(cat, r) if v.severity == "error"]
+    broken = [v for v in report(system, cat, r).violations if v.severity == "error"]
     if broken:
         click.echo(f"warning: {r.name} breaks {len(broken)} rule(s); printing it anyway "
                    f"(the roster sheet lists them; `listbuilder validate` explains)", err=True)

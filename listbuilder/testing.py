@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems
+from listbuilder.engine.report import report
 from listbuilder.engine.system import RuleSystem
 
 
@@ -35,6 +37,7 @@ def check_system(system: RuleSystem[Any, Any], legal_roster: str,
     catalog = library.catalog(system)
     assert catalog.system == system.id and catalog.units, f"{system.id}: its catalog is empty"
     names = {f.name for f in catalog.factions}
+    builder = system.builder()
     for unit in catalog.units:
         assert unit.faction is None or unit.faction in names, (
             f"{system.id}: {unit.name} names the unknown faction {unit.faction!r}")
@@ -43,21 +46,23 @@ def check_system(system: RuleSystem[Any, Any], legal_roster: str,
         lo, hi = system.count_bounds(unit)
         assert lo >= 1 and (hi is None or lo <= hi), (
             f"{system.id}: {unit.name} has count bounds {lo} to {hi}")
-        assert lo <= system.default_count(unit), (
+        assert lo <= builder.default_count(unit), (
             f"{system.id}: {unit.name} starts below its smallest count")
 
     loaded = library.read_roster(legal_roster, f"<{system.id} contract roster>")
     roster = loaded.roster
     assert loaded.system.id == system.id, "the contract roster is of another system"
-    found = system.validate(catalog, roster)
-    assert system.status(catalog, roster, found).state == "legal", (
+    assessed = report(system, catalog, roster)
+    found = assessed.violations
+    assert assessed.status.state == "legal", (
         f"{system.id}: the contract roster should be legal, got {[str(v) for v in found]}")
-    costs = [system.entry_cost(catalog, roster, entry) for entry in roster.entries]
+    costs = [system.entry_cost(catalog, p.unit, p.entry) for p in assessed.priced]
     assert all(cost >= 0 for cost in costs), f"{system.id}: a negative cost: {costs}"
-    assert system.roster_points(catalog, roster) == sum(costs), (
-        f"{system.id}: roster_points is not the sum of entry_cost")
-    for entry in roster.entries:  # (a system may still print joined entries on one card)
-        assert system.entry_card(catalog, roster, entry) is not None, (
+    assert assessed.totals.points == sum(costs), (
+        f"{system.id}: the totals' points are not the sum of entry_cost")
+    printed, placed = system.cards(), {p.index: p for p in assessed.priced}
+    for i, entry in enumerate(roster.entries):  # (a system may print joined entries on one card)
+        assert i in placed and isinstance(printed.entry_card(catalog, placed[i]), UnitCard), (
             f"{system.id}: {entry.unit} gives no card")
 
     from listbuilder import printing

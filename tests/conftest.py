@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import LoadedRoster
 from listbuilder.engine.system import Violation
 from listbuilder.printing.facecache import FACES
@@ -43,6 +44,6 @@ def violations(read):
 
     def _violations(text: str) -> list[Violation]:
         loaded = read(text)
-        return loaded.system.validate(loaded.catalog, loaded.roster)
+        return report(loaded.system, loaded.catalog, loaded.roster).violations
 
     return _violations

@@ -290,3 +290,42 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
                      (9, "listbuilder.engine")]
     edges = {(i.source, i.target) for i in imports()}
     assert ("listbuilder.cli", "listbuilder.server") in edges  # inside a function
+
+
+# -- inside the web app: features on a shared layer ------------------------------------------
+
+WEB_FEATURES = ("builder", "home", "studio", "prints", "resolve", "site")
+
+
+def web_feature(module: str) -> str | None:
+    """The feature package of web a module is in (web/<feature>/...), or None: the shared
+    layer (web/*.py) and everything outside web."""
+    names = module.split(".")
+    if names[:2] != ["listbuilder", "web"] or len(names) < 3:
+        return None
+    return names[2] if names[2] in WEB_FEATURES else None
+
+
+def test_every_web_package_is_a_known_feature() -> None:
+    found = {m.split(".")[2] for m in modules()
+             if m.startswith("listbuilder.web.") and modules()[m].name == "__init__.py"}
+    assert found == set(WEB_FEATURES), "a feature package added or removed: update " \
+                                       "WEB_FEATURES here and docs/architecture.md"
+
+
+def test_the_shared_web_layer_imports_no_feature() -> None:
+    """web/*.py is beneath the features: it may not reach up into one (create_app, in
+    web/__init__.py, is what puts them together)."""
+    wrong = [i for i in imports()
+             if i.source.startswith("listbuilder.web") and web_feature(i.source) is None
+             and i.source != "listbuilder.web" and web_feature(i.target) is not None]
+    assert not wrong, "\n".join(f"{i.where}: {i.source} imports {i.name}" for i in wrong)
+
+
+def test_a_features_views_are_its_own() -> None:
+    """One feature may use what another offers in a module meant for it (prints/answers.py),
+    never the other's views: a view module is imported only inside its own feature."""
+    wrong = [i for i in imports()
+             if (feature := web_feature(i.target)) is not None
+             and i.target.endswith(".views") and web_feature(i.source) != feature]
+    assert not wrong, "\n".join(f"{i.where}: {i.source} imports {i.name}" for i in wrong)

@@ -2,7 +2,8 @@
 the roster sheet, as display data.
 
 Which cards exist, what each says and how many copies are printed are rules decisions, so the
-systems make them (the printing hooks of `RuleSystem`); templates only lay these out.
+systems make them (`Cards` in engine/system.py, each game's in its cards.py); templates
+only lay these out.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class UnitCard:
     upgrades: tuple[RuleText, ...] = ()  # the upgrades taken, with their cost and text
     # the unit's own numbers for the core rules a player checks most, printed as one line
     # ("Save 4+ (3+ in cover) · Morale 3+ at 5 models or fewer"); what the rules themselves
-    # say is on the quick-reference card and the roster sheet (RuleSystem.core_rules)
+    # say is on the quick-reference card and the roster sheet (Cards.core_rules)
     reminders: tuple[RuleText, ...] = ()
 
     def has_notes(self) -> bool:

@@ -53,11 +53,12 @@ def _entry_faction(catalog: Catalog, unit: Unit) -> str | None:
 def add_unit(system: RuleSystem, catalog: Catalog, roster: Roster, unit: Unit) -> Roster:
     """Add one entry of `unit`, or one more to its entry where the system stacks entries."""
     faction = _entry_faction(catalog, unit)
-    if system.stacks_entries():
+    builder = system.builder()
+    if builder.stacks_entries():
         for i, entry in enumerate(roster.entries):
             if entry.unit.casefold() == unit.name.casefold() and entry.faction == faction:
                 return _with_entry(roster, i, replace(entry, count=entry.count + 1))
-    entry = RosterEntry(unit=unit.name, faction=faction, count=system.default_count(unit))
+    entry = RosterEntry(unit=unit.name, faction=faction, count=builder.default_count(unit))
     return replace(roster, entries=(*roster.entries, entry))
 
 

@@ -2,7 +2,8 @@
 
 Both the engine and each system's `resolve.py` build on these pieces; they live apart from
 `listbuilder.engine.resolve` (which finds sides in a catalog or roster and calls a system) so
-that `RuleSystem`'s resolve hooks can name them without importing the code that calls them.
+that `RuleSystem.resolver` and each system's `Resolver` can name them without importing the
+code that calls them.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, Literal, Protocol
+from typing import Any, ClassVar, Generic, Literal
 
 from typing_extensions import TypeVar
 
 from listbuilder.engine.dice import Dist, Prob
 from listbuilder.engine.errors import closest
-from listbuilder.engine.model import Catalog, Unit
+from listbuilder.engine.model import Catalog, Roster, RosterEntry, Unit
 
 OptionValue = bool | int | str
 Situation = Mapping[str, OptionValue]
@@ -343,14 +344,36 @@ C_contra = TypeVar("C_contra", bound=Catalog, contravariant=True)
 U_contra = TypeVar("U_contra", bound=Unit, contravariant=True)
 
 
-class Resolver(Protocol[C_contra, U_contra]):
-    """A system's dice maths: its `resolve.py` module, handed over by `RuleSystem.resolver`.
+class Resolver(Generic[C_contra, U_contra]):
+    """A system's dice maths, handed over by `RuleSystem.resolver`: each system's `resolve.py`
+    subclasses it, typed by the system's own catalog and units so it reads their stats
+    directly, and overrides `resolve` (and the other hooks where its game differs).
 
-    Typed by the system's own catalog and units, so the module reads their stats directly.
+    The base holds the neutral defaults; `listbuilder.engine.resolve` finds the sides and calls
+    these hooks.
     """
 
-    def options(self, catalog: C_contra, attacker: Side[U_contra], defender: Side[U_contra],
-                /) -> tuple[Option, ...]: ...
+    # True where a roster entry's count is copies of a one-model unit that each fight on their
+    # own (a Hammer Wars pool, WarStuff): a side taken from the roster is one of them.
+    copies_fight_alone: ClassVar[bool] = False
+
+    def options(self, catalog: C_contra, attacker: Side[U_contra],
+                defender: Side[U_contra]) -> tuple[Option, ...]:
+        """The situation settings a resolve of this pair offers (cover, stance, facing...)."""
+        return ()
 
     def resolve(self, catalog: C_contra, attacker: Side[U_contra], defender: Side[U_contra],
-                situation: Situation, /) -> Result: ...
+                situation: Situation) -> Result:
+        """What `attacker` does to `defender`, exactly. `situation` holds a value for every
+        option `options` gave (see listbuilder.engine.resolve.quick_resolve)."""
+        raise NotImplementedError
+
+    def default_models(self, unit: U_contra) -> int:
+        """Models (or chits) a side of this unit has when neither a roster nor 'N x' says."""
+        return 1
+
+    def extras(self, catalog: C_contra, roster: Roster) -> tuple[RosterEntry, ...]:
+        """Units the roster fields besides its entries (Space Empires' starting draw), which
+        quick-resolve offers as if they were listed after them, and the roster sheet prints
+        under their own heading."""
+        return ()

@@ -111,9 +111,6 @@ def named(items: Iterable[N], name: str) -> N | None:
     and how a system's catalog finds its own kind of them."""
     return next((item for item in items if item.name.casefold() == name.casefold()), None)
 
-# lookups a catalog remembers: names come from rosters strangers send, so the number is bounded
-_FOUND_KEPT = 4096
-
 
 @dataclass(frozen=True, kw_only=True)
 class Catalog(Generic[UnitT_co]):
@@ -143,24 +140,12 @@ class Catalog(Generic[UnitT_co]):
         None when the name is unknown or ambiguous. Whether the unit's faction is allowed in a
         roster is a rule (`roster.wrong-faction`), checked by validation, not by lookup.
         """
-        key = (name, tuple(factions))
-        if key in self._found:
-            return self._found[key]
         candidates = self.units_named(name)
-        wanted = {f.casefold() for f in key[1]}
+        wanted = {f.casefold() for f in factions}
         if wanted:
             preferred = tuple(u for u in candidates if (u.faction or "").casefold() in wanted)
             candidates = preferred or candidates
-        unit = candidates[0] if len(candidates) == 1 else None
-        if len(self._found) < _FOUND_KEPT:
-            self._found[key] = unit
-        return unit
-
-    @cached_property
-    def _found(self) -> dict[tuple[str, tuple[str, ...]], UnitT_co | None]:
-        """Lookups answered: a roster's costs, rules and page look each entry's unit up some
-        twenty times."""
-        return {}
+        return candidates[0] if len(candidates) == 1 else None
 
     def faction(self, name: str) -> Faction | None:
         return named(self.factions, name)

@@ -132,15 +132,16 @@ def pack_changes(system: RuleSystem, roster: Roster, before: Catalog,
     """What a new version of a roster's pack changes for the roster's units, in the words of
     `data_changes`: a unit gone, a cost changed, a profile changed. Empty: nothing it uses."""
     out = []
-    for entry in roster.entries:
-        old, new = system.unit_of(before, roster, entry), system.unit_of(after, roster, entry)
-        if old is None:
+    was_priced = {p.index: p for p in system.priced(before, roster)}
+    now_priced = {p.index: p for p in system.priced(after, roster)}
+    for i, entry in enumerate(roster.entries):
+        if i not in was_priced:
             continue  # not a unit the roster can use today: its own problem
-        if new is None:
+        if i not in now_priced:
             out.append(f"{entry.unit}: no longer in the pack")
             continue
-        was = system.entry_cost(before, roster, entry)
-        now = system.entry_cost(after, roster, entry)
+        old, new = was_priced[i].unit, now_priced[i].unit
+        was, now = was_priced[i].cost, now_priced[i].cost
         if was != now:
             out.append(f"{entry.unit}: {system.price_text(was)} -> {system.price_text(now)}")
         elif replace(old, origin=BUILTIN) != replace(new, origin=BUILTIN):

@@ -22,7 +22,7 @@ from listbuilder.engine.model import Catalog, PackUse, Roster, RosterEntry, Unit
 from listbuilder.engine.packs import MAX_PACK_BYTES, MAX_PACKS, pack_file_name, pack_revision
 from listbuilder.engine.roster_words import describe_roster_error
 from listbuilder.engine.schema import Count, Label, Name, Points, Schema, in_range
-from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.system import Priced, RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
 
 FORMAT_VERSION = 1
@@ -394,8 +394,8 @@ def _name_problems(
                                  f"{closest(faction, (f.name for f in catalog.factions))}")
 
     labels = readable.labels
-    for i, entry in zip(at["entries"], roster.entries, strict=True):
-        unit = system.unit_of(catalog, roster, entry)
+    units = system.find_units(catalog, roster, roster.entries)
+    for i, entry, unit in zip(at["entries"], roster.entries, units, strict=True):
         if unit is None:
             err(("entries", i, "unit"), _unknown_unit(catalog, roster, entry))
             continue
@@ -475,8 +475,9 @@ def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict
     if roster.designs:
         out["designs"] = [{"name": d.name, "quality": d.quality, "rules": list(d.rules)}
                           for d in roster.designs]
+    costs = {p.index: p.cost for p in system.priced(catalog, roster)}
     entries = []
-    for entry in roster.entries:
+    for i, entry in enumerate(roster.entries):
         row: dict[str, Any] = {"unit": entry.unit, "count": entry.count}
         if entry.faction:
             row["faction"] = entry.faction
@@ -486,8 +487,8 @@ def roster_to_data(roster: Roster, system: RuleSystem, catalog: Catalog) -> dict
             row["label"] = entry.label
         if entry.joins:
             row["joins"] = entry.joins
-        if system.unit_of(catalog, roster, entry) is not None:
-            row["pts"] = system.entry_cost(catalog, roster, entry)
+        if i in costs:
+            row["pts"] = costs[i]
         entries.append(row)
     out["entries"] = entries
     if roster.packs:
@@ -530,16 +531,21 @@ def dump_roster_data(data: dict[str, Any], system: RuleSystem) -> str:
     return f"# Listbuilder roster ({system.name}); format: docs/roster-format.md\n{body}"
 
 
-def data_changes(roster: Roster, system: RuleSystem, catalog: Catalog) -> list[str]:
-    """What changed for this roster's units since the data revision it was saved against."""
+def data_changes(roster: Roster, system: RuleSystem, catalog: Catalog,
+                 priced: Sequence[Priced] | None = None) -> list[str]:
+    """What changed for this roster's units since the data revision it was saved against.
+    `priced`: the roster's entries as `RuleSystem.priced` gave them, when known already."""
     if roster.data_revision is None or roster.data_revision == catalog.revision:
         return []
+    if priced is None:
+        priced = system.priced(catalog, roster)
+    costs = {p.index: p.cost for p in priced}
     out = []
-    for entry in roster.entries:
-        if system.unit_of(catalog, roster, entry) is None:
+    for i, entry in enumerate(roster.entries):
+        if i not in costs:
             out.append(f"{entry.unit}: no longer in the catalog")
             continue
-        now = system.entry_cost(catalog, roster, entry)
+        now = costs[i]
         if entry.pts is not None and entry.pts != now:
             out.append(f"{entry.unit}: {entry.pts} -> {now} pts")
     if not out:

@@ -33,7 +33,7 @@ from listbuilder.engine.cards import (
 )
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.errors import closest
-from listbuilder.engine.fight import Option, ResolveError, Resolver, Result, Side, Situation
+from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.locations import package_folder, package_of
@@ -110,6 +110,15 @@ class Status:
     warnings: int
     empty_text: str = "no units yet"
 
+    @classmethod
+    def of(cls, found: Sequence[Violation], empty: bool,
+           empty_text: str = "no units yet") -> Status:
+        """The status of a roster with the problems `found`: `empty` when it holds nothing to
+        play yet."""
+        errors = sum(1 for v in found if v.severity == "error")
+        state: State = "empty" if empty else "illegal" if errors else "legal"
+        return cls(state, errors, len(found) - errors, empty_text)
+
     @property
     def label(self) -> str:
         return {"empty": "Empty", "legal": "Legal", "illegal": "Not legal yet"}[self.state]
@@ -163,6 +172,19 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 # the catalog it passes was built by that same system (`Library.catalog`), so nothing narrows it.
 CatalogT = TypeVar("CatalogT", bound=Catalog, default=Any)
 UnitT = TypeVar("UnitT", bound=Unit, default=Any)
+
+
+@dataclass(frozen=True)
+class Priced(Generic[UnitT]):
+    """A roster entry whose unit is known, looked up once (`RuleSystem.priced`), with what it
+    costs and the counts it may have: what the rules about a roster read, so that no hook
+    looks the unit up again."""
+
+    index: int  # its place among the entries it was priced with (a roster's: its line)
+    entry: RosterEntry
+    unit: UnitT
+    cost: int
+    bounds: tuple[int, int | None]  # `RuleSystem.count_bounds` of its unit
 
 
 class RuleSystem(Generic[CatalogT, UnitT]):
@@ -220,15 +242,47 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         return f"{self.package().replace('.', '/')}/data/{relative}"
 
     # -- catalog -----------------------------------------------------------------------------
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> CatalogT:
+    # The hooks a game may give as its own modules' functions (`check = staticmethod(
+    # limits.check)`) take their arguments by position, so those functions name them freely.
+    def build_catalog(self, files: Sequence[SourceFile], revision: str, /) -> CatalogT:
+        """The catalog the system's checked data files make."""
         raise NotImplementedError
 
     # -- rules: lookups, costs and validation ------------------------------------------------
-    # What a roster costs and whether it is legal; everything else reads these.
-    def unit_of(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> UnitT | None:
-        factions = (entry.faction,) if entry.faction else roster.factions
+    # What a roster costs and whether it is legal. Each entry's unit is looked up once
+    # (`priced`), and the hooks below are handed what was found: none looks a unit up again.
+    def find_units(self, catalog: CatalogT, roster: Roster,
+                   entries: Sequence[RosterEntry]) -> tuple[UnitT | None, ...]:
+        """The unit each of `entries` names (None where it names none), read in `roster`: an
+        entry's own faction, else the roster's. All at once, so that a roster's units are one
+        question to the game. A game whose rosters hold units of their own (WarStuff's
+        designs) looks those up here too."""
+        found = []
+        for entry in entries:
+            factions = (entry.faction,) if entry.faction else roster.factions
+            found.append(catalog.find_unit(entry.unit, factions))
         # the one narrowing: a catalog this system built holds this system's units
-        return cast("UnitT | None", catalog.find_unit(entry.unit, factions))
+        return cast("tuple[UnitT | None, ...]", tuple(found))
+
+    def priced(self, catalog: CatalogT, roster: Roster,
+               entries: Sequence[RosterEntry] | None = None) -> tuple[Priced[UnitT], ...]:
+        """Each of `entries` (the roster's own when None) whose unit is known, with its unit,
+        its cost and the counts it may have: what every rule about the roster reads. Entries
+        naming no known unit are left out (validation reports them)."""
+        entries = roster.entries if entries is None else entries
+        units = self.find_units(catalog, roster, entries)
+        return tuple(Priced(i, entry, unit, self.entry_cost(catalog, unit, entry),
+                            self.count_bounds(unit))
+                     for i, (entry, unit) in enumerate(zip(entries, units, strict=True))
+                     if unit is not None)
+
+    def entry_cost(self, catalog: CatalogT, unit: UnitT, entry: RosterEntry) -> int:
+        """What `entry`, of `unit`, costs: its count and upgrades priced."""
+        raise NotImplementedError
+
+    def count_bounds(self, unit: UnitT) -> tuple[int, int | None]:
+        """Smallest and largest `count` an entry of this unit may have."""
+        return (1, None)
 
     def fielded(self, catalog: CatalogT, unit: UnitT,
                 entry: RosterEntry) -> Fielded[Any, Any] | None:
@@ -237,130 +291,36 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         system without upgrades."""
         return None
 
-    def count_bounds(self, unit: UnitT) -> tuple[int, int | None]:
-        """Smallest and largest `count` an entry of this unit may have."""
-        return (1, None)
+    def printed_prices(self, catalog: CatalogT,
+                       priced: Sequence[Priced[UnitT]]) -> Mapping[int, PrintedPrice]:
+        """The entries charged other than their printed figure, by their index; none by
+        default."""
+        return {}
 
-    def entry_cost(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> int:
-        raise NotImplementedError
-
-    def roster_points(self, catalog: CatalogT, roster: Roster) -> int:
-        return sum(
-            self.entry_cost(catalog, roster, e)
-            for e in roster.entries
-            if self.unit_of(catalog, roster, e) is not None
-        )
-
-    def printed_prices(self, catalog: CatalogT, roster: Roster) -> tuple[PrintedPrice, ...]:
-        """The entries charged other than their printed figure; () where none are."""
-        return ()
-
+    @property
     def uses_points(self) -> bool:
+        """Whether rosters of this game have a points limit (its limit is the usual one)."""
         return self.default_points_limit is not None
 
-    def validate(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
-        problems = self._check_shape(catalog, roster)
-        problems += self.check(catalog, roster)
+    def validate(self, catalog: CatalogT, roster: Roster,
+                 priced: Sequence[Priced[UnitT]]) -> list[Violation]:
+        """Every problem of the roster at once: the checks every game shares, then the game's
+        own (`check`). `priced`: the roster's entries as `priced` gave them."""
+        problems = _shape_problems(self, catalog, roster, priced)
+        problems += self.check(catalog, roster, priced)
         return [replace(v, reading=self.readings[v.rule])
                 if v.reading is None and v.rule in self.readings else v for v in problems]
 
-    def check(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
-        """The system's own limits. Called after the shared checks; unresolved entries exist."""
+    def check(self, catalog: CatalogT, roster: Roster,
+              priced: Sequence[Priced[UnitT]], /) -> list[Violation]:
+        """The system's own limits, after the shared checks. `priced` holds the entries whose
+        unit is known; the others are reported already."""
         return []
 
-    def is_empty(self, catalog: CatalogT, roster: Roster) -> bool:
-        """True when the roster holds nothing to play yet; its status says so, not "Legal"."""
-        return not roster.entries
-
-    def status(self, catalog: CatalogT, roster: Roster,
-               found: Sequence[Violation] | None = None) -> Status:
-        """Empty, legal or not, from `found` (the roster's violations; worked out if None)."""
-        if found is None:
-            found = self.validate(catalog, roster)
-        errors = sum(1 for v in found if v.severity == "error")
-        warnings = len(found) - errors
-        state: State = ("empty" if self.is_empty(catalog, roster)
-                        else "illegal" if errors else "legal")
-        return Status(state, errors, warnings, self.empty_text)
-
-    def _check_shape(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
-        out: list[Violation] = []
-        n = len(roster.factions)
-        if n < self.min_factions:
-            out.append(Violation("roster.faction-missing", "error", "roster",
-                                 f"No faction chosen; {self.name} needs one: choose a faction."))
-        if self.max_factions is not None and n > self.max_factions:
-            out.append(Violation(
-                "roster.too-many-factions", "error", "roster",
-                f"{plural(n, 'faction')} chosen; {self.name} allows {self.max_factions}: "
-                f"remove {n - self.max_factions}."))
-        for f in roster.factions:
-            if catalog.faction(f) is None:
-                out.append(Violation(
-                    "roster.unknown-faction", "error", "roster",
-                    f"Faction {f!r} is not in the {self.name} catalog"
-                    f"{closest(f, (x.name for x in catalog.factions))}: choose one of its "
-                    f"factions."))
-        for i, entry in enumerate(roster.entries):
-            unit = self.unit_of(catalog, roster, entry)
-            if unit is None:
-                mine = [u.name for u in catalog.units
-                        if not roster.factions or u.faction in roster.factions]
-                out.append(Violation(
-                    "roster.unknown-unit", "error", where_entry(i, entry),
-                    f"{entry.unit!r} is not a unit of the chosen faction"
-                    f"{closest(entry.unit, mine)}: correct the name or remove the entry."))
-                continue
-            out += self._check_faction(roster, i, entry, unit)
-            lo, hi = self.count_bounds(unit)
-            if entry.count < lo or (hi is not None and entry.count > hi):
-                span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
-                fix = lo if entry.count < lo else hi
-                out.append(Violation(
-                    "roster.count-bounds", "error", where_entry(i, entry),
-                    f"{entry.unit} has {self.count_label} {entry.count}; it must be {span}: "
-                    f"set it to {fix}."))
-            for name in entry.upgrades:
-                if unit.upgrade(name) is None:
-                    out.append(Violation("roster.unknown-upgrade", "error", where_entry(i, entry),
-                                         f"{entry.unit} has no upgrade {name!r}: remove it."))
-            if len(set(entry.upgrades)) != len(entry.upgrades):
-                out.append(Violation("roster.repeated-upgrade", "error", where_entry(i, entry),
-                                     f"{entry.unit} lists an upgrade twice: keep one."))
-        if self.uses_points():
-            out += self._check_points(catalog, roster)
-        return out
-
-    def _check_faction(self, roster: Roster, i: int, entry: RosterEntry,
-                       unit: UnitT) -> list[Violation]:
-        chosen = {f.casefold() for f in roster.factions}
-        if not chosen or unit.faction is None or unit.faction.casefold() in chosen:
-            return []
-        army = ", ".join(roster.factions)
-        fix = f"remove it or pick a unit of {army}"
-        if self.max_factions is None or self.max_factions > len(chosen):
-            fix += f", or add {unit.faction} to the roster's factions"
-        return [Violation("roster.wrong-faction", "error", where_entry(i, entry),
-                          f"{unit.name} belongs to {unit.faction}, not {army}: {fix}.")]
-
-    def _check_points(self, catalog: CatalogT, roster: Roster) -> list[Violation]:
-        limit = roster.points_limit
-        if not limit or limit <= 0:
-            return [Violation("roster.no-points-limit", "error", "roster",
-                              f"The roster has no points limit: set one "
-                              f"({self.default_points_limit} is usual for {self.name}).")]
-        spent = self.roster_points(catalog, roster)
-        if spent <= limit:
-            return []
-        message = f"{pts(spent)} spent; the limit is {limit}: remove {pts(spent - limit)}."
-        printed = self.printed_prices(catalog, roster)
-        if not printed:
-            return [Violation("roster.points-limit", "error", "roster", message)]
-        at_print = spent - sum(p.difference for p in printed)
-        message += (f" Legal at printed prices: {at_print} pts." if at_print <= limit else
-                    f" At printed prices it would be {at_print} pts, still over.")
-        return [Violation("roster.points-limit", "error", "roster", message,
-                          reading=printed[0].reading)]
+    def status(self, catalog: CatalogT, roster: Roster, found: Sequence[Violation]) -> Status:
+        """Empty, legal or not, from `found` (the roster's violations). Empty: the roster
+        holds nothing to play yet, so its status says so, not "Legal"."""
+        return Status.of(found, not roster.entries, self.empty_text)
 
     # -- wording: what the player reads about a roster ---------------------------------------
     # The builder, the plain text and the roster sheet all show these, so they say it alike.
@@ -373,24 +333,17 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """What a roster's entry costs, beside the entry (the builder, the plain text)."""
         return f"{cost} {self.cost_unit}"
 
-    def totals(self, catalog: CatalogT, roster: Roster) -> Totals:
-        limit = roster.points_limit if self.uses_points() else None
-        points = self.roster_points(catalog, roster)
-        notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, roster)))
-        return Totals(points, limit, self.summary(catalog, roster),
-                      headline=f"{points}{f'/{limit}' if limit else ''} {self.cost_unit}",
-                      notes=notes, brief=self.brief(catalog, roster))
+    def totals(self, catalog: CatalogT, roster: Roster,
+               priced: Sequence[Priced[UnitT]]) -> Totals:
+        """The points spent and the limit, with the game's own summary lines: a game adds its
+        `lines` (and `brief`, their short form) to these."""
+        limit = roster.points_limit if self.uses_points else None
+        points = sum(p.cost for p in priced)
+        notes = tuple(dict.fromkeys(p.text for p in self.printed_prices(catalog, priced).values()))
+        return Totals(points, limit, headline=f"{points}{f'/{limit}' if limit else ''} "
+                                              f"{self.cost_unit}", notes=notes)
 
-    def summary(self, catalog: CatalogT, roster: Roster) -> tuple[tuple[str, str], ...]:
-        return ()
-
-    def brief(self, catalog: CatalogT, roster: Roster) -> tuple[tuple[str, str], ...]:
-        """The summary in a few short lines, for the strip kept in view at the top of the
-        builder, where `summary`'s lines are too long to fit beside each other; () shows
-        them as they are."""
-        return ()
-
-    def sections(self, catalog: CatalogT, roster: Roster) -> tuple[Section, ...]:
+    def sections(self, catalog: CatalogT, roster: Roster, /) -> tuple[Section, ...]:
         """Blocks shown after the totals, each under its own title (a starting draw)."""
         return ()
 
@@ -399,41 +352,71 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """The game's name where room is short: its short name, else its name."""
         return self.short_name or self.name
 
-    def profile(self, catalog: CatalogT, unit: UnitT) -> Profile:
+    def profile(self, catalog: CatalogT, unit: UnitT, /) -> Profile:
         """The unit's full profile for cards and previews. Systems override with their stats."""
         rules = tuple(RuleText(r.name, r.text) for name in unit.special_rules
                       if (r := catalog.rule(name)) is not None)
         return Profile(name=unit.name, subtitle=unit.faction or unit.category, cost="",
                        rules=rules, keywords=unit.keywords)
 
-    # -- builder hooks (listbuilder.web) -----------------------------------------------------
+    # -- what the system hands out for a part of its work ------------------------------------
+    def builder(self) -> Builder[CatalogT, UnitT]:
+        """What the roster page asks of the game beyond its rules (`Builder`): a game whose
+        builder differs from the neutral one returns its own subclass, from its builder.py."""
+        return Builder(self)
+
+    def cards(self) -> Cards[CatalogT, UnitT]:
+        """The system's printing hooks (`Cards`): a game whose cards differ from the neutral
+        ones returns its own subclass, from its cards.py."""
+        return Cards(self)
+
+    def resolver(self) -> Resolver[CatalogT, UnitT] | None:
+        """The system's dice maths (`listbuilder.engine.fight.Resolver`), or None when it has
+        no quick-resolve. A system returns its resolve.py's resolver, imported inside this
+        method so that loading data never pays for it."""
+        return None
+
+
+class Builder(Generic[CatalogT, UnitT]):
+    """What the roster page (listbuilder.web.builder) asks of a game beyond its rules: the
+    count a new entry starts with, whether adding a unit listed already stacks, the values a
+    roster choice may take, which entries may join which, and the unit creator's choices.
+    `RuleSystem.builder` hands it out, bound to the system so that a hook can ask it a rules
+    question (a unit's count bounds). Each hook has a neutral default; a game overrides what
+    its page changes in a subclass in its builder.py. (It lives beside `RuleSystem` because
+    each names the other.)"""
+
+    def __init__(self, system: RuleSystem[CatalogT, UnitT]) -> None:
+        self.system = system
+
     def default_count(self, unit: UnitT) -> int:
-        """The count a new entry of this unit starts with in the builder."""
-        return self.count_bounds(unit)[0]
+        """The count a new entry of this unit starts with."""
+        return self.system.count_bounds(unit)[0]
 
     def stacks_entries(self) -> bool:
         """True when adding a unit already listed should raise that entry's count, because
         `count` means copies of one thing rather than the size of a separate unit."""
         return False
 
-    def choice_options(self, catalog: CatalogT, roster: Roster,
-                       key: str) -> tuple[tuple[str, str], ...]:
-        """The values a roster choice may take, each with a short text; () when it is free."""
-        return ()
+    def choice_options(self, catalog: CatalogT,
+                       roster: Roster) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """The values each roster choice may take, each with a short text; a choice left out
+        (or given ()) takes any value."""
+        return {}
 
     def random_choices(self) -> tuple[str, ...]:
         """Choices that seed a random draw: the builder fills them in and offers a re-draw."""
         return ()
 
-    def join_refusal(self, catalog: CatalogT, roster: Roster, index: int,
-                     target: int) -> str | None:
-        """Why entry `index` may not join entry `target` (a short reason for the builder to
-        show beside the units it offers), or None when it may."""
-        return None
-
     def can_join(self, unit: UnitT) -> bool:
         """May an entry of this unit join another entry (a Leader its Bodyguard)?"""
         return False
+
+    def join_refusal(self, catalog: CatalogT, roster: Roster, leader: Priced[UnitT],
+                     guard: Priced[UnitT]) -> str | None:
+        """Why `leader` may not join `guard` (a short reason for the builder to show beside
+        the units it offers), or None when it may."""
+        return None
 
     def design_qualities(self, catalog: CatalogT) -> tuple[int, ...]:
         """The Quality values a unit designed in the roster may have (systems with designs)."""
@@ -443,23 +426,122 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """The unit as a design the player can copy into the unit creator and change."""
         return None
 
-    # -- printing hooks (listbuilder.printing) -----------------------------------------------
-    def entry_card(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> UnitCard | None:
-        """One entry's card: the unit's profile with the entry's size, upgrades and cost.
-        None when the entry names no known unit (validation reports it)."""
-        unit = self.unit_of(catalog, roster, entry)
-        if unit is None:
-            return None
-        taken = upgrades_taken(unit, entry.upgrades, lambda n: f"{n} {self.cost_unit}")
-        return UnitCard(profile=self.profile(catalog, unit),
-                        size=f"{entry.count} {self.count_label}",
-                        cost=f"{self.entry_cost(catalog, roster, entry)} {self.cost_unit}",
-                        upgrades=taken)
+
+def _shape_problems(system: RuleSystem[CatalogT, UnitT], catalog: CatalogT, roster: Roster,
+                    priced: Sequence[Priced[UnitT]]) -> list[Violation]:
+    """The checks every game shares: factions, each entry's unit, count and upgrades, and the
+    points limit."""
+    out: list[Violation] = []
+    n = len(roster.factions)
+    if n < system.min_factions:
+        out.append(Violation("roster.faction-missing", "error", "roster",
+                             f"No faction chosen; {system.name} needs one: choose a faction."))
+    if system.max_factions is not None and n > system.max_factions:
+        out.append(Violation(
+            "roster.too-many-factions", "error", "roster",
+            f"{plural(n, 'faction')} chosen; {system.name} allows {system.max_factions}: "
+            f"remove {n - system.max_factions}."))
+    for f in roster.factions:
+        if catalog.faction(f) is None:
+            out.append(Violation(
+                "roster.unknown-faction", "error", "roster",
+                f"Faction {f!r} is not in the {system.name} catalog"
+                f"{closest(f, (x.name for x in catalog.factions))}: choose one of its "
+                f"factions."))
+    known = {p.index: p for p in priced}
+    for i, entry in enumerate(roster.entries):
+        p = known.get(i)
+        if p is None:
+            mine = [u.name for u in catalog.units
+                    if not roster.factions or u.faction in roster.factions]
+            out.append(Violation(
+                "roster.unknown-unit", "error", where_entry(i, entry),
+                f"{entry.unit!r} is not a unit of the chosen faction"
+                f"{closest(entry.unit, mine)}: correct the name or remove the entry."))
+            continue
+        unit = p.unit
+        out += _wrong_faction(system, roster, i, entry, unit)
+        lo, hi = p.bounds
+        if entry.count < lo or (hi is not None and entry.count > hi):
+            span = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+            fix = lo if entry.count < lo else hi
+            out.append(Violation(
+                "roster.count-bounds", "error", where_entry(i, entry),
+                f"{entry.unit} has {system.count_label} {entry.count}; it must be {span}: "
+                f"set it to {fix}."))
+        for name in entry.upgrades:
+            if unit.upgrade(name) is None:
+                out.append(Violation("roster.unknown-upgrade", "error", where_entry(i, entry),
+                                     f"{entry.unit} has no upgrade {name!r}: remove it."))
+        if len(set(entry.upgrades)) != len(entry.upgrades):
+            out.append(Violation("roster.repeated-upgrade", "error", where_entry(i, entry),
+                                 f"{entry.unit} lists an upgrade twice: keep one."))
+    if system.uses_points:
+        out += _points_problems(system, catalog, roster, priced)
+    return out
+
+
+def _wrong_faction(system: RuleSystem, roster: Roster, i: int, entry: RosterEntry,
+                   unit: Unit) -> list[Violation]:
+    chosen = {f.casefold() for f in roster.factions}
+    if not chosen or unit.faction is None or unit.faction.casefold() in chosen:
+        return []
+    army = ", ".join(roster.factions)
+    fix = f"remove it or pick a unit of {army}"
+    if system.max_factions is None or system.max_factions > len(chosen):
+        fix += f", or add {unit.faction} to the roster's factions"
+    return [Violation("roster.wrong-faction", "error", where_entry(i, entry),
+                      f"{unit.name} belongs to {unit.faction}, not {army}: {fix}.")]
+
+
+def _points_problems(system: RuleSystem[CatalogT, UnitT], catalog: CatalogT, roster: Roster,
+                     priced: Sequence[Priced[UnitT]]) -> list[Violation]:
+    limit = roster.points_limit
+    if not limit or limit <= 0:
+        return [Violation("roster.no-points-limit", "error", "roster",
+                          f"The roster has no points limit: set one "
+                          f"({system.default_points_limit} is usual for {system.name}).")]
+    spent = sum(p.cost for p in priced)
+    if spent <= limit:
+        return []
+    message = f"{pts(spent)} spent; the limit is {limit}: remove {pts(spent - limit)}."
+    printed = list(system.printed_prices(catalog, priced).values())
+    if not printed:
+        return [Violation("roster.points-limit", "error", "roster", message)]
+    at_print = spent - sum(p.difference for p in printed)
+    message += (f" Legal at printed prices: {at_print} pts." if at_print <= limit else
+                f" At printed prices it would be {at_print} pts, still over.")
+    return [Violation("roster.points-limit", "error", "roster", message,
+                      reading=printed[0].reading)]
+
+
+class Cards(Generic[CatalogT, UnitT]):
+    """A system's printing hooks (listbuilder.printing): which cards a roster yields, what each
+    says, the system's own card set and chits, and the roster sheet. `RuleSystem.cards` hands
+    it out, bound to the system so that a hook can ask it rules questions (a profile, what an
+    entry fields). An entry's hooks are handed it as `RuleSystem.priced` gave it, its unit and
+    cost found once. Each hook has a neutral default; a game overrides what its cards change in
+    a subclass in its cards.py. (It lives beside `RuleSystem` because each names the other.)"""
+
+    # the roster sheet's headings over the entries and over the units the roster fields
+    # besides them (`Resolver.extras`, Space Empires' starting draw), printed when it has both
+    sheet_headings: ClassVar[tuple[str, str]] = ("Roster", "Also fielded")
+
+    def __init__(self, system: RuleSystem[CatalogT, UnitT]) -> None:
+        self.system = system
+
+    def entry_card(self, catalog: CatalogT, placed: Priced[UnitT]) -> UnitCard:
+        """One entry's card: the unit's profile with the entry's size, upgrades and cost."""
+        system, entry = self.system, placed.entry
+        taken = upgrades_taken(placed.unit, entry.upgrades, lambda n: f"{n} {system.cost_unit}")
+        return UnitCard(profile=system.profile(catalog, placed.unit),
+                        size=f"{entry.count} {system.count_label}",
+                        cost=f"{placed.cost} {system.cost_unit}", upgrades=taken)
 
     def entry_cards(self, catalog: CatalogT, roster: Roster) -> list[UnitCard]:
-        """The roster's cards in roster order, one per entry that prints its own card."""
-        return [card for entry in roster.entries
-                if (card := self.entry_card(catalog, roster, entry)) is not None]
+        """The roster's cards in roster order, one per entry that prints its own card (an
+        entry naming no known unit prints none: validation reports it)."""
+        return [self.entry_card(catalog, p) for p in self.system.priced(catalog, roster)]
 
     def unit_cards(self, catalog: CatalogT, roster: Roster,
                    merge: bool = True) -> tuple[UnitCard, ...]:
@@ -486,21 +568,17 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """The counters of a faction's chit pile, for systems played with chits."""
         return ()
 
-    def sheet_cost(self, catalog: CatalogT, roster: Roster, entry: RosterEntry) -> str:
+    def sheet_cost(self, catalog: CatalogT, placed: Priced[UnitT]) -> str:
         """What an entry costs, as the roster sheet's cost column prints it ('1 pt')."""
-        cost = self.entry_cost(catalog, roster, entry)
-        return pts(cost) if self.cost_unit == "pts" else f"{cost} {self.cost_unit}"
-
-    # the roster sheet's headings over the entries and over the units the roster fields
-    # besides them (`resolve_extras`, Space Empires' starting draw), printed when it has both
-    sheet_headings: ClassVar[tuple[str, str]] = ("Roster", "Also fielded")
+        cost_unit = self.system.cost_unit
+        return pts(placed.cost) if cost_unit == "pts" else f"{placed.cost} {cost_unit}"
 
     def sheet_track(self, catalog: CatalogT, unit: UnitT,
                     entry: RosterEntry) -> tuple[tuple[int, ...], str]:
         """The boxes the roster sheet gives an entry to tick off in play, a number a model
         (its wounds or lives; 1 where a model is lost at once), and what they stand for: by
         default a box a model it fields."""
-        fielded = self.fielded(catalog, unit, entry) if entry.upgrades else None
+        fielded = self.system.fielded(catalog, unit, entry) if entry.upgrades else None
         models = fielded.models if fielded is not None else entry.count
         return (1,) * models, plural(models, "model")
 
@@ -510,18 +588,18 @@ class RuleSystem(Generic[CatalogT, UnitT]):
 
     def roster_sheet(self, catalog: CatalogT, roster: Roster) -> RosterSheet:
         """The roster sheet: each entry with its cost, the totals, choices and a glossary."""
+        system = self.system
         lines = []
         # a sheet names the unit joined, with the player's label only to tell two alike apart
         alike = Counter(e.unit for e in roster.entries)
         labelled = {e.label: e.unit if alike[e.unit] == 1 else f"{e.unit} ({e.label})"
                     for e in roster.entries if e.label}
-        for entry in roster.entries:
-            card = self.entry_card(catalog, roster, entry)
-            unit = self.unit_of(catalog, roster, entry)
-            if card is None or unit is None:
-                continue
+        priced = system.priced(catalog, roster)
+        for p in priced:
+            entry, unit = p.entry, p.unit
+            card = self.entry_card(catalog, p)
             detail = ", ".join(dict.fromkeys(entry.upgrades))
-            fielded = self.fielded(catalog, unit, entry) if entry.upgrades else None
+            fielded = system.fielded(catalog, unit, entry) if entry.upgrades else None
             if fielded is not None and fielded.weapons:  # what the upgrades leave them carrying
                 detail += f": {fielded.weapons_text}"
             if entry.joins:
@@ -529,69 +607,30 @@ class RuleSystem(Generic[CatalogT, UnitT]):
                 detail = ", ".join(x for x in (detail, f"joins {joined}") if x)
             track, track_label = self.sheet_track(catalog, unit, entry)
             lines.append(SheetLine(card.profile.name, entry.count, detail,
-                                   self.sheet_cost(catalog, roster, entry),
-                                   stats_line(card.profile), track, track_label))
+                                   self.sheet_cost(catalog, p), stats_line(card.profile), track,
+                                   track_label))
         # what the roster fields besides its entries (a starting draw) is played from the
         # sheet too
-        for extra in self.resolve_extras(catalog, roster):
-            unit = self.unit_of(catalog, roster, extra)
-            if unit is not None:
-                track, track_label = self.sheet_track(catalog, unit, extra)
-                lines.append(SheetLine(unit.name, extra.count, "", "-",
-                                       stats_line(self.profile(catalog, unit)), track,
+        resolver = system.resolver()
+        extras = resolver.extras(catalog, roster) if resolver is not None else ()
+        for extra, also in zip(extras, system.find_units(catalog, roster, extras), strict=True):
+            if also is not None:
+                track, track_label = self.sheet_track(catalog, also, extra)
+                lines.append(SheetLine(also.name, extra.count, "", "-",
+                                       stats_line(system.profile(catalog, also)), track,
                                        track_label, group=self.sheet_headings[1]))
         if any(line.group for line in lines):
             lines = [replace(line, group=line.group or self.sheet_headings[0])
                      for line in lines]
-        totals = self.totals(catalog, roster)
+        totals = system.totals(catalog, roster, priced)
         cards = self.unit_cards(catalog, roster)
         # a player's sheet says what to fix; which reading decided it is for the builder
-        problems = tuple(v.message for v in self.validate(catalog, roster)
+        problems = tuple(v.message for v in system.validate(catalog, roster, priced)
                          if v.severity == "error")
         # (the sections, a starting draw, are lines of the table above)
         summary = totals.lines + tuple(("Printed price", note) for note in totals.notes)
         return RosterSheet(
-            title=roster.name, system=self.name, factions=roster.factions,
-            choices=self.sheet_choices(catalog, roster), count_label=self.count_label,
+            title=roster.name, system=system.name, factions=roster.factions,
+            choices=self.sheet_choices(catalog, roster), count_label=system.count_label,
             lines=tuple(lines), total=totals.headline, summary=summary,
             glossary=glossary(cards), problems=problems, core=self.core_rules(catalog, cards))
-
-    # -- quick-resolve hooks (listbuilder.engine.resolve) ------------------------------------
-    # True where a roster entry's count is copies of a one-model unit that each fight on their
-    # own (a Hammer Wars pool, WarStuff): a side taken from the roster is one of them.
-    copies_fight_alone: ClassVar[bool] = False
-
-    def resolve_extras(self, catalog: CatalogT, roster: Roster) -> tuple[RosterEntry, ...]:
-        """Units the roster fields besides its entries (Space Empires' starting draw), which
-        quick-resolve offers as if they were listed after them."""
-        return ()
-
-    def resolver(self) -> Resolver[CatalogT, UnitT] | None:
-        """The system's dice maths, or None when it has none. A system returns its own
-        resolve.py module, imported inside this method so that loading data never pays for
-        it."""
-        return None
-
-    def has_quick_resolve(self) -> bool:
-        """True when `resolve` answers for this system (the CLI and the web offer it). Asked
-        of the class, so that offering a resolve never imports the dice maths."""
-        return type(self).resolver is not RuleSystem.resolver
-
-    def resolve_models(self, unit: UnitT) -> int:
-        """Models (or chits) a side of this unit has when neither a roster nor 'N x' says."""
-        return 1
-
-    def resolve_options(self, catalog: CatalogT, attacker: Side[UnitT],
-                        defender: Side[UnitT]) -> tuple[Option, ...]:
-        """The situation settings a resolve of this pair offers (cover, stance, facing...)."""
-        resolver = self.resolver()
-        return resolver.options(catalog, attacker, defender) if resolver is not None else ()
-
-    def resolve(self, catalog: CatalogT, attacker: Side[UnitT], defender: Side[UnitT],
-                situation: Situation) -> Result:
-        """What `attacker` does to `defender`, exactly. `situation` holds a value for every
-        option `resolve_options` gave (see listbuilder.engine.resolve.quick_resolve)."""
-        resolver = self.resolver()
-        if resolver is None:
-            raise ResolveError(f"{self.name} has no quick-resolve")
-        return resolver.resolve(catalog, attacker, defender, situation)

@@ -17,8 +17,9 @@ class Printables:
 
 
 def printables(catalog: Catalog, system: RuleSystem) -> Printables:
-    deck = system.card_set(catalog)
+    printed = system.cards()
+    deck = printed.card_set(catalog)
     return Printables(
         deck=deck.title if deck else None, deck_cards=deck.total if deck else 0,
-        chit_factions=tuple(f.name for f in catalog.factions if system.chits(catalog, f.name)),
+        chit_factions=tuple(f.name for f in catalog.factions if printed.chits(catalog, f.name)),
         rules=(system.templates_folder() / "rules.html").is_file())

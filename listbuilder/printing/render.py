@@ -260,7 +260,7 @@ def with_reference(catalog: Catalog, system: RuleSystem, cards: Sequence[UnitCar
     out, once, and when the cards are `brief` (BRIEF), the words of the rules they name
     (`left_out`). Returns the cards and whether they may be brief (only with a
     quick-reference card to hold those words)."""
-    rules = system.core_rules(catalog, cards)
+    rules = system.cards().core_rules(catalog, cards)
     if brief:
         rules = (*rules, *left_out(cards))
     if not rules:
@@ -297,7 +297,7 @@ def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
     if options.what in ("sheet", "all") and not options.images:  # images: the cards alone
         parts.append(print_sheet(catalog, system, roster, options))
     if options.what in ("cards", "all"):
-        cards = system.unit_cards(catalog, roster, merge=options.merge)
+        cards = system.cards().unit_cards(catalog, roster, merge=options.merge)
         if cards:
             cards, brief = with_reference(catalog, system, cards, options.card in BRIEF)
             cards_part = print_unit_cards(system, cards, options, roster.name, progress,
@@ -319,7 +319,7 @@ def print_deck(catalog: Catalog, system: RuleSystem, options: PrintOptions | Non
                progress: Progress | None = None) -> Printed:
     """The system's own card set: Space Empires' action deck, Hammer Wars' 11 unit cards."""
     options = options or PrintOptions()
-    deck = system.card_set(catalog)
+    deck = system.cards().card_set(catalog)
     if deck is None:
         raise PrintError(f"{system.name} has no card deck to print; print a roster's cards "
                          f"instead (listbuilder print ROSTER.yaml)")
@@ -341,9 +341,10 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
     """The counters of a faction's chit pile, each as many times as the pile holds it."""
     options = options or PrintOptions()
     known = catalog.faction(faction)
-    chits: tuple[ChitFace, ...] = system.chits(catalog, known.name) if known else ()
+    printed = system.cards()
+    chits: tuple[ChitFace, ...] = printed.chits(catalog, known.name) if known else ()
     if not chits:
-        with_chits = [f.name for f in catalog.factions if system.chits(catalog, f.name)]
+        with_chits = [f.name for f in catalog.factions if printed.chits(catalog, f.name)]
         if not with_chits:
             raise PrintError(f"{system.name} is not played with chits")
         raise PrintError(f"{faction!r} has no chit pile in {system.name}; factions: "
@@ -369,7 +370,7 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
 
 def print_sheet(catalog: Catalog, system: RuleSystem, roster: Roster,
                 options: PrintOptions) -> Printed:
-    sheet = system.roster_sheet(catalog, roster)
+    sheet = system.cards().roster_sheet(catalog, roster)
     context = _context(system, options, roster.name, sheet=sheet, paper=options.paper)
     width = column_width(options.paper)
     starts = {"core": column_start(sheet.core, width),

@@ -149,4 +149,4 @@ SEED_RANGE = 1_000_000  # a random draw's seed is a number below this
 
 def fresh_seeds(system: RuleSystem) -> dict[str, int]:
     """A new roster's seeds: one for each random draw its game makes (WarStuff's table)."""
-    return {key: secrets.randbelow(SEED_RANGE) for key in system.random_choices()}
+    return {key: secrets.randbelow(SEED_RANGE) for key in system.builder().random_choices()}

@@ -14,6 +14,7 @@ from test_builder_browser import add, change, start, submit_start, unfold, versi
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.web.builder import views as builder
 
 Page = Any
@@ -125,7 +126,7 @@ def _seeds(units: tuple[str, ...]) -> tuple[int, int]:
     for seed in range(1000):
         roster = Roster(system=system.id, name="x", factions=("Orks",), choices={"seed": seed},
                         entries=tuple(RosterEntry(unit=u) for u in units))
-        found.setdefault(system.status(catalog, roster).state, seed)
+        found.setdefault(report(system, catalog, roster).status.state, seed)
         if "legal" in found and "illegal" in found:
             return found["legal"], found["illegal"]
     raise AssertionError("no seeds found")

@@ -18,6 +18,7 @@ from test_csp_browser import WATCH
 from test_resolve_browser import answered, show_panel, swapped
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.report import report
 from listbuilder.engine.resolve import find_side, quick_resolve, side_from_entry
 
 Page = Any
@@ -127,7 +128,7 @@ def test_a_house_faction_from_studio_to_table_and_to_another_machine(
     library = Library(custom_dir=tmp_path / "none")
     loaded = library.read_roster(roster_file.decode(), "regiment.yaml")
     system, catalog, roster = loaded.system, loaded.catalog, loaded.roster
-    totals = system.totals(catalog, roster).headline
+    totals = report(system, catalog, roster).totals.headline
     first = side_from_entry(system, catalog, roster, 0)
     odds = quick_resolve(system, catalog, first, find_side(system, catalog, "Reaver Mob"),
                          {}).summary

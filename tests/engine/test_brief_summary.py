@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.report import report
 from listbuilder.engine.system import Totals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
 
 def totals_of(library: Library, path: Path) -> Totals:
     loaded = library.read_roster_file(path)
-    return loaded.system.totals(loaded.catalog, loaded.roster)
+    return report(loaded.system, loaded.catalog, loaded.roster).totals
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")

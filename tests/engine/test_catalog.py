@@ -131,20 +131,17 @@ def test_unknown_system_is_a_value_error() -> None:
         get_system("chess")
 
 
-def test_unit_lookups_are_remembered_up_to_a_bound() -> None:
-    """A catalog remembers the units it looked up (a page looks each entry's up many times),
-    answering as before, faction by faction; names from strangers' rosters can't grow it
-    past its bound."""
-    from listbuilder.engine import model
-
+def test_unit_lookups_answer_alike_each_time() -> None:
+    """A catalog's lookups answer the same however often they are asked, faction by faction
+    (a roster's report looks each entry's unit up once, so no lookup is remembered), and
+    names from strangers' rosters find nothing."""
     catalog = load_catalog(get_system("spaceempires")).catalog
     shared = "Dreadnaughts"  # in several factions: ambiguous without one
     assert len(catalog.units_named(shared)) > 1
-    for _ in range(2):  # the first answers, then the remembered ones
+    for _ in range(2):  # asked again, answered alike
         assert catalog.find_unit(shared) is None
         assert catalog.find_unit(shared, ["Imperial"]).faction == "Imperial"  # type: ignore[union-attr]
         assert catalog.find_unit(shared, ("Eldar",)).faction == "Eldar"  # type: ignore[union-attr]
-    for n in range(model._FOUND_KEPT + 100):
+    for n in range(100):
         assert catalog.find_unit(f"No such unit {n}") is None
-    assert len(catalog._found) == model._FOUND_KEPT
     assert catalog.find_unit(shared, ["Imperial"]).faction == "Imperial"  # type: ignore[union-attr]

@@ -211,13 +211,16 @@ def test_line_numbers_point_at_the_effect(tmp_path: Path) -> None:
 def test_cards_show_the_unit_as_fielded(ah: ActionHammerCatalog, op: Op40kCatalog) -> None:
     system = get_system("actionhammer")
     captain = ah_sheet(ah, "Brigade Captain")
-    card = system.entry_card(ah, _roster("actionhammer"), RosterEntry(
-        unit="Brigade Captain", upgrades=("Refractor Field",)))
+    (placed,) = system.priced(ah, _roster("actionhammer"), (RosterEntry(
+        unit="Brigade Captain", upgrades=("Refractor Field",)),))
+    card = system.cards().entry_card(ah, placed)
     assert card is not None
     save = next(s.value for s in card.profile.stats if s.label == "Save")
     assert save == "2+" and captain.save == 3
-    boyz = get_system("op40k").entry_card(op, _roster("op40k"), RosterEntry(
-        unit="Ork Boyz", count=15, upgrades=("Shootas", "Boss Nob")))
+    op40k = get_system("op40k")
+    (placed,) = op40k.priced(op, _roster("op40k"), (RosterEntry(
+        unit="Ork Boyz", count=15, upgrades=("Shootas", "Boss Nob")),))
+    boyz = op40k.cards().entry_card(op, placed)
     assert boyz is not None
     rows = [row[0] for row in boyz.profile.tables[0].rows]
     assert rows == ["15x Shoota", "14x Choppa", "1x Power Klaw"]

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import RosterFileError, dump_roster
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,8 +33,7 @@ def read_or_problems(text: str) -> None:
         assert all("Traceback" not in str(e) for e in exc.errors)
         return
     system, catalog, roster = loaded.system, loaded.catalog, loaded.roster
-    system.validate(catalog, roster)
-    system.totals(catalog, roster)
+    report(system, catalog, roster)
     written = dump_roster(roster, system, catalog)
     again = LIBRARY.read_roster(written, "written.yaml")
     assert dump_roster(again.roster, again.system, again.catalog) == written

@@ -43,7 +43,7 @@ def test_a_poker_card_reads_at_arms_length(library: Library, path: Path) -> None
 def test_tables_are_never_smaller_than_the_rules_beside_them(library: Library,
                                                              path: Path) -> None:
     loaded, cards = printed(library, path)
-    units = loaded.system.unit_cards(loaded.catalog, loaded.roster)  # type: ignore[attr-defined]
+    units = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)  # type: ignore[attr-defined]
     checked = 0
     for unit in units:
         # a name that wraps in the card's band has the copies badge (×2) between its lines

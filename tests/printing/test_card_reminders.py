@@ -65,7 +65,7 @@ def stats(profile: Profile) -> dict[str, str]:
 
 def read(library: Library, text: str) -> tuple[tuple[UnitCard, ...], list[str]]:
     loaded = library.read_roster(text)
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
                        PrintOptions(what="cards", card="poker")).pdf
     return cards, printed_cards(pdf)
@@ -99,7 +99,7 @@ def test_every_card_prints_its_reminder_line_and_one_card_the_core_rules(
     for card in cards:
         assert card.reminders
         assert reminder_line(card) in card_text(printed, card), card.profile.name
-    core = loaded.system.core_rules(loaded.catalog, cards)
+    core = loaded.system.cards().core_rules(loaded.catalog, cards)
     assert core
     for rule in core:
         assert flat(f"{rule.name}: {rule.text}") in reference(printed)
@@ -211,7 +211,7 @@ def test_a_fearless_actionhammer_card_prints_no_morale_test(library: Library) ->
 def test_the_quick_reference_cards_back_says_rules_not_unit_card(library: Library) -> None:
     """Printed with backs, the quick-reference card's back said "Unit card"."""
     loaded = library.read_roster((ROOT / "examples/op40k/legal.yaml").read_text())
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
                        PrintOptions(what="cards", card="poker", duplex="long")).pdf
     with pdfplumber.open(io.BytesIO(pdf)) as doc:

@@ -181,7 +181,7 @@ def test_a_mini_card_names_its_rules_and_the_quick_reference_says_them(
     (and the upgrades that give it one) are named, with a pointer to the quick-reference
     cards, which say each of them whole, after the game's core rules."""
     loaded = library.read_roster(path.read_text(), str(path))
-    units = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    units = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     cards = cards_of(example_print(path, "mini"))
     references = [c for c in cards if c.text.startswith(REFERENCE)]
     assert references and cards[-len(references):] == references  # they close the print

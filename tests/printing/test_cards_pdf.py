@@ -145,7 +145,7 @@ def test_unknown_faction_and_systems_without_chits_or_decks(library: Library) ->
 
 
 def test_each_card_shows_its_name_and_numbers(roster, duplex: Printed) -> None:
-    cards = roster.system.unit_cards(roster.catalog, roster.roster)
+    cards = roster.system.cards().unit_cards(roster.catalog, roster.roster)
     fronts = placements(duplex.pdf)[0]
     texts: list[str] = []
     for text in texts_in_boxes(duplex.pdf, 0, fronts):
@@ -222,7 +222,7 @@ def test_bleed_prints_one_card_per_page_with_a_trim_box(roster) -> None:
     printed = print_roster(roster.catalog, roster.system, roster.roster,
                            PrintOptions(what="cards", bleed=True, duplex="long"))
     pdf = pikepdf.open(io.BytesIO(printed.pdf))
-    cards = roster.system.unit_cards(roster.catalog, roster.roster)
+    cards = roster.system.cards().unit_cards(roster.catalog, roster.roster)
     _, _, longest = printed.longest  # the longest may run onto a continuation card
     # and the quick-reference card (or cards) after them, its front on every other page
     references = sum(texts_in_boxes(printed.pdf, n, boxes)[0].startswith(REFERENCE)
@@ -296,7 +296,7 @@ def test_other_card_sizes(roster, card: str) -> None:
     assert all((b.w, b.h) == pytest.approx((pt(w), pt(h)), abs=0.05) for b in boxes)
     assert size >= FLOOR_PT  # and stays legible
     text = all_text(printed.pdf)
-    for card in roster.system.unit_cards(roster.catalog, roster.roster):
+    for card in roster.system.cards().unit_cards(roster.catalog, roster.roster):
         assert card.profile.name in text
     assert (f"{name} (continued)" in text) == (cards > 1)
 
@@ -457,7 +457,7 @@ def test_a_card_gives_up_its_flavour_line_before_running_onto_a_second_card(read
 
     loaded = read(EXAMPLE.read_text())
     flavour = "ranges ahead of the line"
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     (marshal,) = [f for f, _ in unit_faces(loaded.system, cards) if f.title == "Recon Marshal"]
     context = _context(loaded.system, PrintOptions(card="mini"), "Flavour")
 

@@ -101,7 +101,7 @@ def test_a_faces_markup_is_drawn_once_and_is_what_a_fresh_draw_gives(read) -> No
 
     loaded = read(LEGAL)
     system = loaded.system
-    face = unit_faces(system, system.unit_cards(loaded.catalog, loaded.roster))[0][0]
+    face = unit_faces(system, system.cards().unit_cards(loaded.catalog, loaded.roster))[0][0]
     stock, context = _stock(CARDS), _context(system, CARDS, "Legal")
     fresh = render_template(face.template, item=face.item, stock=stock, end_id="end", **context)
     _drawn_face.cache_clear()

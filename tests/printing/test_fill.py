@@ -48,7 +48,7 @@ def test_the_longest_card_of_a_print_fills_it(library: Library, card: str) -> No
     checked, sparse = 0, []
     for path in ROSTERS:
         loaded = library.read_roster(path.read_text(), str(path))
-        cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+        cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
         if not cards:
             continue
         faces = [face for face, _ in unit_faces(loaded.system, cards)]

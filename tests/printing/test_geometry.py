@@ -78,7 +78,7 @@ def _fit(pdf: bytes, options: PrintOptions) -> None:
                          ids=[f"{p.parent.name}/{p.stem}-{_label(o)}" for p, o in ROSTER_CARDS])
 def test_roster_cards(library: Library, path: Path, options: PrintOptions) -> None:
     loaded = library.read_roster(path.read_text(), str(path))
-    if not loaded.system.unit_cards(loaded.catalog, loaded.roster):  # the empty example
+    if not loaded.system.cards().unit_cards(loaded.catalog, loaded.roster):  # the empty example
         with pytest.raises(PrintError, match="has no units to print: add entries to it"):
             print_roster(loaded.catalog, loaded.system, loaded.roster, options)
         return

@@ -127,7 +127,7 @@ def test_every_card_side_is_a_png_at_300_dpi_listed_with_its_copies(roster,  # t
     names = archive.namelist()
     pngs = [n for n in names if n.endswith(".png")]
     assert {"README.txt", "cards.csv"} <= set(names)
-    cards = roster.system.unit_cards(roster.catalog, roster.roster)
+    cards = roster.system.cards().unit_cards(roster.catalog, roster.roster)
     # every unit card and the quick reference, each with its own back (they name their unit);
     # a quick reference on two cards ('-1of2', '-2of2') shares one back
     fronts = [n for n in pngs if not n.endswith("-back.png")]

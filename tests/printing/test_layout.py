@@ -173,7 +173,7 @@ def test_a_unit_card_starts_at_the_size_its_text_should_fit(read) -> None:
     options = PrintOptions(what="cards")
     stock = _stock(options)
     context = _context(loaded.system, options, "Start")
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     (long, _), (short, _) = unit_faces(loaded.system, cards)
     long_pt, short_pt = (layout._start(face, stock, context) for face in (long, short))
     assert long_pt < short_pt <= stock.font_pt  # more text, smaller start
@@ -194,7 +194,7 @@ def test_the_straight_reference_prints_the_same_cards(read) -> None:
 
     loaded = read(LONG_ROSTER)
     options = PrintOptions(what="cards")
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     pdf = render_straight(unit_faces(loaded.system, cards), _stock(options), "a4", GUTTER,
                           _context(loaded.system, options, "Straight"))
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
@@ -212,9 +212,8 @@ def test_a_face_is_drawn_once_before_it_is_laid_out(read, monkeypatch: pytest.Mo
     loaded = read(LONG_ROSTER)
     options = PrintOptions(what="cards")
     stock, context = _stock(options), _context(loaded.system, options, "Once")
-    faces = [face for face, _ in unit_faces(loaded.system,
-                                            loaded.system.unit_cards(loaded.catalog,
-                                                                     loaded.roster))]
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
+    faces = [face for face, _ in unit_faces(loaded.system, cards)]
     for face in faces:
         drawn = [layout._draw_face(tuple(face.template), face.item, replace(stock, sheet_pt=pt),
                                    "end", tuple(sorted(context.items()))) for pt in (0.0, 6.5)]

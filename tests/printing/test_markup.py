@@ -88,10 +88,10 @@ def test_every_example_card_document_parses_as_html5_does(library: Library,
                                       duplex="none" if bleed else "long"))
     for system in all_systems():
         catalog = library.catalog(system)
-        if system.card_set(catalog) is not None:
+        if system.cards().card_set(catalog) is not None:
             print_deck(catalog, system, PrintOptions(duplex="long"))
         for faction in catalog.factions:
-            if system.chits(catalog, faction.name):
+            if system.cards().chits(catalog, faction.name):
                 print_chits(catalog, system, faction.name, PrintOptions(duplex="long"))
     kinds = {kind for html in card_documents for kind in ("kind-unit", "kind-play", "kind-chit",
                                                           "kind-back", "cardframe")

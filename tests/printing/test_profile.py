@@ -56,9 +56,9 @@ def test_hammer_wars_profile(library: Library) -> None:
     assert heavy.tables[0].rows[0] == ("1*", "3+", "4+", "5+")
     # what the blast (*) does is the same on every card: the quick-reference card says it
     assert not any(r.name.startswith("*") for r in heavy.rules)
-    core = system.core_rules(catalog, (UnitCard(heavy),))
+    core = system.cards().core_rules(catalog, (UnitCard(heavy),))
     assert any(r.name.startswith("*") and '2"' in r.text for r in core)
-    assert not any(r.name.startswith("*") for r in system.core_rules(
+    assert not any(r.name.startswith("*") for r in system.cards().core_rules(
         catalog, (UnitCard(infantry),)))
 
 
@@ -79,7 +79,7 @@ factions: [Space Marines]
 entries:
   - {unit: Space Marines, count: 6, upgrades: [Missile Launcher]}
 """)
-    (card,) = system.unit_cards(cat, r)
+    (card,) = system.cards().unit_cards(cat, r)
     assert card.size == "6 models"
     assert stats(card.profile)["Size"] == "6"  # as fielded, not the datasheet's range
     assert card.cost == "105 pts"  # 6 x 15 + 15
@@ -113,12 +113,12 @@ entries:
   - {unit: Ranger Captain}
   - {unit: Human Warrior, faction: Fantasy, count: 1}
 """)
-    cards = system.unit_cards(cat, r)
+    cards = system.cards().unit_cards(cat, r)
     assert [(c.profile.name, c.copies) for c in cards] == [("Human Warrior", 3),
                                                             ("Ranger Captain", 1)]
     assert cards[1].profile.subtitle == "Own design"
     assert cards[1].profile.cost == "45 pts"
-    apart = system.unit_cards(cat, r, merge=False)
+    apart = system.cards().unit_cards(cat, r, merge=False)
     assert [(c.profile.name, c.copies) for c in apart] == [
         ("Human Warrior", 2), ("Ranger Captain", 1), ("Human Warrior", 1)]
 
@@ -133,7 +133,7 @@ def test_actionhammer_profile(library: Library) -> None:
     assert troopers.tables[0].rows[0] == ("Service Rifle", '30"', "1", "4+", "0", "Rapid")
     # a weapon feature is explained once, on the quick-reference card, not on each card
     assert "Rapid" not in {r.name for r in troopers.rules}
-    assert "Rapid" in {r.name for r in system.core_rules(catalog, (UnitCard(troopers),))}
+    assert "Rapid" in {r.name for r in system.cards().core_rules(catalog, (UnitCard(troopers),))}
     captain = system.profile(catalog, catalog.find_unit("Brigade Captain"))
     assert captain.cost == "80 pts"
     assert "Models" not in stats(captain)
@@ -155,7 +155,7 @@ entries:
   - {unit: Brigade Captain, upgrades: [Refractor Field], joins: first-line}
   - {unit: Recon Marshal}
 """)
-    cards = system.unit_cards(cat, r)
+    cards = system.cards().unit_cards(cat, r)
     names = [(c.profile.name, c.copies) for c in cards]
     assert names == [("Line Troopers", 1), ("Brigade Captain", 1), ("Line Troopers", 1),
                      ("Recon Marshal", 1)]
@@ -172,7 +172,7 @@ entries:
     assert [(m.name, m.text) for m in leader.reminders] == [
         ("Save 2+", "(2+ vs shots in cover)"), ("Morale 3+", "at 5 models or fewer")]
     assert "led by" not in other.profile.subtitle
-    sheet = system.roster_sheet(cat, r)
+    sheet = system.cards().roster_sheet(cat, r)
     assert "Rally Cry" in {g.name for g in sheet.glossary}
     assert [line.name for line in sheet.lines] == ["Line Troopers", "Line Troopers",
                                                    "Brigade Captain", "Recon Marshal"]
@@ -191,9 +191,9 @@ entries:
   - {unit: Line Troopers, count: 5}
   - {unit: Line Troopers, count: 6}
 """)
-    cards = system.unit_cards(cat, r)
+    cards = system.cards().unit_cards(cat, r)
     assert [(c.size, c.copies) for c in cards] == [("5 models", 2), ("6 models", 1)]
-    assert len(system.unit_cards(cat, r, merge=False)) == 3
+    assert len(system.cards().unit_cards(cat, r, merge=False)) == 3
 
 
 def test_space_empires_profile_chits_and_deck(library: Library) -> None:
@@ -209,7 +209,7 @@ def test_space_empires_profile_chits_and_deck(library: Library) -> None:
     grinda = system.profile(catalog, catalog.find_unit("Giblet Grinda", ["Orks"]))
     assert grinda.note == "BF: Battle Fortress"
 
-    chits = system.chits(catalog, "Orks")
+    chits = system.cards().chits(catalog, "Orks")
     pile = catalog.pile("Orks")
     assert sum(c.copies for c in chits) == sum(u.pile for u in pile)
     bikes = next(c for c in chits if c.name == "Nobz Warbikes")
@@ -217,7 +217,7 @@ def test_space_empires_profile_chits_and_deck(library: Library) -> None:
     corsair = next(c for c in chits if c.name == "Freeboterz Corsair")
     assert (corsair.copies, corsair.types, corsair.speed) == (10, "SR", "M")
 
-    deck = system.card_set(catalog)
+    deck = system.cards().card_set(catalog)
     assert deck is not None
     assert deck.total == 49 and len(deck.cards) == 18
     by_name = {c.name: c for c in deck.cards}
@@ -232,7 +232,7 @@ def test_space_empires_profile_chits_and_deck(library: Library) -> None:
 def test_hammer_wars_set_is_the_eleven_cards(library: Library) -> None:
     system = get_system("hammerwars")
     catalog = library.catalog(system)
-    deck = system.card_set(catalog)
+    deck = system.cards().card_set(catalog)
     assert deck is not None
     assert [c.profile.name for c in deck.units] == [u.name for u in catalog.units]
     assert deck.total == 11
@@ -248,10 +248,10 @@ choices: {goal: Duty}
 entries:
   - {unit: Assault Infantry, count: 9}
 """)
-    (card,) = system.unit_cards(cat, r)
+    (card,) = system.cards().unit_cards(cat, r)
     assert isinstance(card, UnitCard)
     assert card.copies == 9
-    sheet = system.roster_sheet(cat, r)
+    sheet = system.cards().roster_sheet(cat, r)
     (goal,) = sheet.choices
     assert goal.name.startswith("Goal: Duty")
     assert goal.text == cat.goal("Duty").text
@@ -262,14 +262,14 @@ def test_systems_without_a_deck_or_chits(library: Library) -> None:
     for system_id in ("op40k", "warstuff", "actionhammer"):
         system = get_system(system_id)
         catalog = library.catalog(system)
-        assert system.card_set(catalog) is None
-        assert system.chits(catalog, "anything") == ()
+        assert system.cards().card_set(catalog) is None
+        assert system.cards().chits(catalog, "anything") == ()
 
 
 def test_counts_of_the_ork_pile_follow_the_data(library: Library) -> None:
     system = get_system("spaceempires")
     catalog = library.catalog(system)
-    counts = Counter({c.name: c.copies for c in system.chits(catalog, "Orks")})
+    counts = Counter({c.name: c.copies for c in system.cards().chits(catalog, "Orks")})
     assert counts["Freeboterz Corsair"] == 10
     assert counts["Ork Warship"] == 8
     assert counts["Bad Moonz Ork Boyz"] == 2
@@ -288,7 +288,7 @@ points_limit: 150
 entries:
   - {unit: Human Warrior, faction: Fantasy, count: 2}
 """)
-    (card,) = system.unit_cards(cat, r)
+    (card,) = system.cards().unit_cards(cat, r)
     quality = int(stats(card.profile)["Quality"])
     (table,) = card.profile.tables
     low, high = cat.quality_range

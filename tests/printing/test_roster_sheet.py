@@ -145,7 +145,7 @@ def line_named(sheet: RosterSheet, name: str) -> int:
 def test_each_model_has_a_box_for_each_wound_grouped_by_model(
         printed: Printer, example: str, unit: str, expected: list[int], label: str) -> None:
     loaded, pdf, _ = printed(ROOT / "examples" / f"{example}.yaml", "a4")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     index = line_named(sheet, unit)
     assert groups(boxes_by_line(pdf, sheet)[index]) == expected
     assert sheet.lines[index].track_label == label
@@ -159,7 +159,7 @@ def test_each_model_has_a_box_for_each_wound_grouped_by_model(
 def test_a_model_of_many_wounds_is_one_group(printed: Printer) -> None:
     """The Strider Walker's 12 wounds: 12 boxes in runs of five, no model's gap among them."""
     loaded, pdf, _ = printed(ROOT / "examples/actionhammer/legal.yaml", "a4")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     boxes = boxes_by_line(pdf, sheet)[line_named(sheet, "Strider Walker")]
     assert len(boxes) == 12
     for a, b in itertools.pairwise(boxes):
@@ -204,7 +204,7 @@ def test_the_boxes_follow_the_unit_as_fielded(tmp_path: Path) -> None:
               "  - {unit: Veil Wardens, count: 3, upgrades: [Bonded Armour]}\n"
               "  - {unit: Veil Wardens, count: 3}\n")
     loaded = library.read_roster(roster, "wardens.yaml")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     pdf = print_sheet(loaded.catalog, loaded.system, loaded.roster,
                       PrintOptions(what="sheet")).pdf
     found = boxes_by_line(pdf, sheet)
@@ -219,7 +219,7 @@ def test_the_boxes_follow_the_unit_as_fielded(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_tick_box_is_at_least_4_mm_and_stands_apart(printed: Printer, path: Path) -> None:
     loaded, pdf, _ = printed(path, "a4")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         boxes = [box for page in doc.pages for box in tick_boxes(page)]
     assert len(boxes) == sum(sum(line.track) for line in sheet.lines)
@@ -255,11 +255,11 @@ def test_no_count_is_parted_from_what_it_counts(printed: Printer, path: Path) ->
 
 def test_the_stats_say_1_wound_and_1_life(printed: Printer) -> None:
     loaded, pdf, _ = printed(ROOT / "examples/actionhammer/legal.yaml", "a4")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     assert "1 Wound · " in sheet.lines[line_named(sheet, "Line Troopers")].stats
     assert "1 Wound · " in text_of(pdf)
     loaded, pdf, _ = printed(ROOT / "examples/hammerwars/legal.yaml", "a4")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     infantry = sheet.lines[line_named(sheet, "Assault Infantry")]
     assert '6" Move · 1 Life · Light Armor' in infantry.stats
     assert '6" Move · 1 Life · Light Armor' in text_of(pdf)
@@ -269,7 +269,7 @@ def test_a_one_point_entry_costs_1_pt(library: Library) -> None:
     loaded = library.read_roster(
         "format: 1\nsystem: hammerwars\nname: T\nfactions: [Lizardmen]\nchoices: {goal: Duty}\n"
         "entries:\n  - {unit: Assault Infantry, count: 1}\n", "t.yaml")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     assert sheet.lines[0].cost == "1 pt"
 
 
@@ -282,7 +282,7 @@ def test_the_space_empires_seed_says_what_it_is_for(printed: Printer) -> None:
     assert ("Holds: 0 Poor planets, 0 Rich planets, 1 Homeworld; 2 revenue saved in the "
             "treasury") in text
     # the draw sits under a heading of its own, after the recruits
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[0]
         tops = row_tops(page, sheet)
@@ -316,7 +316,7 @@ def grown(loaded: LoadedRoster, lines: int, *,
     """The roster's sheet with `lines` lines of its table, its own repeated (or `repeat`'s
     lines repeated before the rest), so its later sections meet a page's foot at each
     height in turn."""
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     if repeat is None:
         return dataclasses.replace(sheet, lines=(sheet.lines * lines)[:lines])
     head = repeat(sheet)

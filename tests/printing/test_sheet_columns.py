@@ -55,7 +55,7 @@ def test_a_sheet_parted_by_us_is_the_sheet_balanced_columns_give(
     printed = print_sheet(loaded.catalog, loaded.system, loaded.roster, options)
     parted = layouts[0]
     # the same sheet with every section left to WeasyPrint's balancing
-    context = {"sheet": loaded.system.roster_sheet(loaded.catalog, loaded.roster)}
+    context = {"sheet": loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)}
     from listbuilder.printing.render import _context
     from listbuilder.printing.templating import system_template
 

@@ -13,6 +13,7 @@ import pytest
 from listbuilder.engine.cards import REFERENCE
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems
+from listbuilder.engine.report import report
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import RULES_PT, print_roster, print_rules
 
@@ -49,7 +50,7 @@ def test_the_example_roster_prints_its_sheet_and_cards(library: Library, system)
     assert all(size in (pytest.approx(letter, abs=0.5), pytest.approx(letter[::-1], abs=0.5))
                for size in page_sizes(printed.pdf))
 
-    sheet = system.roster_sheet(cat, roster)
+    sheet = system.cards().roster_sheet(cat, roster)
     first = sheet_text(printed.pdf)
     assert roster.name in first
     assert sheet.total in first
@@ -59,7 +60,7 @@ def test_the_example_roster_prints_its_sheet_and_cards(library: Library, system)
         assert choice.name in first
     assert not sheet.problems and "Not legal" not in first
 
-    cards = system.unit_cards(cat, roster)
+    cards = system.cards().unit_cards(cat, roster)
     boxes = [b for page in placements(printed.pdf) for b in page]
     references = sum(t.startswith(REFERENCE) for n, page in enumerate(placements(printed.pdf))
                      for t in texts_in_boxes(printed.pdf, n, page))
@@ -85,10 +86,10 @@ def test_the_glossary_holds_only_the_rules_the_roster_uses(library: Library) -> 
                            PrintOptions(what="sheet"))
     assert printed.cards == 0 and printed.pages == 1
     text = sheet_text(printed.pdf)
-    cards = loaded.system.unit_cards(loaded.catalog, loaded.roster)
+    cards = loaded.system.cards().unit_cards(loaded.catalog, loaded.roster)
     used = {r.name for c in cards for r in c.rules_used()}
     assert used == {"Fearless", "Rally Cry", "Scout"}  # the units' own
-    core = {r.name for r in loaded.system.core_rules(loaded.catalog, cards)}
+    core = {r.name for r in loaded.system.cards().core_rules(loaded.catalog, cards)}
     # Blast: the Frag Grenades upgrade gives every Line Trooper a Blast weapon
     assert core == {"Save", "Morale", "Stances", "Blast", "Keen", "Rapid"}
     assert "Core rules the cards use" in text
@@ -107,7 +108,7 @@ def test_an_illegal_roster_prints_with_its_problems_on_the_sheet(library: Librar
                            PrintOptions(what="sheet"))
     text = sheet_text(printed.pdf)
     assert "Not legal yet" in text
-    problems = [v for v in loaded.system.validate(loaded.catalog, loaded.roster)
+    problems = [v for v in report(loaded.system, loaded.catalog, loaded.roster).violations
                 if v.severity == "error"]
     assert problems
     assert problems[0].message.split(":")[0][:30] in text.replace("\n", " ")

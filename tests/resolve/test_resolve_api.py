@@ -180,7 +180,7 @@ def test_each_system_answers_in_one_call(library: Library, system_id: str) -> No
     system = get_system(system_id)
     catalog = library.catalog(system)
     attacker, defender = PAIRS[system_id]
-    assert system.has_quick_resolve()
+    assert system.resolver() is not None
     options = situation_options(system, catalog, find_side(system, catalog, attacker),
                                 find_side(system, catalog, defender))
     assert options and all(o.key and o.label and o.help and o.choices for o in options)
@@ -309,4 +309,4 @@ def test_command_reads_names_from_a_roster(tmp_path: Path) -> None:
 
 
 def test_all_registered_systems_resolve() -> None:
-    assert {s.id for s in all_systems() if s.has_quick_resolve()} == set(PAIRS)
+    assert {s.id for s in all_systems() if s.resolver() is not None} == set(PAIRS)

@@ -111,8 +111,8 @@ def test_trample_goal_and_dangerous_terrain(hw) -> None:
                attack="Dangerous Terrain").outcome.at_least(1) == Fraction(1, 6)
     assert run(hw, "Ranged Infantry", "Assault Hero",
                attack="Deception (goal)").outcome.at_least(1) == Fraction(1, 2)
-    options = [o for o in hw[0].resolve_options(hw[1], Side.of(card(hw, "Ranged Infantry")),
-                                                Side.of(card(hw, "Assault Hero")))]
+    options = [o for o in hw[0].resolver().options(hw[1], Side.of(card(hw, "Ranged Infantry")),
+                                                   Side.of(card(hw, "Assault Hero")))]
     assert "Trample Attack" not in options[0].choices  # only units with the rule have it
 
 

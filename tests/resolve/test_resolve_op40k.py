@@ -86,7 +86,7 @@ def test_a_vehicle_rolls_one_die_per_weapon_fired(op) -> None:
     # 2 dice at 4+ against a 4+ block, or 1 die
     assert hold.outcome.p_kill == Fraction(1, 4) + Fraction(1, 2) * Fraction(1, 2)
     assert move.outcome.p_kill == one_gun.outcome.p_kill == Fraction(1, 4)
-    assert "cover" not in {o.key for o in get_system("op40k").resolve_options(
+    assert "cover" not in {o.key for o in get_system("op40k").resolver().options(
         op[1], Side.of(op[1].find_unit("Guardsmen")), Side.of(op[1].find_unit("Chimera")))}
 
 

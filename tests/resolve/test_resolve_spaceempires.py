@@ -221,7 +221,7 @@ def test_the_starting_draw_can_be_picked_from_a_new_empire(se) -> None:
     system, catalog = se
     roster = Roster(system="spaceempires", name="New", factions=("Orks",),
                     choices={"seed": 2024})
-    drawn = system.resolve_extras(catalog, roster)
+    drawn = system.resolver().extras(catalog, roster)
     assert sum(e.count for e in drawn) == 20 and not roster.entries
     assert fielded_entries(system, catalog, roster) == drawn
     first = drawn[0]

@@ -213,7 +213,7 @@ def test_every_quickplay_pair_resolves_and_sums_to_one(ws) -> None:
     units = catalog.units[::7]
     for a in units:
         for d in units:
-            for mode in system.resolve_options(catalog, Side.of(a), Side.of(d))[0].choices:
+            for mode in system.resolver().options(catalog, Side.of(a), Side.of(d))[0].choices:
                 r = quick_resolve(system, catalog, Side.of(a), Side.of(d), {"attack": mode})
                 assert sum(p for _, p in r.outcome.dist.items()) == 1
 

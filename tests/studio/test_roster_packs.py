@@ -14,6 +14,7 @@ from listbuilder.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import PackUse, Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.resolve import find_side, quick_resolve
 from listbuilder.engine.roster_file import RosterFileError, dump_roster, roster_to_data
 
@@ -42,7 +43,7 @@ def test_a_roster_carries_its_pack_and_reads_back_the_same() -> None:
     loaded = LIBRARY.read_roster(text, "brigade.yaml")
     assert loaded.roster.packs[0].text == AH.pack_starter()
     assert dump_roster(loaded.roster, AH, loaded.catalog) == text  # export is stable
-    assert AH.validate(loaded.catalog, loaded.roster) == []
+    assert report(AH, loaded.catalog, loaded.roster).violations == []
     # the pack's units beside the built-in ones, priced by the pack: 5 x 10 + 60 + 10
     costs = [row["pts"] for row in roster_to_data(loaded.roster, AH, loaded.catalog)["entries"]]
     assert costs[:2] == [50, 70]

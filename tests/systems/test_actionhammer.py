@@ -17,6 +17,7 @@ from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import RosterFileError
 from listbuilder.engine.system import Violation
 from listbuilder.systems.actionhammer import ActionHammer, ActionHammerCatalog, Datasheet
@@ -244,17 +245,17 @@ def test_cost_is_points_per_model_times_models_plus_upgrades(read) -> None:
     loaded = read(roster("  - unit: Line Troopers\n    count: 10\n"
                          "    upgrades: [Frag Grenades, Vox Caster]\n"
                          "  - unit: Brigade Captain\n    upgrades: [Refractor Field]\n"))
-    costs = [loaded.system.entry_cost(loaded.catalog, loaded.roster, e)
+    costs = [loaded.system.priced(loaded.catalog, loaded.roster, [e])[0].cost
              for e in loaded.roster.entries]
     assert costs == [12 * 10 + 2 * 10 + 10, 80 + 15]
-    assert loaded.system.totals(loaded.catalog, loaded.roster).points == 245
+    assert report(loaded.system, loaded.catalog, loaded.roster).totals.points == 245
 
 
 def test_summary_counts_leaders_units_and_models(read) -> None:
     loaded = read(roster("  - unit: Line Troopers\n    count: 6\n    label: line\n"
                          "  - unit: Brigade Captain\n    joins: line\n"
                          "  - unit: Recon Marshal\n"))
-    totals = loaded.system.totals(loaded.catalog, loaded.roster)
+    totals = report(loaded.system, loaded.catalog, loaded.roster).totals
     assert totals.lines == (("Leaders", "2/2"), ("Units", "2/4"), ("Models", "8"))
 
 
@@ -276,8 +277,9 @@ def _roster(entries: list[tuple[str, int, list[str]]]) -> Roster:
 @given(st.lists(ENTRY, max_size=6), st.lists(ENTRY, max_size=6))
 def test_cost_is_additive_over_entries(library: Library, a: list, b: list) -> None:
     c = cat(library)
-    whole = SYSTEM.roster_points(c, _roster(a + b))
-    assert whole == SYSTEM.roster_points(c, _roster(a)) + SYSTEM.roster_points(c, _roster(b))
+    whole = report(SYSTEM, c, _roster(a + b)).totals.points
+    assert whole == (report(SYSTEM, c, _roster(a)).totals.points
+                     + report(SYSTEM, c, _roster(b)).totals.points)
 
 
 @given(ENTRY, st.integers(1, 5))
@@ -288,8 +290,8 @@ def test_cost_grows_by_the_per_model_price_for_each_model(library: Library, entr
     unit = c.find_unit(name)
     assert isinstance(unit, Datasheet)
     per_model = unit.pts + sum(u.pts for u in unit.upgrades if u.per_model and u.name in upgrades)
-    small = SYSTEM.roster_points(c, _roster([entry]))
-    big = SYSTEM.roster_points(c, _roster([(name, count + more, upgrades)]))
+    small = report(SYSTEM, c, _roster([entry])).totals.points
+    big = report(SYSTEM, c, _roster([(name, count + more, upgrades)])).totals.points
     assert big - small == per_model * more
 
 
@@ -393,7 +395,7 @@ def test_same_datasheet_name_counts_across_factions(tmp_path: Path) -> None:
         "  - {unit: Line Troopers, faction: Cobalt Brigade, count: 5}\n"
         "  - {unit: Line Troopers, faction: Rust Kin, count: 5}\n",
         limit=1000, factions="[Cobalt Brigade, Rust Kin]"))
-    found = loaded.system.validate(loaded.catalog, loaded.roster)
+    found = report(loaded.system, loaded.catalog, loaded.roster).violations
     assert ids(found) == ["actionhammer.datasheet-per-1000"]
 
 
@@ -540,14 +542,14 @@ def test_joining_a_missing_label(library: Library) -> None:
     c = cat(library)
     r = Roster(system="actionhammer", name="T", points_limit=2000, factions=("Cobalt Brigade",),
                entries=(RosterEntry(unit="Brigade Captain", joins="ghosts"),))
-    v = only(SYSTEM.validate(c, r), "actionhammer.bodyguard-missing")
+    v = only(report(SYSTEM, c, r).violations, "actionhammer.bodyguard-missing")
     assert v.message == ("Brigade Captain joins 'ghosts', but no entry has that label: add "
                          "`label: ghosts` to its Bodyguard or remove `joins`.")
     labelled = Roster(system="actionhammer", name="T", points_limit=2000,
                       factions=("Cobalt Brigade",),
                       entries=(RosterEntry(unit="Line Troopers", count=5, label="ghosts"),
                                RosterEntry(unit="Brigade Captain", joins="ghosts")))
-    assert SYSTEM.validate(c, labelled) == []
+    assert report(SYSTEM, c, labelled).violations == []
 
 
 def test_the_roster_file_reader_also_rejects_a_missing_label(read) -> None:
@@ -561,8 +563,8 @@ def test_unknown_units_are_left_to_the_base_class(library: Library) -> None:
                entries=(RosterEntry(unit="Nobody", count=3, label="x"),
                         RosterEntry(unit="Nobody"),
                         RosterEntry(unit="Brigade Captain", joins="x")))
-    assert ids(SYSTEM.validate(c, r)) == ["roster.unknown-unit", "roster.unknown-unit"]
-    assert SYSTEM.roster_points(c, r) == 80
+    assert ids(report(SYSTEM, c, r).violations) == ["roster.unknown-unit", "roster.unknown-unit"]
+    assert report(SYSTEM, c, r).totals.points == 80
 
 
 def test_an_unknown_unit_is_told_what_to_do(library: Library) -> None:
@@ -570,7 +572,7 @@ def test_an_unknown_unit_is_told_what_to_do(library: Library) -> None:
     an update, say) is named with the nearest of the faction's units."""
     r = Roster(system="actionhammer", name="T", points_limit=1000, factions=("Cobalt Brigade",),
                entries=(RosterEntry(unit="Line Trooper", count=5),))
-    [found] = SYSTEM.validate(cat(library), r)
+    [found] = report(SYSTEM, cat(library), r).violations
     assert found.message == ("'Line Trooper' is not a unit of the chosen faction (did you mean "
                              "'Line Troopers'?): correct the name or remove the entry.")
 

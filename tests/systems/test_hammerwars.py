@@ -17,6 +17,7 @@ from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.system import Violation
 from listbuilder.systems.hammerwars import HammerWars, HammerWarsCatalog, HwUnit
 
@@ -218,8 +219,8 @@ def test_no_data_file_is_sample(library: Library) -> None:
 
 def test_full_pool_is_legal_and_totals_what_deploying_it_costs(read) -> None:
     loaded = read(roster())
-    assert loaded.system.validate(loaded.catalog, loaded.roster) == []
-    totals = loaded.system.totals(loaded.catalog, loaded.roster)
+    assert report(loaded.system, loaded.catalog, loaded.roster).violations == []
+    totals = report(loaded.system, loaded.catalog, loaded.roster).totals
     # 9 x 1 + 5 x 2 + 2 x 3 + 1 x 6 pts; 2 x 1 + 1 x 3 xp
     assert (totals.points, totals.points_limit) == (31, None)
     assert totals.lines == (("Infantry", "9/9"), ("Specialist", "5/5"), ("Hero", "2/2"),
@@ -235,7 +236,7 @@ def test_no_points_limit_is_asked_for(violations) -> None:
 
 def test_count_is_models_of_that_type_in_the_pool(read) -> None:
     loaded = read(roster())
-    costs = [loaded.system.entry_cost(loaded.catalog, loaded.roster, e)
+    costs = [loaded.system.priced(loaded.catalog, loaded.roster, [e])[0].cost
              for e in loaded.roster.entries]
     assert costs == [5, 4, 4, 6, 3, 3, 6]
 
@@ -314,7 +315,8 @@ def test_each_faction_may_take_either_of_its_goals(violations) -> None:
 def test_a_file_without_its_goal_reads_and_is_illegal(read, library: Library) -> None:
     # an unfinished roster is still a roster: the missing goal is a rule problem
     loaded = read(roster().replace("choices: {goal: Duty}\n", ""))
-    assert rule_ids(SYSTEM.validate(cat(library), loaded.roster)) == ["hammerwars.goal-missing"]
+    assert rule_ids(report(SYSTEM, cat(library), loaded.roster).violations) == [
+        "hammerwars.goal-missing"]
 
 
 def test_goal_missing_from_a_roster_built_in_code(library: Library) -> None:
@@ -323,7 +325,7 @@ def test_goal_missing_from_a_roster_built_in_code(library: Library) -> None:
         RosterEntry(unit="Assault Infantry", count=9), RosterEntry(unit="Ranged Specialist",
                                                                    count=5),
         RosterEntry(unit="Support Hero", count=2), RosterEntry(unit="Ranged Heavy", count=1)))
-    found = SYSTEM.validate(c, built)
+    found = report(SYSTEM, c, built).violations
     assert rule_ids(found) == ["hammerwars.goal-missing"]
     assert found[0].message == ("No secret goal chosen: choose Duty or Oppression, the goals "
                                 "Tau may pick.")
@@ -342,11 +344,11 @@ def test_unknown_units_are_skipped_not_raised(library: Library) -> None:
                    choices={"goal": "Duty"},
                    entries=(RosterEntry(unit="Gargant", count=9),
                             RosterEntry(unit="Ranged Heavy", count=1)))
-    found = SYSTEM.validate(c, built)
+    found = report(SYSTEM, c, built).violations
     assert rule_ids(found) == ["hammerwars.pool-short", "hammerwars.pool-short",
                                "hammerwars.pool-short", "roster.unknown-unit"]
-    assert SYSTEM.roster_points(c, built) == 6
-    assert SYSTEM.summary(c, built)[0] == ("Infantry", "0/9")
+    assert report(SYSTEM, c, built).totals.points == 6
+    assert report(SYSTEM, c, built).totals.lines[0] == ("Infantry", "0/9")
 
 
 @given(st.data())
@@ -357,14 +359,14 @@ def test_cost_is_additive_and_monotone(library: Library, data: st.DataObject) ->
                                max_size=8))
     entries = tuple(RosterEntry(unit=n, count=k) for n, k in picks)
     built = Roster(system="hammerwars", name="T", factions=("Orks",), entries=entries)
-    each = [SYSTEM.entry_cost(c, built, e) for e in entries]
-    assert SYSTEM.roster_points(c, built) == sum(each)
+    each = [SYSTEM.priced(c, built, [e])[0].cost for e in entries]
+    assert report(SYSTEM, c, built).totals.points == sum(each)
     for entry, cost in zip(entries, each, strict=True):
-        one = SYSTEM.entry_cost(c, built, dataclasses.replace(entry, count=1))
+        one = SYSTEM.priced(c, built, [dataclasses.replace(entry, count=1)])[0].cost
         assert cost == one * entry.count
-        more = SYSTEM.entry_cost(c, built, dataclasses.replace(entry, count=entry.count + 1))
+        more = SYSTEM.priced(c, built, [dataclasses.replace(entry, count=entry.count + 1)])[0].cost
         assert more >= cost
-    assert dict(SYSTEM.summary(c, built))["Pts to deploy all"] == str(sum(each))
+    assert dict(report(SYSTEM, c, built).totals.lines)["Pts to deploy all"] == str(sum(each))
 
 
 # -- data files ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from listbuilder.engine.effects import AddWeapon, ReplaceWeapon
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import RosterFileError
 from listbuilder.engine.system import Violation
 from listbuilder.systems.op40k import OnePage40k
@@ -64,7 +65,7 @@ def ids(found: list[Violation]) -> list[str]:
 
 def points(read, text: str) -> int:
     loaded = read(text)
-    return loaded.system.totals(loaded.catalog, loaded.roster).points
+    return report(loaded.system, loaded.catalog, loaded.roster).totals.points
 
 
 # -- the system and the seed's tables ---------------------------------------------------------
@@ -212,7 +213,7 @@ def test_cost_is_points_per_model_times_size_plus_upgrades(read) -> None:
 
 def test_summary_counts_units_models_and_vehicles(read) -> None:
     loaded = read(roster(entry("Ork Boyz", 12) + entry("Gretchin", 10) + entry("Trukk", 1)))
-    totals = loaded.system.totals(loaded.catalog, loaded.roster)
+    totals = report(loaded.system, loaded.catalog, loaded.roster).totals
     assert totals.points == 60 + 30 + 40
     assert dict(totals.lines) == {"Units": "2", "Models": "22", "Vehicles": "1"}
 
@@ -461,8 +462,8 @@ def test_sizes_the_rules_never_print_name_our_reading(violations) -> None:
 def test_an_empty_roster_is_empty_not_legal(read) -> None:
     loaded = read(roster("  []\n").replace(":\n  []", ": []"))
     system = loaded.system
-    assert system.validate(loaded.catalog, loaded.roster) == []
-    status = system.status(loaded.catalog, loaded.roster)
+    assert report(system, loaded.catalog, loaded.roster).violations == []
+    status = report(system, loaded.catalog, loaded.roster).status
     assert (status.state, status.text) == ("empty", "Empty: no units yet")
     one = read(roster(entry("Ork Boyz", 15)))
-    assert system.status(one.catalog, one.roster).text == "Legal"
+    assert report(system, one.catalog, one.roster).status.text == "Legal"

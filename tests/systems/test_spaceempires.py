@@ -19,6 +19,7 @@ from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import LoadedRoster
 from listbuilder.engine.system import Violation
 from listbuilder.systems.spaceempires import SpaceEmpires
@@ -346,10 +347,11 @@ def test_draw_from_a_small_pile_takes_what_there_is(tmp_path: Path) -> None:
 
 def test_entry_cost_is_force_times_chits(read: Read) -> None:
     loaded = read(roster("Orks", entry("Bad Moonz Ork Boyz", 2) + entry("Warlord")))
-    costs = [SYSTEM.entry_cost(loaded.catalog, loaded.roster, e) for e in loaded.roster.entries]
+    costs = [SYSTEM.priced(loaded.catalog, loaded.roster, [e])[0].cost
+             for e in loaded.roster.entries]
     assert costs == [4, 3]
-    assert SYSTEM.totals(loaded.catalog, loaded.roster).points == 7
-    assert SYSTEM.totals(loaded.catalog, loaded.roster).points_limit is None
+    assert report(SYSTEM, loaded.catalog, loaded.roster).totals.points == 7
+    assert report(SYSTEM, loaded.catalog, loaded.roster).totals.points_limit is None
 
 
 @settings(max_examples=80, deadline=None)
@@ -361,12 +363,12 @@ def test_cost_is_additive_and_grows_with_every_chit(
     entries = tuple(RosterEntry(unit=pile[i].name, count=min(n, pile[i].pile)) for i, n in picks)
     r = Roster(system="spaceempires", name="P", factions=("Orks",),
                choices=MappingProxyType({"seed": 1}), entries=entries)
-    total = SYSTEM.roster_points(c, r)
-    assert total == sum(SYSTEM.entry_cost(c, r, e) for e in entries)
+    total = report(SYSTEM, c, r).totals.points
+    assert total == sum(SYSTEM.priced(c, r, [e])[0].cost for e in entries)
     assert total == sum(pile[i].cost * e.count for (i, _), e in zip(picks, entries, strict=True))
     for k, e in enumerate(entries):
         more = (*entries[:k], dataclasses.replace(e, count=e.count + 1), *entries[k + 1:])
-        bigger = SYSTEM.roster_points(c, dataclasses.replace(r, entries=more))
+        bigger = report(SYSTEM, c, dataclasses.replace(r, entries=more)).totals.points
         assert bigger == total + pile[picks[k][0]].cost > total
 
 
@@ -468,7 +470,7 @@ def test_planets_treasury_and_seed_are_bounded(violations: Violations, read: Rea
     assert found[0].reading == "how-many-planets-can-an-empire-hold"
     big = read(roster("Orks", poor_planets=99999)).roster
     assert ("Revenue", "53 this turn (Poor 48, Rich 0, Homeworld 1)") in \
-        SYSTEM.summary(cat(library), big)
+        report(SYSTEM, cat(library), big).totals.lines
     assert violations(roster("Orks", poor_planets=48, rich_planets=48, homeworlds=8,
                              treasury=9999, seed=999_999_999)) == []
     for key, value, bound in (("rich_planets", 49, "48"), ("homeworlds", 9, "8"),
@@ -481,32 +483,34 @@ def test_planets_treasury_and_seed_are_bounded(violations: Violations, read: Rea
 
 def test_seed_is_required(read: Read, library: Library) -> None:
     text = "format: 1\nsystem: spaceempires\nname: T\nfactions: [Orks]\nentries: []\n"
-    assert ids(SYSTEM.validate(cat(library), read(text).roster)) == {"spaceempires.seed-missing"}
+    assert ids(report(SYSTEM, cat(library), read(text).roster).violations) == {
+        "spaceempires.seed-missing"}
     bare = Roster(system="spaceempires", name="T", factions=("Orks",))
-    found = SYSTEM.validate(cat(library), bare)
+    found = report(SYSTEM, cat(library), bare).violations
     assert ids(found) == {"spaceempires.seed-missing"}
 
 
 def test_one_empire_is_one_faction(library: Library) -> None:
     two = Roster(system="spaceempires", name="T", factions=("Orks", "Eldar"),
                  choices=MappingProxyType({"seed": 1}))
-    assert ids(SYSTEM.validate(cat(library), two)) == {"roster.too-many-factions"}
+    assert ids(report(SYSTEM, cat(library), two).violations) == {"roster.too-many-factions"}
     none = Roster(system="spaceempires", name="T", choices=MappingProxyType({"seed": 1}))
-    assert ids(SYSTEM.validate(cat(library), none)) == {"roster.faction-missing"}
+    assert ids(report(SYSTEM, cat(library), none).violations) == {"roster.faction-missing"}
 
 
 def test_unknown_units_are_skipped_not_raised(library: Library) -> None:
     r = Roster(system="spaceempires", name="T", factions=("Orks",),
                choices=MappingProxyType({"seed": 1}),
                entries=(RosterEntry(unit="Squiggoth Prime"), RosterEntry(unit="Avatar")))
-    assert ids(SYSTEM.validate(cat(library), r)) == {"roster.unknown-unit",
-                                                     "roster.wrong-faction"}
-    assert SYSTEM.roster_points(cat(library), r) == 3  # the Avatar, a Leader: half of Force 6
+    assert ids(report(SYSTEM, cat(library), r).violations) == {"roster.unknown-unit",
+                                                              "roster.wrong-faction"}
+    # the Avatar, a Leader: half of Force 6
+    assert report(SYSTEM, cat(library), r).totals.points == 3
 
 
 def test_shared_name_resolves_to_the_chosen_faction(read: Read) -> None:
     loaded = read(roster("Eldar", entry("Dreadnaughts")))
-    unit = SYSTEM.unit_of(loaded.catalog, loaded.roster, loaded.roster.entries[0])
+    unit = SYSTEM.find_units(loaded.catalog, loaded.roster, [loaded.roster.entries[0]])[0]
     assert isinstance(unit, Chit) and (unit.faction, unit.force) == ("Eldar", 3)
 
 
@@ -522,7 +526,7 @@ def test_an_empire_recruits_only_from_its_own_pile(violations: Violations) -> No
 def test_summary_lines(read: Read, library: Library) -> None:
     loaded = read(roster("Orks", entry("Warboss") + entry("Ork Warship"), seed=2024,
                          rich_planets=1, treasury=2))
-    totals = SYSTEM.totals(loaded.catalog, loaded.roster)
+    totals = report(SYSTEM, loaded.catalog, loaded.roster).totals
     assert totals.headline == "6 of 10 revenue spent"
     lines = dict(totals.lines)
     assert lines == {
@@ -543,7 +547,7 @@ def test_starting_draw_is_a_section_of_its_own(read: Read, library: Library) -> 
     assert lines["Space units"].count(",") + 1 == len(set(draw.space))
     assert "Ork Warship x3" in lines["Space units"]
     assert not any("draw" in label.lower() or "starting" in label.lower()
-                   for label, _ in SYSTEM.totals(loaded.catalog, loaded.roster).lines)
+                   for label, _ in report(SYSTEM, loaded.catalog, loaded.roster).totals.lines)
     no_seed = Roster(system="spaceempires", name="T", factions=("Orks",))
     (none,) = SYSTEM.sections(cat(library), no_seed)
     assert none.lines == (("Not drawn", "choose one faction and a seed"),)
@@ -551,7 +555,7 @@ def test_starting_draw_is_a_section_of_its_own(read: Read, library: Library) -> 
 
 def test_over_spending_names_spend_and_revenue(read: Read) -> None:
     loaded = read(roster("Orks", entry("Great Gargant"), seed=7))
-    totals = SYSTEM.totals(loaded.catalog, loaded.roster)
+    totals = report(SYSTEM, loaded.catalog, loaded.roster).totals
     assert totals.headline == "10 of 5 revenue spent"
     assert dict(totals.lines)["Spent"] == "10 of 5 (revenue 5 + treasury 0); 5 over"
 
@@ -559,10 +563,10 @@ def test_over_spending_names_spend_and_revenue(read: Read) -> None:
 def test_an_empire_without_recruits_is_empty_only_before_its_draw(read: Read,
                                                                  library: Library) -> None:
     drawn = read(roster("Orks", seed=3))
-    status = SYSTEM.status(drawn.catalog, drawn.roster)
+    status = report(SYSTEM, drawn.catalog, drawn.roster).status
     assert (status.state, status.text) == ("legal", "Legal")
     bare = Roster(system="spaceempires", name="T")
-    status = SYSTEM.status(cat(library), bare)
+    status = report(SYSTEM, cat(library), bare).status
     assert status.state == "empty"
     assert status.text.startswith("Empty: no faction, seed or recruits yet, and 2 problems")
 

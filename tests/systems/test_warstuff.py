@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from listbuilder.engine.library import Library
+from listbuilder.engine.report import report
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit, unit_cost
@@ -97,7 +98,7 @@ def test_formula_prices_every_quickplay_unit_and_six_differ_from_print(library: 
 
 def test_roster_charges_the_formula_not_the_printed_figure(violations, read) -> None:
     loaded = read(roster("  - unit: Rat Warrior\n"))
-    assert loaded.system.totals(loaded.catalog, loaded.roster).points == 30
+    assert report(loaded.system, loaded.catalog, loaded.roster).totals.points == 30
 
 
 @given(quality=st.integers(1, 5), rules=st.lists(st.sampled_from(sorted(RULE_COSTS)), max_size=8))
@@ -116,7 +117,7 @@ def test_formula_is_additive_and_floored(quality: int, rules: list[str]) -> None
 @given(copies=st.integers(1, 20))
 def test_copies_multiply_the_cost(read, copies: int) -> None:
     loaded = read(roster(f"  - unit: Human Archer\n    count: {copies}\n", limit=10_000))
-    assert loaded.system.totals(loaded.catalog, loaded.roster).points == 35 * copies
+    assert report(loaded.system, loaded.catalog, loaded.roster).totals.points == 35 * copies
 
 
 def ids(found) -> list[str]:
@@ -150,7 +151,7 @@ def design(q: int, rules: str) -> str:
 
 def test_designed_unit_is_priced_by_the_formula(read) -> None:
     loaded = read(design(3, "Armored, Shooter (Short)"))
-    assert loaded.system.totals(loaded.catalog, loaded.roster).points == 40
+    assert report(loaded.system, loaded.catalog, loaded.roster).totals.points == 40
 
 
 def test_design_quality_must_be_1_to_5(violations) -> None:
@@ -199,7 +200,8 @@ def test_ambiguous_name_needs_a_genre(read) -> None:
         read(roster("  - unit: Knight\n"))
     assert "Fantasy and Medieval" in str(info.value)
     medieval = read(roster("  - unit: Knight\n", factions="factions: [Medieval]\n"))
-    unit = medieval.system.unit_of(medieval.catalog, medieval.roster, medieval.roster.entries[0])
+    (unit,) = medieval.system.find_units(medieval.catalog, medieval.roster,
+                                         medieval.roster.entries[:1])
     assert unit is not None and unit.faction == "Medieval"
 
 
@@ -208,11 +210,11 @@ def test_ambiguous_name_needs_a_genre(read) -> None:
 def test_totals_note_each_unit_whose_printed_points_differ(read) -> None:
     loaded = read(roster("  - unit: Rat Warrior\n    count: 2\n  - unit: Rat Ogre\n"
                          "  - unit: Human Archer\n"))
-    totals = loaded.system.totals(loaded.catalog, loaded.roster)
+    totals = report(loaded.system, loaded.catalog, loaded.roster).totals
     assert totals.points == 2 * 30 + 65 + 35
     assert totals.notes == ("Rat Warrior: 30 pts by the formula (printed 25)",
                             "Rat Ogre: 65 pts by the formula (printed 60)")
-    sheet = loaded.system.roster_sheet(loaded.catalog, loaded.roster)
+    sheet = loaded.system.cards().roster_sheet(loaded.catalog, loaded.roster)
     assert ("Printed price", "Rat Warrior: 30 pts by the formula (printed 25)") in sheet.summary
 
 

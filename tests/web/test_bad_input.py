@@ -17,6 +17,7 @@ from webtools import Player, csrf_of, version_of
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.web.builder import views as builder
 
 SAID = "Size: 10 to 30 models for Ork Boyz. Not saved: the roster keeps size 15."
@@ -176,7 +177,7 @@ def seeds_for(library: Library, units: tuple[str, ...]) -> tuple[int, int]:
     for seed in range(1000):
         roster = Roster(system=system.id, name="x", factions=("Orks",),
                         choices={"seed": seed}, entries=tuple(RosterEntry(unit=u) for u in units))
-        state = system.status(catalog, roster).state
+        state = report(system, catalog, roster).status.state
         if state == "legal" and legal is None:
             legal = seed
         if state == "illegal" and illegal is None:

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.report import roster_view
+from listbuilder.engine.report import report
 
 
 def entries(player: Player) -> list[dict[str, object]]:
@@ -421,7 +421,7 @@ def test_the_builder_offers_only_units_a_leader_may_join(library: Library) -> No
         "  - unit: Strider Walker\n"
         "  - unit: Shock Squad\n    count: 5\n"
         "  - unit: Recon Marshal\n", "r.yaml")
-    view = roster_view(loaded.system, loaded.catalog, loaded.roster)
+    view = report(loaded.system, loaded.catalog, loaded.roster)
     commissar, marshal = view.entries[2], view.entries[5]
     offered = [name for _, name in commissar.join_targets]
     assert offered == ["Shock Squad (line 5)"]

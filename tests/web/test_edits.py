@@ -9,7 +9,7 @@ from listbuilder.engine import report as present
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Roster, RosterEntry, UnitDesign
 from listbuilder.engine.registry import get_system
-from listbuilder.engine.report import find_by_key, roster_view, unit_key, unit_rows
+from listbuilder.engine.report import find_by_key, report, unit_key, unit_rows
 
 
 def test_add_stacks_where_count_means_copies(library: Library) -> None:
@@ -25,16 +25,16 @@ def test_add_stacks_where_count_means_copies(library: Library) -> None:
         roster = edits.add_unit(system, catalog, roster, found)
         roster = edits.add_unit(system, catalog, roster, found)
         assert len(roster.entries) == (1 if stacks else 2), system_id
-        assert system.stacks_entries() is stacks
+        assert system.builder().stacks_entries() is stacks
 
 
 def test_new_entries_start_at_the_printed_size(library: Library) -> None:
     system = get_system("op40k")
     boyz = library.catalog(system).units_named("Ork Boyz")[0]
-    assert system.default_count(boyz) == 15
+    assert system.builder().default_count(boyz) == 15
     ah = get_system("actionhammer")
     troopers = library.catalog(ah).units_named("Line Troopers")[0]
-    assert ah.default_count(troopers) == ah.count_bounds(troopers)[0]
+    assert ah.builder().default_count(troopers) == ah.count_bounds(troopers)[0]
 
 
 def test_shared_names_carry_their_faction(library: Library) -> None:
@@ -51,20 +51,21 @@ def test_shared_names_carry_their_faction(library: Library) -> None:
 def test_hooks_have_neutral_defaults_and_system_overrides(library: Library) -> None:
     hw, ah, ws = get_system("hammerwars"), get_system("actionhammer"), get_system("warstuff")
     lizards = Roster(system="hammerwars", name="r", factions=("Lizardmen",))
-    goals = hw.choice_options(library.catalog(hw), lizards, "goal")
+    goals = hw.builder().choice_options(library.catalog(hw), lizards).get("goal", ())
     assert [g for g, _ in goals] == ["Duty", "Oppression"] and all(t for _, t in goals)
-    assert get_system("op40k").choice_options(library.catalog("op40k"), lizards, "goal") == ()
-    assert get_system("spaceempires").random_choices() == ("seed",)
-    assert hw.random_choices() == ()
+    assert get_system("op40k").builder().choice_options(library.catalog("op40k"),
+                                                        lizards).get("goal", ()) == ()
+    assert get_system("spaceempires").builder().random_choices() == ("seed",)
+    assert hw.builder().random_choices() == ()
     captain = library.catalog(ah).units_named("Brigade Captain")[0]
     troopers = library.catalog(ah).units_named("Line Troopers")[0]
-    assert ah.can_join(captain) and not ah.can_join(troopers)
-    assert ws.design_qualities(library.catalog(ws)) == (1, 2, 3, 4, 5)
-    assert hw.design_qualities(library.catalog(hw)) == ()
+    assert ah.builder().can_join(captain) and not ah.builder().can_join(troopers)
+    assert ws.builder().design_qualities(library.catalog(ws)) == (1, 2, 3, 4, 5)
+    assert hw.builder().design_qualities(library.catalog(hw)) == ()
     knight = library.catalog(ws).units_named("Knight")[0]
-    assert ws.design_of(knight) == UnitDesign(name="Knight", quality=knight.quality,
-                                              rules=knight.special_rules)
-    assert hw.design_of(library.catalog(hw).units[0]) is None
+    assert ws.builder().design_of(knight) == UnitDesign(name="Knight", quality=knight.quality,
+                                                        rules=knight.special_rules)
+    assert hw.builder().design_of(library.catalog(hw).units[0]) is None
     assert ws.faction_words == ("Genre", "Genres") and hw.faction_words[0] == "Faction"
 
 
@@ -74,7 +75,7 @@ def test_violations_land_next_to_their_entry(library: Library) -> None:
     roster = Roster(system="op40k", name="r", points_limit=500, factions=("Orks",),
                     entries=(RosterEntry(unit="Nobz", count=5),
                              RosterEntry(unit="Ork Boyz", count=99)))
-    view = roster_view(system, catalog, roster)
+    view = report(system, catalog, roster)
     assert view.entries[0].violations == []
     assert [v.rule for v in view.entries[1].violations] == ["roster.count-bounds"]
     assert all(v.where == "roster" for v in view.general)
@@ -98,9 +99,9 @@ def test_unit_rows_filter_by_words_category_and_cost(library: Library) -> None:
                                        "spaceempires"])
 def test_unit_rows_kept_between_changes_are_those_worked_out_afresh(
         library: Library, system_id: str) -> None:
-    """The rows' costs are kept per roster settings (present._row_bases): a roster whose
-    factions, limit or entries change, one after the other as a player changes them, lists
-    exactly what a fresh reckoning lists."""
+    """The rows' costs are kept per catalog (report._row_bases): a roster whose factions,
+    limit or entries change, one after the other as a player changes them, lists exactly what
+    a fresh reckoning lists."""
     system = get_system(system_id)
     catalog = library.catalog(system)
     factions = [f.name for f in catalog.factions]
@@ -110,11 +111,11 @@ def test_unit_rows_kept_between_changes_are_those_worked_out_afresh(
                Roster(system=system_id, name="r", factions=tuple(factions[-1:]), points_limit=200),
                Roster(system=system_id, name="r", factions=tuple(factions[-1:]), points_limit=900,
                       entries=(RosterEntry(unit=first.name, faction=first.faction,
-                                           count=system.default_count(first)),) * 2)]
+                                           count=system.builder().default_count(first)),) * 2)]
     kept = [unit_rows(system, catalog, r, points_left=r.points_limit) for r in rosters]
     fresh = []
     for roster in rosters:
-        present._ROW_BASES.clear()
+        present._ROWS.clear()
         fresh.append(unit_rows(system, catalog, roster, points_left=roster.points_limit))
     assert kept == fresh
     if len({u.faction for u in catalog.units} - {None}) > 1:  # another faction, other units
@@ -138,10 +139,10 @@ def test_edits_that_cannot_be_made(library: Library) -> None:
 
 
 def test_entry_lines_read_as_players_say_them(library: Library) -> None:
-    from listbuilder.engine.report import EntryView
+    from listbuilder.engine.report import EntryReport
 
     def line(label: str, count: int, lo: int = 1, hi: int | None = None) -> str:
-        view = EntryView(0, RosterEntry(unit="x", count=count), None, 0, lo, hi, ())
+        view = EntryReport(0, RosterEntry(unit="x", count=count), None, 0, lo, hi, ())
         return view.size_text(label)
 
     assert [line("models in the pool", 1), line("copies", 1), line("copies", 3),
@@ -157,7 +158,7 @@ def test_joined_leaders_are_shown_under_their_bodyguard(library: Library) -> Non
         roster = edits.add_unit(system, catalog, roster, catalog.units_named(name)[0])
     roster = edits.join_entry(roster, 3, "Recon Marshal", 0, "Line Troopers")
     roster = edits.join_entry(roster, 2, "Brigade Captain", 1, "Shock Squad")
-    view = roster_view(system, catalog, roster)
+    view = report(system, catalog, roster)
     assert [e.index for e in view.order] == [0, 3, 1, 2]
     assert view.entries[3].joins_name == "Line Troopers"
     assert view.entries[3].fixed_count and not view.entries[0].fixed_count

@@ -21,6 +21,7 @@ from webtools import Player
 from listbuilder.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.system import message_line
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
@@ -62,7 +63,7 @@ def test_validate_the_builder_and_the_sheet_say_the_same(path: Path, client: Fla
 
     plain = CliRunner().invoke(main, ["validate", str(path)]).output.splitlines()
     loaded = library.read_roster(path.read_text(), str(path))
-    found = loaded.system.validate(loaded.catalog, loaded.roster)
+    found = report(loaded.system, loaded.catalog, loaded.roster).violations
     for v in found:
         line = message_line(v)
         assert (line.endswith(f" (our reading: docs/rules-notes.md#{v.reading})")

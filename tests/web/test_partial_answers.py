@@ -276,22 +276,29 @@ def _debug_diff(a: str, b: str) -> str:
 def test_a_part_is_drawn_only_when_what_it_reads_changed(
         player: Player, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """A part a change could not alter (the settings form when a unit is added, the Print menu
-    always, each unit to add whose row reads the same) is not drawn at all; and what the app
-    keeps to compare the next change with is what a fresh page's parts read, however many
-    changes in a row it was worked out from."""
+    always, each unit to add whose row reads the same) is not drawn at all; and the page an
+    answer leaves reads what a fresh page's parts read, however many changes in a row it
+    was worked out from."""
     from listbuilder.web import services
-    from listbuilder.web.builder import views as builder
     from listbuilder.web.builder.page import roster_context
     from listbuilder.web.builder.roster_parts import ROSTER_PARTS
 
     drawn: list[str] = []
     draw = parts.draw
+    answered: list[parts.Reads] = []  # what the parts of each answer's page read
+    changes = parts.changes
 
     def spy(template: str, ctx: Any, swapped: str, **more: Any) -> Markup:
         drawn.append(swapped)
         return draw(template, ctx, swapped, **more)
 
+    def reads_kept(*args: Any, **kwargs: Any) -> Any:
+        found = changes(*args, **kwargs)
+        answered.append(found[1])
+        return found
+
     monkeypatch.setattr(parts, "draw", spy)
+    monkeypatch.setattr(parts, "changes", reads_kept)
     player.start("op40k", "Waaagh", ("Orks",), 500)
     doc = lxml.html.fromstring(player.html)
     steps = [("add", {"unit": "Ork Boyz"}), ("add", {"unit": "Nobz"}),
@@ -306,7 +313,7 @@ def test_a_part_is_drawn_only_when_what_it_reads_changed(
         # worked out as in the change's own request (its anchor unfolds the entry changed)
         with app.test_request_context(f"/r/{player.token}/{action}", method="POST", data=data):
             opened = services.roster_by_edit_token(player.token)
-            kept = builder._pages().get(builder._page_key(opened))
+            kept = answered[-1]
             fresh = parts.reads_of(ROSTER_PARTS, {
                 **roster_context(opened, player.token), "said": kept and kept["said"]})
         assert kept == fresh, action

@@ -218,7 +218,7 @@ def test_letter_and_mini_cards(app: Flask, client: FlaskClient, library: Library
     system = get_system("actionhammer")
     catalog = library.catalog(system)
     roster = library.read_roster(example("actionhammer"), "x").roster
-    cards = system.unit_cards(catalog, roster)
+    cards = system.cards().unit_cards(catalog, roster)
     per_page = grid("letter", CARDS["mini"]).per_page
     counts = placed(pdf)
     assert sum(counts) >= len(cards) >= 4
@@ -410,7 +410,7 @@ def test_the_hammer_wars_set_is_its_11_unit_cards(client: FlaskClient,
     assert sum(counts) == 11
     assert all(n <= 4 for n in counts)
     assert all(size == pytest.approx((612, 792), abs=0.5) for size in page_sizes(pdf))
-    deck = system.card_set(catalog)
+    deck = system.cards().card_set(catalog)
     assert deck is not None
     text = text_of(pdf)
     assert all(card.profile.name in text for card in deck.units)

@@ -558,7 +558,7 @@ def test_a_system_without_quick_resolve_has_no_panel(app: Flask, client: FlaskCl
     system = get_system("warstuff")
     empty = build_panel(system, library.catalog(system), Roster(system="warstuff", name="x"), {})
     assert empty.offered and not empty.available  # a panel saying to add a unit
-    monkeypatch.setattr(type(get_system("warstuff")), "has_quick_resolve", lambda self: False)
+    monkeypatch.setattr(type(get_system("warstuff")), "resolver", lambda self: None)
     page = text_of(client.get(f"/r/{token}"))
     assert 'id="resolve-panel"' not in page and 'id="rs-said"' not in page
     assert 'id="units"' in page  # the rest of the page is there

@@ -17,6 +17,7 @@ from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.resolve import quick_resolve, side_from_entry
 
 AH = get_system("actionhammer")
@@ -86,7 +87,7 @@ def test_a_pack_added_by_its_share_link_builds_beside_the_built_in_units(
     assert "packs:\n- name: House Brigade\n" in exported
     # the file alone reads on a machine that has no studio: the pack travels in it
     loaded = Library().read_roster(exported, "brigade.yaml")
-    assert AH.entry_cost(loaded.catalog, loaded.roster, loaded.roster.entries[0]) == 50
+    assert AH.priced(loaded.catalog, loaded.roster, [loaded.roster.entries[0]])[0].cost == 50
 
 
 def test_a_newer_version_shows_what_it_changes_and_is_used_on_request(
@@ -245,9 +246,10 @@ def test_a_roster_keeps_working_after_its_pack_is_deleted(app: Flask) -> None:
     exported = client.get(roster + "/export.yaml").get_data(as_text=True)
     assert exported == before
     loaded = Library().read_roster(exported, "brigade.yaml")
-    assert AH.entry_cost(loaded.catalog, loaded.roster, loaded.roster.entries[0]) == 50
+    assert AH.priced(loaded.catalog, loaded.roster, [loaded.roster.entries[0]])[0].cost == 50
     was = Library().read_roster(before, "before.yaml")
-    assert AH.validate(loaded.catalog, loaded.roster) == AH.validate(was.catalog, was.roster)
+    assert (report(AH, loaded.catalog, loaded.roster).violations
+            == report(AH, was.catalog, was.roster).violations)
     pdf = client.get(roster + "/print?what=cards")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     with pdfplumber.open(io.BytesIO(pdf.data)) as document:

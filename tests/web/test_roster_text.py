@@ -1,17 +1,17 @@
-"""listbuilder.engine.text: the roster as plain text for chats."""
+"""The roster as plain text for chats (`RosterReport.text`, listbuilder.engine.report)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from listbuilder.engine.text import roster_text
+from listbuilder.engine.report import report
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def text_of(read, path: str) -> str:  # type: ignore[no-untyped-def]
     loaded = read((ROOT / path).read_text(), path)
-    return roster_text(loaded.system, loaded.catalog, loaded.roster)
+    return report(loaded.system, loaded.catalog, loaded.roster).text
 
 
 def test_units_options_costs_and_totals(read) -> None:  # type: ignore[no-untyped-def]
@@ -40,9 +40,11 @@ def test_designs_choices_joins_and_problems(read) -> None:  # type: ignore[no-un
 def test_sums_match_the_engine_totals(read) -> None:  # type: ignore[no-untyped-def]
     for system in ("hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires"):
         loaded = read((ROOT / "examples" / system / "legal.yaml").read_text())
-        totals = loaded.system.totals(loaded.catalog, loaded.roster)
-        text = roster_text(loaded.system, loaded.catalog, loaded.roster)
+        assessed = report(loaded.system, loaded.catalog, loaded.roster)
+        totals = assessed.totals
+        text = assessed.text
         assert f"Total: {totals.points}" in text
         for entry in loaded.roster.entries:
-            cost = loaded.system.entry_cost(loaded.catalog, loaded.roster, entry)
+            (priced,) = loaded.system.priced(loaded.catalog, loaded.roster, [entry])
+            cost = priced.cost
             assert f"{entry.unit}" in text and f": {cost} {loaded.system.cost_unit}" in text

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from listbuilder.engine import effects
 from listbuilder.engine.errors import Problems
 from listbuilder.engine.merge import items, single_value, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
-from listbuilder.engine.system import SourceFile
+from listbuilder.engine.system import RuleSystem, SourceFile
 from listbuilder.systems.actionhammer.model import (
     ActionHammerCatalog,
     Army,
@@ -29,8 +30,9 @@ from listbuilder.systems.actionhammer.schema import (
 Docs = list[tuple[Origin, ActionHammerFile]]
 
 
-def build_catalog(system_id: str, files: Sequence[SourceFile],
+def build_catalog(system: RuleSystem[Any, Any], files: Sequence[SourceFile],
                   revision: str) -> ActionHammerCatalog:
+    """The catalog the files make (`RuleSystem.build_catalog`), every problem reported at once."""
     problems = Problems()
     docs: Docs = [(f.origin, f.data) for f in files if isinstance(f.data, ActionHammerFile)]
     army = single_value(problems, docs, "army")
@@ -57,7 +59,7 @@ def build_catalog(system_id: str, files: Sequence[SourceFile],
     # raise_if_any has reported any missing section, so these hold
     assert army and dice and distances and terrain and game
     return ActionHammerCatalog(
-        system=system_id, revision=revision,
+        system=system.id, revision=revision,
         factions=tuple(Faction(name=f.name, text=f.text, origin=o) for o, _, f in factions),
         rules=tuple(SpecialRule(name=a.name, text=a.text, origin=o) for o, _, a in abilities),
         units=tuple(sheets),

@@ -1,16 +1,17 @@
 """ActionHammer on paper: a datasheet's profile, an entry's card, and a Leader printed on its
-Bodyguard's card, since the two fight as one unit."""
+Bodyguard's card, since the two fight as one unit (`ActionHammerCards`, the game's printing
+hooks)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
 
-from listbuilder.engine.cards import UnitCard, pts, upgrades_taken
+from listbuilder.engine.cards import UnitCard, per_model, pts, upgrades_taken
 from listbuilder.engine.effects import Fielded
-from listbuilder.engine.model import RosterEntry
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
-from listbuilder.engine.system import plural
+from listbuilder.engine.system import Cards, Priced, plural
 from listbuilder.systems.actionhammer.limits import Placed, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet, Weapon
 from listbuilder.systems.actionhammer.resolve import FEARLESS
@@ -83,30 +84,7 @@ def reminders(catalog: ActionHammerCatalog, fielded: Fielded[Datasheet, Weapon],
     return tuple(out)
 
 
-def core_rules(catalog: ActionHammerCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
-    """Saves, morale tests and stances, which every card's one-line reminder refers to, and
-    the features of the weapons the cards list."""
-    bonus = catalog.terrain.cover_save_bonus
-    out = [RuleText("Save", f"Each hit calls for a save: roll a die and add the attack's AP; "
-                            f"the unit's Save or more stops the hit. Against shooting, a unit "
-                            f"in cover saves on {bonus} less."),
-           RuleText("Morale", f"A unit down to 1/{catalog.game.morale_divisor} of its starting "
-                              f"models or fewer (a single model: of its Wounds) rolls when it "
-                              f"activates: its Morale or more, or it is Stunned. A Leader and "
-                              f"its Bodyguard count together and roll the better Morale.")]
-    if catalog.stances:
-        out.append(RuleText("Stances", "To hit: the unit's own attacks / enemies attacking it. "
-                            + " · ".join(f"{s.name} {_signed(s.own_hit)}/{_signed(s.enemy_hit)}"
-                                         for s in catalog.stances) + "."))
-    features = [f.strip() for card in cards for table in card.profile.tables
-                for row in table.rows
-                for f in row[-1].split(",") if f.strip()]
-    out += [RuleText(r.name, r.text) for name in dict.fromkeys(features)
-            if (r := catalog.rule(name)) is not None]
-    return tuple(out)
-
-
-def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
+def fielded_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntry) -> UnitCard:
     """The unit as fielded: its stats after upgrades, each weapon with how many models carry
     it, its models the entry's rather than the datasheet's range."""
     upgrades = upgrades_taken(sheet, entry.upgrades, pts)
@@ -128,36 +106,73 @@ def entry_card(catalog: ActionHammerCatalog, sheet: Datasheet, entry: RosterEntr
                     reminders=reminders(catalog, fielded))
 
 
-def entry_cards(catalog: ActionHammerCatalog, placed: Sequence[Placed]) -> list[UnitCard]:
-    """One card per entry. A Leader that joins a Bodyguard gets a card of his own, printed
-    right after theirs (one card for both pushed every word to the smallest size): each says
-    whom it leads or is led by, and both carry the morale of the unit they make together."""
-    joins = joined_to(placed)
-    leaders: dict[int, list[Placed]] = {}
-    for p in placed:
-        if p.index in joins:
-            leaders.setdefault(joins[p.index].index, []).append(p)
-    out = []
-    for p in placed:
-        if p.index in joins:
-            continue  # after the unit he leads
-        card = entry_card(catalog, p.sheet, p.entry)
-        group = leaders.get(p.index, [])
-        if not group:
-            out.append(card)
-            continue
-        fielded = [g.sheet.fielded(g.entry.count, g.entry.upgrades) for g in group]
-        together = reminders(catalog, p.sheet.fielded(p.entry.count, p.entry.upgrades),
-                             fielded)
-        names = " & ".join(leader.sheet.name for leader in group)
-        out.append(_subtitled(replace(card, reminders=together), f"led by {names}"))
-        for leader, his in zip(group, fielded, strict=True):
-            own = entry_card(catalog, leader.sheet, leader.entry)
-            out.append(_subtitled(replace(own, reminders=reminders(catalog, his)[:1]
-                                          + together[1:]), f"leads {p.sheet.name}"))
-    return out
-
-
 def _subtitled(card: UnitCard, more: str) -> UnitCard:
     return replace(card, profile=replace(card.profile,
                                          subtitle=f"{card.profile.subtitle} · {more}"))
+
+
+class ActionHammerCards(Cards[ActionHammerCatalog, Datasheet]):
+    """ActionHammer's printing hooks: each entry's card as fielded, a Leader's after his
+    Bodyguard's, the core rules the cards' reminders refer to, and a wound box a model."""
+
+    def entry_card(self, catalog: ActionHammerCatalog, placed: Priced[Datasheet]) -> UnitCard:
+        return fielded_card(catalog, placed.unit, placed.entry)
+
+    def entry_cards(self, catalog: ActionHammerCatalog, roster: Roster) -> list[UnitCard]:
+        """One card per entry. A Leader that joins a Bodyguard gets a card of his own, printed
+        right after theirs (one card for both pushed every word to the smallest size): each says
+        whom it leads or is led by, and both carry the morale of the unit they make together."""
+        placed = Placed.each(self.system.priced(catalog, roster))
+        joins = joined_to(placed)
+        leaders: dict[int, list[Placed]] = {}
+        for p in placed:
+            if p.index in joins:
+                leaders.setdefault(joins[p.index].index, []).append(p)
+        out = []
+        for p in placed:
+            if p.index in joins:
+                continue  # after the unit he leads
+            card = fielded_card(catalog, p.sheet, p.entry)
+            group = leaders.get(p.index, [])
+            if not group:
+                out.append(card)
+                continue
+            fielded = [g.sheet.fielded(g.entry.count, g.entry.upgrades) for g in group]
+            together = reminders(catalog, p.sheet.fielded(p.entry.count, p.entry.upgrades),
+                                 fielded)
+            names = " & ".join(leader.sheet.name for leader in group)
+            out.append(_subtitled(replace(card, reminders=together), f"led by {names}"))
+            for leader, his in zip(group, fielded, strict=True):
+                own = fielded_card(catalog, leader.sheet, leader.entry)
+                out.append(_subtitled(replace(own, reminders=reminders(catalog, his)[:1]
+                                              + together[1:]), f"leads {p.sheet.name}"))
+        return out
+
+    def core_rules(self, catalog: ActionHammerCatalog,
+                   cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        """Saves, morale tests and stances, which every card's one-line reminder refers to, and
+        the features of the weapons the cards list."""
+        bonus = catalog.terrain.cover_save_bonus
+        out = [RuleText("Save", f"Each hit calls for a save: roll a die and add the attack's AP; "
+                                f"the unit's Save or more stops the hit. Against shooting, a unit "
+                                f"in cover saves on {bonus} less."),
+               RuleText("Morale", f"A unit down to 1/{catalog.game.morale_divisor} of its starting "
+                                  f"models or fewer (a single model: of its Wounds) rolls when it "
+                                  f"activates: its Morale or more, or it is Stunned. A Leader and "
+                                  f"its Bodyguard count together and roll the better Morale.")]
+        if catalog.stances:
+            out.append(RuleText("Stances", "To hit: the unit's own attacks / enemies attacking it. "
+                                + " · ".join(f"{s.name} {_signed(s.own_hit)}/{_signed(s.enemy_hit)}"
+                                             for s in catalog.stances) + "."))
+        features = [f.strip() for card in cards for table in card.profile.tables
+                    for row in table.rows
+                    for f in row[-1].split(",") if f.strip()]
+        out += [RuleText(r.name, r.text) for name in dict.fromkeys(features)
+                if (r := catalog.rule(name)) is not None]
+        return tuple(out)
+
+    def sheet_track(self, catalog: ActionHammerCatalog, unit: Datasheet,
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box a wound of each model as fielded (upgrades may change both)."""
+        fielded = unit.fielded(entry.count, entry.upgrades)
+        return per_model(fielded.models, max(1, fielded.unit.wounds), "wound")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from listbuilder.engine.model import RosterEntry
-from listbuilder.engine.system import Violation, plural, where_entry
-from listbuilder.systems.actionhammer.model import Army, Datasheet
+from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.system import Priced, Violation, plural, where_entry
+from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Army, Datasheet
 
 MULTI_MODEL = 2  # a Bodyguard is a multi-model unit: two models or more
 
@@ -28,6 +28,38 @@ class Placed:
     @property
     def name(self) -> str:
         return self.sheet.name
+
+    @classmethod
+    def each(cls, priced: Iterable[Priced[Datasheet]]) -> list[Placed]:
+        """The entries priced, each with its datasheet."""
+        return [cls(p.index, p.entry, p.unit) for p in priced]
+
+
+def check(catalog: ActionHammerCatalog, roster: Roster,
+          priced: Sequence[Priced[Datasheet]]) -> list[Violation]:
+    """ActionHammer's own limits (`RuleSystem.check`)."""
+    placed = Placed.each(priced)
+    out: list[Violation] = []
+    if roster.points_limit and roster.points_limit > 0:
+        out += check_allowances(catalog.army, roster.points_limit, placed)
+    out += check_characters(catalog.army, placed)
+    out += check_joins(placed, (e.label for e in roster.entries if e.label))
+    return out
+
+
+def army_lines(army: Army, roster: Roster,
+               priced: Sequence[Priced[Datasheet]]) -> tuple[tuple[str, str], ...]:
+    """The army's Leaders and units, each of what the points limit allows, and its models:
+    the lines beside the totals."""
+    placed = Placed.each(priced)
+    leaders = str(sum(1 for p in placed if p.sheet.is_leader))
+    units = str(unit_count(placed))
+    limit = roster.points_limit
+    if limit and limit > 0:
+        leaders += f"/{leader_allowance(army, limit)}"
+        units += f"/{unit_allowance(army, limit)}"
+    models = str(sum(p.entry.count for p in placed))
+    return (("Leaders", leaders), ("Units", units), ("Models", models))
 
 
 def allowance(limit: int, per: int, at_least: int = 0) -> int:

@@ -24,6 +24,7 @@ from listbuilder.engine.resolve import (
     Option,
     Outcome,
     ResolveError,
+    Resolver,
     Result,
     Side,
     Situation,
@@ -62,66 +63,6 @@ def _weapons(side: AhSide) -> list[Weapon]:
 
 def _stances(cat: ActionHammerCatalog, sheet: Datasheet) -> list[str]:
     return [s.name for s in cat.stances if s.open_to(sheet) or not s.chosen]
-
-
-def options(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide) -> tuple[Option, ...]:
-    try:
-        a, d = _sheets(attacker), _sheets(defender)
-    except ResolveError:
-        return ()
-    weapons = _weapons(attacker)
-    ranged = [w for w in weapons if not w.melee]
-    picks = ([ALL_RANGED] if ranged else []) + ([ALL_MELEE] if len(ranged) < len(weapons)
-                                                else [])
-    picks += [w.name for w in weapons if w.name not in picks]
-    out = [Option.pick("weapon", "Weapons", picks, picks[0],
-                       "Every ranged or every melee weapon of the unit, or one weapon."),
-           Option.pick("attacker_stance", "Attacker's stance", _stances(cat, a[0]), "Regular",
-                       "Attacking: +1 to hit, a 1 is not an automatic miss, enemies +1 to hit "
-                       "it. Defensive: -1 both ways. Stunned overrides every other modifier."),
-           Option.pick("defender_stance", "Target's stance", _stances(cat, d[0]), "Regular",
-                       "The target's stance changes the attacker's hit rolls the same way.")]
-    a_models, d_models = _fielded(attacker.members[0]).models, _fielded(defender.members[0]).models
-    out.append(Option.number("attacker_models", f"{a[0].name}: models", 1,
-                             max(a[0].max_models, a_models), a_models,
-                             "Models of the attacking unit that fight."))
-    if max(d[0].max_models, d_models) > 1:
-        out.append(Option.number("defender_models", f"{d[0].name}: models left", 1,
-                                 max(d[0].max_models, d_models), d_models,
-                                 "Models of the target unit still on the table."))
-        out.append(Option.number("defender_start", f"{d[0].name}: starting models", 1,
-                                 max(d[0].max_models, d_models), d_models,
-                                 "Its size at the start of the game, for the morale test."))
-    out.append(Option.number("wounds_lost", f"{d[0].name}: wounds already lost", 0,
-                             d[0].wounds - 1, 0,
-                             "Wounds a model of the target has already lost (the next go to it)."))
-    if ranged:
-        out += [Option.flag("cover", "Target in cover", "Most of the target's models in "
-                                                        "cover: +1 to saves against ranged "
-                                                        "attacks."),
-                Option.flag("higher_ground", "Firing from higher ground",
-                            "4\" up, at a target all on the ground: AP 1 better for ranged "
-                            "attacks."),
-                Option.flag("engaged", "Shooting while engaged",
-                            "The attacker is within 2\" of enemies: -1 to hit when shooting.")]
-    out.append(Option.flag("charge_shot", "Shot before charging",
-                           "The attacker shot its charge target first: -1 to hit for the rest "
-                           "of its activation."))
-    features = {f for w in weapons for f in w.features}
-    if HEAVY in features:
-        out.append(Option.flag("moved", "Attacker moved", "Heavy weapons get -1 to hit unless "
-                                                          "the unit remained stationary."))
-    if RAPID in features:
-        out.append(Option.flag("half_range", "Within half range",
-                               "Rapid weapons get +1 attack within half their range."))
-    if any(STEALTHY in s.special_rules for s in d):
-        out.append(Option.flag("far", f"More than {STEALTHY_RANGE}\" away",
-                               "Stealthy targets give -1 to hit from beyond 18\"."))
-    if any(FRENZY in s.special_rules for s in a):
-        out.append(Option.flag("charged", "Attacker charged",
-                               "Frenzy: +1 Att to melee weapons when the unit charges."))
-    out.append(Option.flag("hexed", "Attacker hexed", "Under an enemy Hex: -1 to hit."))
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -316,40 +257,6 @@ def morale_fails(cat: ActionHammerCatalog, sheets: Sequence[Datasheet]) -> Fract
     return fails
 
 
-def resolve(cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide,
-            situation: Situation) -> Result:
-    _sheets(attacker)
-    d = _sheets(defender)
-    first = int(situation.get("defender_models", _fielded(defender.members[0]).models))
-    models = (first, *(_fielded(m).models for m in defender.members[1:]))
-    target = Target(tuple(d), models, int(situation["wounds_lost"]))
-    if target.wounds_lost >= d[0].wounds:
-        raise ResolveError(f"{d[0].name} has {d[0].wounds} wounds a model: wounds_lost is "
-                           f"0 to {d[0].wounds - 1}")
-    stealthy = any(STEALTHY in s.special_rules for s in d)
-    shots = volleys(cat, attacker, target.total_models, situation, stealthy)
-    dealt = wounds_dealt(cat, shots, target, situation)
-    steps = [_describe(cat, v, d[0], situation) for v in shots]
-    lost = dealt.map(target.destroyed)
-    total = target.total_models
-    one_model = total == 1
-    wounds_out = Outcome("wounds", f"Wounds dealt to {defender.label}", dealt,
-                         labels=tuple(str(i) for i in range(target.total_wounds + 1)),
-                         kill_at=target.total_wounds, kill_word="kill" if one_model else "wipe out")
-    models_out = Outcome("models_lost", f"Models destroyed in {defender.label}", lost,
-                         labels=tuple(str(i) for i in range(total + 1)), kill_at=total,
-                         kill_word="wipe out")
-    headline, other = (wounds_out, models_out) if one_model else (models_out, wounds_out)
-    test, fail = _morale(cat, d, target, dealt, situation, defender)
-    chances = (Chance(f"{defender.label}: must test morale at its next activation", test),
-               Chance(f"{defender.label}: fails it and is Stunned", fail))
-    summary = kill_summary(headline) + (f", {percent(fail)} it is Stunned by morale"
-                                        if fail else "")
-    return Result(system="actionhammer", attacker=attacker.label, defender=defender.label,
-                  summary=summary, outcome=headline, others=(other,), chances=chances,
-                  steps=tuple(steps))
-
-
 def _morale(cat: ActionHammerCatalog, sheets: Sequence[Datasheet], target: Target,
             dealt: Dist, situation: Situation, defender: AhSide) -> tuple[Prob, Prob]:
     """Chance the unit, still alive, is at half its start or less; and that it then fails."""
@@ -383,3 +290,108 @@ def _describe(cat: ActionHammerCatalog, v: Volley, sheet: Datasheet,
             f"{sheet.name} saves on {sheet.save}+ against AP {v.weapon.ap}: "
             f"{percent(unsaved_chance(cat, v, sheet, situation))} of attacks wound")
 
+
+class ActionHammerResolver(Resolver[ActionHammerCatalog, Datasheet]):
+    """ActionHammer's quick-resolve: a unit's volleys at a target unit, saves and morale."""
+
+    def default_models(self, unit: Datasheet) -> int:
+        return unit.min_models
+
+    def options(self, cat: ActionHammerCatalog, attacker: AhSide,
+                defender: AhSide) -> tuple[Option, ...]:
+        try:
+            a, d = _sheets(attacker), _sheets(defender)
+        except ResolveError:
+            return ()
+        weapons = _weapons(attacker)
+        ranged = [w for w in weapons if not w.melee]
+        picks = ([ALL_RANGED] if ranged else []) + ([ALL_MELEE] if len(ranged) < len(weapons)
+                                                    else [])
+        picks += [w.name for w in weapons if w.name not in picks]
+        out = [Option.pick("weapon", "Weapons", picks, picks[0],
+                           "Every ranged or every melee weapon of the unit, or one weapon."),
+               Option.pick("attacker_stance", "Attacker's stance", _stances(cat, a[0]), "Regular",
+                           "Attacking: +1 to hit, a 1 is not an automatic miss, enemies +1 to hit "
+                           "it. Defensive: -1 both ways. Stunned overrides every other modifier."),
+               Option.pick("defender_stance", "Target's stance", _stances(cat, d[0]), "Regular",
+                           "The target's stance changes the attacker's hit rolls the same way.")]
+        a_models = _fielded(attacker.members[0]).models
+        d_models = _fielded(defender.members[0]).models
+        out.append(Option.number("attacker_models", f"{a[0].name}: models", 1,
+                                 max(a[0].max_models, a_models), a_models,
+                                 "Models of the attacking unit that fight."))
+        if max(d[0].max_models, d_models) > 1:
+            out.append(Option.number("defender_models", f"{d[0].name}: models left", 1,
+                                     max(d[0].max_models, d_models), d_models,
+                                     "Models of the target unit still on the table."))
+            out.append(Option.number("defender_start", f"{d[0].name}: starting models", 1,
+                                     max(d[0].max_models, d_models), d_models,
+                                     "Its size at the start of the game, for the morale test."))
+        out.append(Option.number("wounds_lost", f"{d[0].name}: wounds already lost", 0,
+                                 d[0].wounds - 1, 0,
+                                 "Wounds a model of the target has already lost (the next "
+                                 "go to it)."))
+        if ranged:
+            out += [Option.flag("cover", "Target in cover", "Most of the target's models in "
+                                                            "cover: +1 to saves against ranged "
+                                                            "attacks."),
+                    Option.flag("higher_ground", "Firing from higher ground",
+                                "4\" up, at a target all on the ground: AP 1 better for ranged "
+                                "attacks."),
+                    Option.flag("engaged", "Shooting while engaged",
+                                "The attacker is within 2\" of enemies: -1 to hit when shooting.")]
+        out.append(Option.flag("charge_shot", "Shot before charging",
+                               "The attacker shot its charge target first: -1 to hit for the rest "
+                               "of its activation."))
+        features = {f for w in weapons for f in w.features}
+        if HEAVY in features:
+            out.append(Option.flag("moved", "Attacker moved", "Heavy weapons get -1 to hit unless "
+                                                              "the unit remained stationary."))
+        if RAPID in features:
+            out.append(Option.flag("half_range", "Within half range",
+                                   "Rapid weapons get +1 attack within half their range."))
+        if any(STEALTHY in s.special_rules for s in d):
+            out.append(Option.flag("far", f"More than {STEALTHY_RANGE}\" away",
+                                   "Stealthy targets give -1 to hit from beyond 18\"."))
+        if any(FRENZY in s.special_rules for s in a):
+            out.append(Option.flag("charged", "Attacker charged",
+                                   "Frenzy: +1 Att to melee weapons when the unit charges."))
+        out.append(Option.flag("hexed", "Attacker hexed", "Under an enemy Hex: -1 to hit."))
+        return tuple(out)
+
+    def resolve(self, cat: ActionHammerCatalog, attacker: AhSide, defender: AhSide,
+                situation: Situation) -> Result:
+        _sheets(attacker)
+        d = _sheets(defender)
+        first = int(situation.get("defender_models", _fielded(defender.members[0]).models))
+        models = (first, *(_fielded(m).models for m in defender.members[1:]))
+        target = Target(tuple(d), models, int(situation["wounds_lost"]))
+        if target.wounds_lost >= d[0].wounds:
+            raise ResolveError(f"{d[0].name} has {d[0].wounds} wounds a model: wounds_lost is "
+                               f"0 to {d[0].wounds - 1}")
+        stealthy = any(STEALTHY in s.special_rules for s in d)
+        shots = volleys(cat, attacker, target.total_models, situation, stealthy)
+        dealt = wounds_dealt(cat, shots, target, situation)
+        steps = [_describe(cat, v, d[0], situation) for v in shots]
+        lost = dealt.map(target.destroyed)
+        total = target.total_models
+        one_model = total == 1
+        wounds_out = Outcome("wounds", f"Wounds dealt to {defender.label}", dealt,
+                             labels=tuple(str(i) for i in range(target.total_wounds + 1)),
+                             kill_at=target.total_wounds,
+                             kill_word="kill" if one_model else "wipe out")
+        models_out = Outcome("models_lost", f"Models destroyed in {defender.label}", lost,
+                             labels=tuple(str(i) for i in range(total + 1)), kill_at=total,
+                             kill_word="wipe out")
+        headline, other = (wounds_out, models_out) if one_model else (models_out, wounds_out)
+        test, fail = _morale(cat, d, target, dealt, situation, defender)
+        chances = (Chance(f"{defender.label}: must test morale at its next activation", test),
+                   Chance(f"{defender.label}: fails it and is Stunned", fail))
+        summary = kill_summary(headline) + (f", {percent(fail)} it is Stunned by morale"
+                                            if fail else "")
+        return Result(system="actionhammer", attacker=attacker.label, defender=defender.label,
+                      summary=summary, outcome=headline, others=(other,), chances=chances,
+                      steps=tuple(steps))
+
+
+RESOLVER = ActionHammerResolver()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from listbuilder.engine.errors import Problems
 from listbuilder.engine.merge import items, single_value, unique
 from listbuilder.engine.model import Origin
 from listbuilder.engine.schema import Schema
-from listbuilder.engine.system import SourceFile
+from listbuilder.engine.system import RuleSystem, SourceFile
 from listbuilder.systems.hammerwars.model import (
     Action,
     Combat,
@@ -86,7 +86,9 @@ def _names(items: list[Item[T]], key: str = "name") -> set[str]:
     return {str(getattr(item, key)).casefold() for _, _, item in items}
 
 
-def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> HammerWarsCatalog:
+def build_catalog(system: RuleSystem[Any, Any], files: Sequence[SourceFile],
+                  revision: str) -> HammerWarsCatalog:
+    """The catalog the files make (`RuleSystem.build_catalog`), every problem reported at once."""
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, HammerWarsFile)]
     problems = Problems()
     pool: list[Item[PoolSlotModel]] = unique(problems, items(docs, "pool"), "pool", "category")
@@ -109,7 +111,7 @@ def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Ha
     # A missing section was reported above, so these hold once we get here.
     assert deployment and morale and combat and objectives
     return HammerWarsCatalog(
-        system=system,
+        system=system.id,
         revision=revision,
         pool=tuple(PoolSlot.from_schema(m, o) for o, _, m in pool),
         units=tuple(HwUnit.from_schema(m, o) for o, _, m in units),

@@ -1,9 +1,23 @@
-"""What the browser builder asks of Hammer Wars: the goals a roster's faction may pick."""
+"""What the roster page asks of Hammer Wars (`HammerWarsBuilder`): a pool lists each unit type
+once, so adding one listed already adds a model to it; the goal is one of the two the
+roster's faction may pick."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from listbuilder.engine.model import Roster
-from listbuilder.systems.hammerwars.model import HammerWarsCatalog
+from listbuilder.engine.system import Builder
+from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
+
+
+class HammerWarsBuilder(Builder[HammerWarsCatalog, HwUnit]):
+    def stacks_entries(self) -> bool:
+        return True  # a pool lists each unit type once, with its number of models
+
+    def choice_options(self, catalog: HammerWarsCatalog,
+                       roster: Roster) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        return {"goal": goal_options(catalog, roster)}
 
 
 def goal_options(catalog: HammerWarsCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:

@@ -1,14 +1,20 @@
-"""The roster rules: one faction goal, the pool filled exactly, each unit type listed once."""
+"""The roster rules: one faction goal, the pool filled exactly, each unit type listed once; and
+what the pool holds and costs, for its totals."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.system import Violation, plural, where_entry
+from listbuilder.engine.model import Roster
+from listbuilder.engine.system import Priced, Violation, plural, where_entry
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 
-Listed = list[tuple[int, RosterEntry, HwUnit]]  # entries whose unit is known, with their index
+Listed = Sequence[Priced[HwUnit]]  # the entries whose unit is known
+
+
+def check(catalog: HammerWarsCatalog, roster: Roster, listed: Listed) -> list[Violation]:
+    """Hammer Wars' own limits (`RuleSystem.check`)."""
+    return check_goal(catalog, roster) + check_repeats(listed) + check_pool(catalog, listed)
 
 
 def _either(names: Sequence[str]) -> str:
@@ -36,7 +42,8 @@ def check_goal(catalog: HammerWarsCatalog, roster: Roster) -> list[Violation]:
 def check_repeats(listed: Listed) -> list[Violation]:
     out = []
     first: dict[str, int] = {}
-    for i, entry, unit in listed:
+    for p in listed:
+        i, entry, unit = p.index, p.entry, p.unit
         j = first.setdefault(unit.name, i)
         if j != i:
             out.append(Violation(
@@ -49,10 +56,10 @@ def check_repeats(listed: Listed) -> list[Violation]:
 def pool_fill(catalog: HammerWarsCatalog, listed: Listed) -> dict[str, int]:
     """Models listed per pool category."""
     filled = {slot.category: 0 for slot in catalog.pool}
-    for _, entry, unit in listed:
-        slot = catalog.pool_slot(unit.category)
+    for p in listed:
+        slot = catalog.pool_slot(p.unit.category)
         if slot is not None:
-            filled[slot.category] += entry.count
+            filled[slot.category] += p.entry.count
     return filled
 
 
@@ -76,5 +83,17 @@ def check_pool(catalog: HammerWarsCatalog, listed: Listed) -> list[Violation]:
 
 def pool_cost(listed: Listed) -> tuple[int, int]:
     """Pts and xp it takes to deploy every model listed."""
-    return (sum(unit.pts * entry.count for _, entry, unit in listed),
-            sum(unit.xp * entry.count for _, entry, unit in listed))
+    return (sum(p.unit.pts * p.entry.count for p in listed),
+            sum(p.unit.xp * p.entry.count for p in listed))
+
+
+def pool_lines(catalog: HammerWarsCatalog,
+               listed: Listed) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The pool's lines beside the totals, and the same in short for the builder's strip:
+    each category filled of what it holds, and what deploying all of it costs."""
+    filled = pool_fill(catalog, listed)
+    slots = tuple((slot.category, f"{filled[slot.category]}/{slot.models}")
+                  for slot in catalog.pool)
+    pts, xp = pool_cost(listed)
+    return ((*slots, ("Pts to deploy all", str(pts)), ("XP to deploy all", str(xp))),
+            (*slots, ("Deploy all", f"{pts} pts · {xp} XP")))

@@ -9,16 +9,16 @@ Readings of unclear rules: docs/rules-notes/op40k.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
-from listbuilder.engine.cards import UnitCard
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.system import RuleSystem, SourceFile, Violation, where_entry
-from listbuilder.systems.op40k import cards
-from listbuilder.systems.op40k.build import build_catalog
+from listbuilder.engine.system import Priced, RuleSystem, Totals
+from listbuilder.systems.op40k import build, cards, limits
+from listbuilder.systems.op40k.builder import Op40kBuilder
+from listbuilder.systems.op40k.cards import Op40kCards
 from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog, Weapon
 from listbuilder.systems.op40k.schema import Op40kData
 
@@ -42,8 +42,10 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
         "op40k.no-joining": "units-joining-other-units",
     }
 
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
-        return build_catalog(self.id, files, revision)
+    # the game's own modules' functions are its hooks: build.py, limits.py, cards.py
+    build_catalog = build.build_catalog
+    check = staticmethod(limits.check)
+    profile = staticmethod(cards.profile)
 
     # -- rules -----------------------------------------------------------------------------
     def count_bounds(self, unit: Datasheet) -> tuple[int, int | None]:
@@ -53,68 +55,26 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
                 entry: RosterEntry) -> Fielded[Datasheet, Weapon]:
         return unit.fielded(catalog, entry.count, entry.upgrades)
 
-    def entry_cost(self, catalog: Op40kCatalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.unit_of(catalog, roster, entry)
-        if unit is None:
-            return 0
-        return unit.pts_per_model * entry.count + upgrades_cost(unit, entry)
-
-    def check(self, catalog: Op40kCatalog, roster: Roster) -> list[Violation]:
-        out: list[Violation] = []
-        for i, entry in enumerate(roster.entries):
-            unit = self.unit_of(catalog, roster, entry)
-            if unit is None:
-                continue  # the base class reports unknown units
-            if entry.joins:
-                out.append(Violation(
-                    "op40k.no-joining", "error", where_entry(i, entry),
-                    f"{entry.unit} joins {entry.joins!r}, but One Page 40k units never join "
-                    f"one another: remove `joins`."))
-        return out
+    def entry_cost(self, catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry) -> int:
+        return unit.cost(entry.count, entry.upgrades)
 
     # -- wording ---------------------------------------------------------------------------
-    def summary(self, catalog: Op40kCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        sheets = [(e, u) for e in roster.entries
-                  if (u := self.unit_of(catalog, roster, e)) is not None]
-        vehicles = sum(u.is_vehicle for _, u in sheets)
-        models = sum(e.count for e, u in sheets if not u.is_vehicle)
-        return (("Units", str(len(sheets) - vehicles)), ("Models", str(models)),
-                ("Vehicles", str(vehicles)))
+    def totals(self, catalog: Op40kCatalog, roster: Roster,
+               priced: Sequence[Priced[Datasheet]]) -> Totals:
+        vehicles = sum(p.unit.is_vehicle for p in priced)
+        models = sum(p.entry.count for p in priced if not p.unit.is_vehicle)
+        return replace(super().totals(catalog, roster, priced), lines=(
+            ("Units", str(len(priced) - vehicles)), ("Models", str(models)),
+            ("Vehicles", str(vehicles))))
 
-    def profile(self, catalog: Op40kCatalog, unit: Datasheet) -> Profile:
-        return cards.profile(catalog, unit)
+    # -- the builder, printing and quick-resolve -------------------------------------------
+    def builder(self) -> Op40kBuilder:
+        return Op40kBuilder(self)
 
-    # -- builder hooks ---------------------------------------------------------------------
-    def default_count(self, unit: Datasheet) -> int:
-        return unit.size  # the size the profile prints
-
-    # -- printing hooks --------------------------------------------------------------------
-    def entry_card(self, catalog: Op40kCatalog, roster: Roster,
-                   entry: RosterEntry) -> UnitCard | None:
-        unit = self.unit_of(catalog, roster, entry)
-        if unit is None:
-            return None
-        return cards.entry_card(catalog, unit, entry, self.entry_cost(catalog, roster, entry))
-
-    def core_rules(self, catalog: Op40kCatalog,
-                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
-        return cards.core_rules(catalog, unit_cards)
-
-    # -- quick-resolve hooks ---------------------------------------------------------------
-    def resolve_models(self, unit: Datasheet) -> int:
-        return unit.size  # the size the profile prints
+    def cards(self) -> Op40kCards:
+        return Op40kCards(self)
 
     def resolver(self) -> Resolver[Op40kCatalog, Datasheet]:
-        from listbuilder.systems.op40k import resolve
+        from listbuilder.systems.op40k.resolve import RESOLVER
 
-        return resolve
-
-
-def upgrades_cost(unit: Datasheet, entry: RosterEntry) -> int:
-    """Each distinct upgrade once (a repeat is reported, not charged twice)."""
-    total = 0
-    for name in dict.fromkeys(entry.upgrades):
-        upgrade = unit.upgrade(name)
-        if upgrade is not None:
-            total += upgrade.pts * (entry.count if upgrade.per_model else 1)
-    return total
+        return RESOLVER

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from listbuilder.engine import effects
 from listbuilder.engine.errors import Problems, closest
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule, Upgrade
-from listbuilder.engine.system import SourceFile, plural
+from listbuilder.engine.system import RuleSystem, SourceFile, plural
 from listbuilder.systems.op40k.model import (
     Action,
     DamageResult,
@@ -142,7 +142,9 @@ def _datasheet(origin: Origin, unit: UnitModel, known: _Known) -> Datasheet:
     return Datasheet.from_schema(unit, equipment, upgrades, origin)
 
 
-def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Op40kCatalog:
+def build_catalog(system: RuleSystem[Any, Any], files: Sequence[SourceFile],
+                  revision: str) -> Op40kCatalog:
+    """The catalog the files make (`RuleSystem.build_catalog`), every problem reported at once."""
     """Check every file against the others and report all problems before building anything."""
     docs = [(f.origin, cast(Op40kData, f.data)) for f in files]
     problems = Problems()
@@ -166,7 +168,7 @@ def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Op
 
     t = tables[1]
     return Op40kCatalog(
-        system=system, revision=revision,
+        system=system.id, revision=revision,
         factions=tuple(factions), units=tuple(units), rules=tuple(rules),
         die=t.die, setup=Setup.from_schema(t.setup),
         unit_actions=tuple(Action.from_schema(a) for a in t.unit_actions),

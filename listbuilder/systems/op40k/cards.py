@@ -1,5 +1,5 @@
 """One Page 40k on paper: a datasheet's profile and an entry's card (its size, the upgrades
-taken and the weapons they bring)."""
+taken and the weapons they bring), in `Op40kCards`, the game's printing hooks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from listbuilder.engine.cards import UnitCard, pts, upgrades_taken
-from listbuilder.engine.model import RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
+from listbuilder.engine.system import Cards, Priced
 from listbuilder.systems.op40k.model import (
     VEHICLE,
     Action,
@@ -85,51 +85,55 @@ def reminders(catalog: Op40kCatalog, unit: Datasheet) -> tuple[RuleText, ...]:
     return (RuleText(f"Quality {unit.quality}+", uses),)
 
 
-def core_rules(catalog: Op40kCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
-    """Quality, then the actions, morale and vehicle damage, as far as the cards need them."""
-    vehicles = [VEHICLE in c.profile.keywords for c in cards]
-    out = [RuleText("Quality", "Every roll a unit makes needs its Quality or more: a die a "
-                               "model to hit or strike, a die to block each hit, a die for "
-                               "morale (a vehicle: a die a weapon, and for Shaken tests).")]
-    if not all(vehicles):
-        out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
-                            + "."))
-        flee = catalog.setup.flee_dice
-        out.append(RuleText("Morale", f"A unit tests after losing an assault or when any "
-                                      f"attack leaves it at half its models or fewer: its "
-                                      f"Quality or more, or it flees {flee}D6\" from the "
-                                      f"nearest enemy it sees."))
-    if any(vehicles):
-        out.append(RuleText("Vehicle actions", " · ".join(
-            _action(a) for a in catalog.vehicle_actions) + "."))
-        results = ", ".join(
-            f"{r.roll_min}{'' if r.roll_max == r.roll_min else f'-{r.roll_max}'} "
-            f"{r.text.split('.')[0]}" for r in catalog.vehicle_damage)
-        facings = ", ".join(_facing(f) for f in catalog.facings)
-        out.append(RuleText("Damage", f"When a vehicle fails to block one hit or more, roll "
-                                      f"once on the damage table ({facings}): {results}. "
-                                      f"Cover never helps it."))
-    return tuple(out)
+class Op40kCards(Cards[Op40kCatalog, Datasheet]):
+    """One Page 40k's printing hooks: each entry's card as fielded, and the core rules its
+    cards leave out."""
 
+    def entry_card(self, catalog: Op40kCatalog, placed: Priced[Datasheet]) -> UnitCard:
+        """The datasheet as fielded: its equipment after upgrades, each weapon with how many
+        models carry it."""
+        unit, entry, cost = placed.unit, placed.entry, placed.cost
+        fielded = unit.fielded(catalog, entry.count, entry.upgrades)
+        base = profile(catalog, fielded.unit)
+        rows = tuple((f"{c.models}x {c.weapon.name}" if not unit.is_vehicle or c.models > 1
+                      else c.weapon.name, _weapon_row(c.weapon)[1]) for c in fielded.weapons)
+        tables = tuple(replace(t, rows=rows) for t in base.tables)
+        upgrades = upgrades_taken(unit, entry.upgrades, pts)
+        # the card shows the unit as fielded: its size is the entry's, not the datasheet's range
+        stats = tuple(Stat("Size", str(fielded.models)) if s.label == "Size" else s
+                      for s in base.stats)
+        shown = {r.name for r in base.rules}
+        gained = tuple(RuleText(r.name, r.text) for name in fielded.rules
+                       if (r := catalog.rule(name)) is not None and r.name not in shown)
+        return UnitCard(profile=Profile(name=base.name, subtitle=base.subtitle, cost=base.cost,
+                                        stats=stats, tables=tables, rules=base.rules + gained,
+                                        keywords=base.keywords, note=base.note),
+                        size="" if unit.is_vehicle else f"{fielded.models} models", cost=pts(cost),
+                        upgrades=upgrades, reminders=reminders(catalog, fielded.unit))
 
-def entry_card(catalog: Op40kCatalog, unit: Datasheet, entry: RosterEntry,
-               cost: int) -> UnitCard:
-    """The datasheet as fielded: its equipment after upgrades, each weapon with how many
-    models carry it."""
-    fielded = unit.fielded(catalog, entry.count, entry.upgrades)
-    base = profile(catalog, fielded.unit)
-    rows = tuple((f"{c.models}x {c.weapon.name}" if not unit.is_vehicle or c.models > 1
-                  else c.weapon.name, _weapon_row(c.weapon)[1]) for c in fielded.weapons)
-    tables = tuple(replace(t, rows=rows) for t in base.tables)
-    upgrades = upgrades_taken(unit, entry.upgrades, pts)
-    # the card shows the unit as fielded: its size is the entry's, not the datasheet's range
-    stats = tuple(Stat("Size", str(fielded.models)) if s.label == "Size" else s
-                  for s in base.stats)
-    shown = {r.name for r in base.rules}
-    gained = tuple(RuleText(r.name, r.text) for name in fielded.rules
-                   if (r := catalog.rule(name)) is not None and r.name not in shown)
-    return UnitCard(profile=Profile(name=base.name, subtitle=base.subtitle, cost=base.cost,
-                                    stats=stats, tables=tables, rules=base.rules + gained,
-                                    keywords=base.keywords, note=base.note),
-                    size="" if unit.is_vehicle else f"{fielded.models} models", cost=pts(cost),
-                    upgrades=upgrades, reminders=reminders(catalog, fielded.unit))
+    def core_rules(self, catalog: Op40kCatalog,
+                   cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        """Quality, then the actions, morale and vehicle damage, as far as the cards need them."""
+        vehicles = [VEHICLE in c.profile.keywords for c in cards]
+        out = [RuleText("Quality", "Every roll a unit makes needs its Quality or more: a die a "
+                                   "model to hit or strike, a die to block each hit, a die for "
+                                   "morale (a vehicle: a die a weapon, and for Shaken tests).")]
+        if not all(vehicles):
+            out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
+                                + "."))
+            flee = catalog.setup.flee_dice
+            out.append(RuleText("Morale", f"A unit tests after losing an assault or when any "
+                                          f"attack leaves it at half its models or fewer: its "
+                                          f"Quality or more, or it flees {flee}D6\" from the "
+                                          f"nearest enemy it sees."))
+        if any(vehicles):
+            out.append(RuleText("Vehicle actions", " · ".join(
+                _action(a) for a in catalog.vehicle_actions) + "."))
+            results = ", ".join(
+                f"{r.roll_min}{'' if r.roll_max == r.roll_min else f'-{r.roll_max}'} "
+                f"{r.text.split('.')[0]}" for r in catalog.vehicle_damage)
+            facings = ", ".join(_facing(f) for f in catalog.facings)
+            out.append(RuleText("Damage", f"When a vehicle fails to block one hit or more, roll "
+                                          f"once on the damage table ({facings}): {results}. "
+                                          f"Cover never helps it."))
+        return tuple(out)

@@ -161,6 +161,16 @@ class Datasheet(Unit):
     def is_vehicle(self) -> bool:
         return self.kind == "vehicle"
 
+    def cost(self, models: int, upgrades: Iterable[str] = ()) -> int:
+        """Points per model x models, plus each distinct upgrade named once (a repeat is
+        reported, not charged twice; an unknown name adds nothing)."""
+        total = self.pts_per_model * models
+        for name in dict.fromkeys(upgrades):
+            upgrade = self.upgrade(name)
+            if upgrade is not None:
+                total += upgrade.pts * (models if upgrade.per_model else 1)
+        return total
+
     def fielded(self, catalog: Op40kCatalog, models: int,
                 upgrades: Iterable[str] = ()) -> Fielded[Datasheet, Weapon]:
         """The unit as fielded: `models` models and the upgrades named (each once, in the

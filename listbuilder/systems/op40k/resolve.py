@@ -19,6 +19,7 @@ from listbuilder.engine.resolve import (
     Option,
     Outcome,
     ResolveError,
+    Resolver,
     Result,
     Side,
     Situation,
@@ -59,45 +60,6 @@ def ranged_weapons(catalog: Op40kCatalog, side: OpSide) -> tuple[Weapon, ...]:
     fielded = _sheet(side).fielded(catalog, member.count, member.upgrades)
     return tuple(c.weapon for c in fielded.weapons if not c.weapon.melee
                  for _ in range(c.models))
-
-
-def options(cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Option, ...]:
-    a, d = attacker.unit, defender.unit
-    modes = [SHOOTING] if a.is_vehicle else [SHOOTING, ASSAULT]
-    actions = [x.name for x in cat.actions_for(a) if x.fire != "none"]
-    default_action = actions[0]
-    out = [
-        Option.pick("attack", "Attack", modes, SHOOTING,
-                    "Shoot, or assault (both sides strike and block; vehicles don't assault)."),
-        Option.pick("action", "Shooter's action", actions, default_action,
-                    "Units get +1 die on Hold; a vehicle fires every weapon on Hold, one on "
-                    "Move."),
-        Option.flag("elevation", "Shooting from higher ground", "+1 die to shooting."),
-    ]
-    if not d.is_vehicle:
-        out.append(Option.flag("cover", "Target in cover",
-                               "At least half its models in cover or hidden by a tall "
-                               "obstacle: +1 block die against shooting."))
-    if a.is_vehicle:
-        guns = max(1, len(ranged_weapons(cat, attacker)))
-        out.append(Option.number("weapons", "Weapons fired at the target", 1, guns, guns,
-                                 "On Hold a vehicle may split its weapons between targets."))
-    else:
-        out.append(Option.number("attacker_models", f"{a.name}: models", 1,
-                                 max(MAX_MODELS, attacker.members[0].fielded_models),
-                                 attacker.members[0].fielded_models,
-                                 "Models left in the attacking unit."))
-    if d.is_vehicle:
-        out.append(Option.pick("facing", "Facing hit", [f.name for f in cat.facings],
-                               cat.facings[0].name,
-                               "Front: two damage dice, the kinder counts; side: one; rear: two, "
-                               "the harsher counts."))
-    else:
-        out.append(Option.number("defender_models", f"{d.name}: models", 1,
-                                 max(MAX_MODELS, defender.members[0].fielded_models),
-                                 defender.members[0].fielded_models,
-                                 "Models left in the target unit."))
-    return tuple(out)
 
 
 def _success(quality: int) -> Fraction:
@@ -143,14 +105,6 @@ def _flee_chance(sheet: Datasheet, models_left: int) -> Fraction:
 def _halved(before: int, lost: int) -> bool:
     left = before - lost
     return left > 0 and 2 * left <= before
-
-
-def resolve(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, situation: Situation) -> Result:
-    a, d = _fielded(cat, attacker), _fielded(cat, defender)
-    mode = str(situation["attack"])
-    if mode == ASSAULT:
-        return _assault(cat, attacker, defender, a, d, situation)
-    return _shooting(cat, attacker, defender, a, d, situation)
 
 
 def _shooting(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, a: Datasheet, d: Datasheet,
@@ -321,3 +275,59 @@ def _assault(cat: Op40kCatalog, attacker: OpSide, defender: OpSide, a: Datasheet
     return Result(system="op40k", attacker=attacker.label, defender=defender.label,
                   summary=summary, outcome=outcome, others=(other,), chances=tuple(chances),
                   steps=tuple(steps))
+
+
+class Op40kResolver(Resolver[Op40kCatalog, Datasheet]):
+    """One Page 40k's quick-resolve: shooting or an assault, a vehicle's damage rolls."""
+
+    def default_models(self, unit: Datasheet) -> int:
+        return unit.size  # the size the profile prints
+
+    def options(self, cat: Op40kCatalog, attacker: OpSide, defender: OpSide) -> tuple[Option, ...]:
+        a, d = attacker.unit, defender.unit
+        modes = [SHOOTING] if a.is_vehicle else [SHOOTING, ASSAULT]
+        actions = [x.name for x in cat.actions_for(a) if x.fire != "none"]
+        default_action = actions[0]
+        out = [
+            Option.pick("attack", "Attack", modes, SHOOTING,
+                        "Shoot, or assault (both sides strike and block; vehicles don't assault)."),
+            Option.pick("action", "Shooter's action", actions, default_action,
+                        "Units get +1 die on Hold; a vehicle fires every weapon on Hold, one on "
+                        "Move."),
+            Option.flag("elevation", "Shooting from higher ground", "+1 die to shooting."),
+        ]
+        if not d.is_vehicle:
+            out.append(Option.flag("cover", "Target in cover",
+                                   "At least half its models in cover or hidden by a tall "
+                                   "obstacle: +1 block die against shooting."))
+        if a.is_vehicle:
+            guns = max(1, len(ranged_weapons(cat, attacker)))
+            out.append(Option.number("weapons", "Weapons fired at the target", 1, guns, guns,
+                                     "On Hold a vehicle may split its weapons between targets."))
+        else:
+            out.append(Option.number("attacker_models", f"{a.name}: models", 1,
+                                     max(MAX_MODELS, attacker.members[0].fielded_models),
+                                     attacker.members[0].fielded_models,
+                                     "Models left in the attacking unit."))
+        if d.is_vehicle:
+            out.append(Option.pick("facing", "Facing hit", [f.name for f in cat.facings],
+                                   cat.facings[0].name,
+                                   "Front: two damage dice, the kinder counts; side: one; "
+                                   "rear: two, the harsher counts."))
+        else:
+            out.append(Option.number("defender_models", f"{d.name}: models", 1,
+                                     max(MAX_MODELS, defender.members[0].fielded_models),
+                                     defender.members[0].fielded_models,
+                                     "Models left in the target unit."))
+        return tuple(out)
+
+    def resolve(self, cat: Op40kCatalog, attacker: OpSide, defender: OpSide,
+                situation: Situation) -> Result:
+        a, d = _fielded(cat, attacker), _fielded(cat, defender)
+        mode = str(situation["attack"])
+        if mode == ASSAULT:
+            return _assault(cat, attacker, defender, a, d, situation)
+        return _shooting(cat, attacker, defender, a, d, situation)
+
+
+RESOLVER = Op40kResolver()

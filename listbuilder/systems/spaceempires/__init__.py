@@ -7,39 +7,29 @@ of the starting draw (`starting_forces`); its entries are the chits recruited th
 entry's `count` is a number of chits and its cost is Force per chit (Leaders half, rounded up).
 
 `schema` checks the YAML, `model` holds the frozen tables and `build` makes them, `limits`
-the starting draw and the roster limits; this module the RuleSystem hooks.
+the starting draw and the roster limits, `builder` what the roster page asks, `cards` and
+`resolve` printing and quick-resolve; this module the RuleSystem subclass.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from listbuilder.engine.cards import CardSet, ChitFace, UnitCard
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.profile import Profile, RuleText
-from listbuilder.engine.system import (
-    ChoiceSpec,
-    RuleSystem,
-    Section,
-    SourceFile,
-    Totals,
-    Violation,
-)
-from listbuilder.systems.spaceempires import cards
-from listbuilder.systems.spaceempires.build import build_catalog
+from listbuilder.engine.system import ChoiceSpec, Priced, RuleSystem, Status, Totals, Violation
+from listbuilder.systems.spaceempires import build, cards, limits
+from listbuilder.systems.spaceempires.builder import SpaceEmpiresBuilder
+from listbuilder.systems.spaceempires.cards import SpaceEmpiresCards
 from listbuilder.systems.spaceempires.limits import (
     CHOICE_DEFAULTS,
     CHOICE_RANGES,
     Empire,
-    Recruit,
     brief_lines,
-    check_empire,
-    draw_section,
     headline,
+    recruits_of,
     summary_lines,
 )
 from listbuilder.systems.spaceempires.model import Chit, SpaceEmpiresCatalog
@@ -59,7 +49,6 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     max_factions = 1
     count_label = "chits"
     cost_unit = "revenue"  # a chit's price; totals say what is spent of what there is
-    sheet_headings = ("Recruited this turn", "Starting draw")
     empty_text = "no faction, seed or recruits yet"
     readings: ClassVar[Mapping[str, str]] = {
         "roster.count-bounds": "more-chits-than-the-pile-holds",
@@ -79,30 +68,24 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
                               ("treasury", "revenue saved from earlier turns"))},
     }
 
-    def build_catalog(self, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
-        return build_catalog(self.id, files, revision)
+    # the game's own modules' functions are its hooks: build.py, limits.py, cards.py
+    build_catalog = build.build_catalog
+    check = staticmethod(limits.check)
+    sections = staticmethod(limits.sections)
+    profile = staticmethod(cards.profile)
 
     # -- rules -----------------------------------------------------------------------------
     def count_bounds(self, unit: Chit) -> tuple[int, int | None]:
         return (1, unit.pile)
 
-    def entry_cost(self, catalog: SpaceEmpiresCatalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.unit_of(catalog, roster, entry)
-        return unit.cost * entry.count if unit is not None else 0
+    def entry_cost(self, catalog: SpaceEmpiresCatalog, unit: Chit, entry: RosterEntry) -> int:
+        return unit.cost * entry.count
 
-    def recruits(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> list[Recruit]:
-        """The entries that name a unit of the pile, with their index; unknown ones are left to
-        the base class to report."""
-        return [(i, entry, unit) for i, entry in enumerate(roster.entries)
-                if (unit := self.unit_of(catalog, roster, entry)) is not None]
-
-    def check(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> list[Violation]:
-        return check_empire(catalog, Empire.of(catalog, roster), roster,
-                            self.recruits(catalog, roster))
-
-    def is_empty(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> bool:
+    def status(self, catalog: SpaceEmpiresCatalog, roster: Roster,
+               found: Sequence[Violation]) -> Status:
         # an empire holds its starting draw before it recruits anything
-        return not roster.entries and Empire.of(catalog, roster).draw(catalog) is None
+        empty = not roster.entries and Empire.of(catalog, roster).draw(catalog) is None
+        return Status.of(found, empty, self.empty_text)
 
     # -- wording ---------------------------------------------------------------------------
     # "3 revenue" alone reads as income: say the figure is paid, as the totals' "spent" does
@@ -112,67 +95,22 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
     def spent_text(self, cost: int) -> str:
         return f"{cost} revenue spent"
 
-    def totals(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> Totals:
-        found = super().totals(catalog, roster)
-        return replace(found, headline=headline(Empire.of(catalog, roster),
-                                                self.recruits(catalog, roster)))
+    def totals(self, catalog: SpaceEmpiresCatalog, roster: Roster,
+               priced: Sequence[Priced[Chit]]) -> Totals:
+        empire, recruits = Empire.of(catalog, roster), recruits_of(priced)
+        return replace(super().totals(catalog, roster, priced),
+                       headline=headline(empire, recruits),
+                       lines=summary_lines(catalog, empire, recruits),
+                       brief=brief_lines(catalog, empire, recruits))
 
-    def summary(self, catalog: SpaceEmpiresCatalog,
-                roster: Roster) -> tuple[tuple[str, str], ...]:
-        return summary_lines(catalog, Empire.of(catalog, roster), self.recruits(catalog, roster))
+    # -- the builder, printing and quick-resolve -------------------------------------------
+    def builder(self) -> SpaceEmpiresBuilder:
+        return SpaceEmpiresBuilder(self)
 
-    def brief(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[tuple[str, str], ...]:
-        return brief_lines(catalog, Empire.of(catalog, roster), self.recruits(catalog, roster))
-
-    def sections(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[Section, ...]:
-        return (draw_section(catalog, Empire.of(catalog, roster)),)
-
-    def profile(self, catalog: SpaceEmpiresCatalog, unit: Chit) -> Profile:
-        return cards.profile(catalog, unit)
-
-    # -- builder hooks ---------------------------------------------------------------------
-    def stacks_entries(self) -> bool:
-        return True  # an entry counts chits of one kind recruited this turn
-
-    def random_choices(self) -> tuple[str, ...]:
-        return ("seed",)
-
-    # -- printing hooks --------------------------------------------------------------------
-    def entry_card(self, catalog: SpaceEmpiresCatalog, roster: Roster,
-                   entry: RosterEntry) -> UnitCard | None:
-        unit = self.unit_of(catalog, roster, entry)
-        return cards.entry_card(catalog, unit, entry) if unit is not None else None
-
-    def card_set(self, catalog: SpaceEmpiresCatalog) -> CardSet | None:
-        return cards.card_set(catalog)
-
-    def sheet_track(self, catalog: SpaceEmpiresCatalog, unit: Chit,
-                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
-        """A box a chit: a chit is lost whole."""
-        return (1,) * entry.count, "lost"
-
-    def core_rules(self, catalog: SpaceEmpiresCatalog,
-                   unit_cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
-        return cards.core_rules(catalog, unit_cards)
-
-    def chits(self, catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
-        return cards.chits(catalog, faction)
-
-    def sheet_choices(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RuleText, ...]:
-        return cards.sheet_choices(catalog, roster)
-
-    # -- quick-resolve hooks ---------------------------------------------------------------
-    def resolve_extras(self, catalog: SpaceEmpiresCatalog,
-                       roster: Roster) -> tuple[RosterEntry, ...]:
-        """The starting draw's chits, a stack of each kind, labelled as drawn."""
-        draw = Empire.of(catalog, roster).draw(catalog)
-        if draw is None:
-            return ()
-        kinds = Counter((*draw.space, *draw.ground))
-        return tuple(RosterEntry(unit=name, count=n, label=f"drawn: {name}")
-                     for name, n in kinds.items())
+    def cards(self) -> SpaceEmpiresCards:
+        return SpaceEmpiresCards(self)
 
     def resolver(self) -> Resolver[SpaceEmpiresCatalog, Chit]:
-        from listbuilder.systems.spaceempires import resolve
+        from listbuilder.systems.spaceempires.resolve import RESOLVER
 
-        return resolve
+        return RESOLVER

@@ -4,11 +4,12 @@ letters, speeds, notes, factions; repeated names; missing constants)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from listbuilder.engine.errors import Loc, Problems
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
-from listbuilder.engine.system import SourceFile
+from listbuilder.engine.system import RuleSystem, SourceFile
 from listbuilder.systems.spaceempires.model import (
     PLANET_CHOICES,
     Abbreviation,
@@ -92,7 +93,9 @@ def _check_units_and_cards(problems: Problems, docs: Docs, known: Mapping[str, s
                 _check_card(problems, origin, loc, card, known["letters"], planets)
 
 
-def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> SpaceEmpiresCatalog:
+def build_catalog(system: RuleSystem[Any, Any], files: Sequence[SourceFile],
+                  revision: str) -> SpaceEmpiresCatalog:
+    """The catalog the files make (`RuleSystem.build_catalog`), every problem reported at once."""
     problems = Problems()
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, SpaceEmpiresFile)]
     found = single(problems, docs, "constants")
@@ -124,7 +127,7 @@ def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Sp
     assert constants is not None  # raise_if_any has reported its absence
     type_names = {t.letter: t.name for _, _, t in types}
     return SpaceEmpiresCatalog(
-        system=system, revision=revision,
+        system=system.id, revision=revision,
         factions=tuple(Faction(name=f.name, text=f.text, origin=o) for o, _, f in factions),
         units=tuple(Chit.from_schema(u, o, constants.leader_cost_divisor, type_names)
                     for o, d in docs for u in d.units),

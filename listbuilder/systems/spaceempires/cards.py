@@ -1,5 +1,6 @@
 """Space Empires on paper: a chit's profile, the counters of a faction's pile (each as many
-times as the pile holds it) and the 49-card action deck with each card's effect at a glance."""
+times as the pile holds it) and the 49-card action deck with each card's effect at a glance
+(`SpaceEmpiresCards`, the game's printing hooks)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from fractions import Fraction
 from listbuilder.engine.cards import CardSet, ChitFace, PlayCard, UnitCard
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat
-from listbuilder.engine.system import plural
+from listbuilder.engine.system import Cards, Priced, plural
 from listbuilder.systems.spaceempires.limits import CHOICE_DEFAULTS, Empire
 from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
 
@@ -77,39 +78,6 @@ def reminders(catalog: SpaceEmpiresCatalog, chit: Chit) -> tuple[RuleText, ...]:
     return tuple(out)
 
 
-def core_rules(catalog: SpaceEmpiresCatalog, cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
-    """What the cards' type letters stand for, and the rules every space or ground unit
-    shares, as far as the cards need them."""
-    chits = [c for card in cards if (c := catalog.find_unit(card.profile.name)) is not None]
-    letters = dict.fromkeys(t for c in chits for t in c.types)
-    names = {t.letter: t.name for t in catalog.unit_types}
-    out = []
-    if letters:
-        out.append(RuleText("Types", ", ".join(f"{t} {names.get(t, t)}" for t in letters)
-                            + "; a unit with no letter fights on the ground."))
-    out.append(RuleText("Action cards", "A Force card adds its bonus to one unit of a type it "
-                                        "names (to each of them when it says each), in the "
-                                        "battle it is played in."))
-    wanted = [*(SPACE_RULES if any(c.is_space for c in chits) else ()),
-              *(GROUND_RULES if any(not c.is_space for c in chits) else ())]
-    out += [RuleText(r.name, r.text) for n in wanted if (r := catalog.rule(n)) is not None]
-    return tuple(out)
-
-
-def entry_card(catalog: SpaceEmpiresCatalog, chit: Chit, entry: RosterEntry) -> UnitCard:
-    """A card stands for every chit of the kind recruited."""
-    return UnitCard(profile=profile(catalog, chit), copies=entry.count,
-                    reminders=reminders(catalog, chit))
-
-
-def chits(catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
-    return tuple(
-        ChitFace(name=c.name, force=str(c.force), types="".join(c.types),
-                 speed=speed_letter(catalog, c), copies=c.pile, faction=c.faction or "",
-                 note=c.note or "", leader=c.is_leader)
-        for c in catalog.pile(faction))
-
-
 def _type_names(catalog: SpaceEmpiresCatalog, letters: tuple[str, ...]) -> str:
     names = {t.letter: t.name for t in catalog.unit_types}
     return " & ".join(names.get(letter, letter) for letter in letters)
@@ -133,34 +101,77 @@ def play_card(catalog: SpaceEmpiresCatalog, card: ActionCard) -> PlayCard:
                     tag=tag)
 
 
-def card_set(catalog: SpaceEmpiresCatalog) -> CardSet | None:
-    deck = catalog.action_deck("Action") or (catalog.decks[0] if catalog.decks else None)
-    if deck is None:
-        return None
-    return CardSet(f"{deck.name} deck", cards=tuple(
-        play_card(catalog, c) for c in deck.cards))
+class SpaceEmpiresCards(Cards[SpaceEmpiresCatalog, Chit]):
+    """Space Empires' printing hooks: a card a kind of chit recruited, the chit piles, the
+    action deck, and the roster sheet's recruits, starting draw and empire."""
 
+    sheet_headings = ("Recruited this turn", "Starting draw")
 
-def sheet_choices(catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RuleText, ...]:
-    """The roster sheet's lines on the empire's choices: what its seed is for, and what it
-    holds (two lines, so the sheet keeps to one page)."""
-    seed = roster.choices.get("seed")
-    k = catalog.constants
-    drawn = f"{k.setup_space_units} space and {k.setup_ground_units} ground units"
-    if seed is None:
-        out = [RuleText("No seed yet", f"a seed picks the {drawn} of the starting draw")]
-    else:
-        listed = " (listed below)" if Empire.of(catalog, roster).draw(catalog) else ""
-        out = [RuleText(f"Seed {seed}", f"picks the {drawn} of the starting draw{listed}; "
-                                        f"the same seed always draws the same units")]
-    held = {key: roster.choices.get(key, CHOICE_DEFAULTS[key])
-            for key in ("poor_planets", "rich_planets", "homeworlds", "treasury")}
+    def entry_card(self, catalog: SpaceEmpiresCatalog, placed: Priced[Chit]) -> UnitCard:
+        """A card stands for every chit of the kind recruited."""
+        chit = placed.unit
+        return UnitCard(profile=profile(catalog, chit), copies=placed.entry.count,
+                        reminders=reminders(catalog, chit))
 
-    def count(key: str, one: str, many: str) -> str:
-        return f"{held[key]} {one if held[key] == 1 else many}"
+    def core_rules(self, catalog: SpaceEmpiresCatalog,
+                   cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        """What the cards' type letters stand for, and the rules every space or ground unit
+        shares, as far as the cards need them."""
+        chits = [c for card in cards if (c := catalog.find_unit(card.profile.name)) is not None]
+        letters = dict.fromkeys(t for c in chits for t in c.types)
+        names = {t.letter: t.name for t in catalog.unit_types}
+        out = []
+        if letters:
+            out.append(RuleText("Types", ", ".join(f"{t} {names.get(t, t)}" for t in letters)
+                                + "; a unit with no letter fights on the ground."))
+        out.append(RuleText("Action cards", "A Force card adds its bonus to one unit of a type it "
+                                            "names (to each of them when it says each), in the "
+                                            "battle it is played in."))
+        wanted = [*(SPACE_RULES if any(c.is_space for c in chits) else ()),
+                  *(GROUND_RULES if any(not c.is_space for c in chits) else ())]
+        out += [RuleText(r.name, r.text) for n in wanted if (r := catalog.rule(n)) is not None]
+        return tuple(out)
 
-    out.append(RuleText("Holds", f"{count('poor_planets', 'Poor planet', 'Poor planets')}, "
-                                 f"{count('rich_planets', 'Rich planet', 'Rich planets')}, "
-                                 f"{count('homeworlds', 'Homeworld', 'Homeworlds')}; "
-                                 f"{held['treasury']} revenue saved in the treasury"))
-    return tuple(out)
+    def card_set(self, catalog: SpaceEmpiresCatalog) -> CardSet | None:
+        deck = catalog.action_deck("Action") or (catalog.decks[0] if catalog.decks else None)
+        if deck is None:
+            return None
+        return CardSet(f"{deck.name} deck", cards=tuple(
+            play_card(catalog, c) for c in deck.cards))
+
+    def chits(self, catalog: SpaceEmpiresCatalog, faction: str) -> tuple[ChitFace, ...]:
+        return tuple(
+            ChitFace(name=c.name, force=str(c.force), types="".join(c.types),
+                     speed=speed_letter(catalog, c), copies=c.pile, faction=c.faction or "",
+                     note=c.note or "", leader=c.is_leader)
+            for c in catalog.pile(faction))
+
+    def sheet_track(self, catalog: SpaceEmpiresCatalog, unit: Chit,
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box a chit: a chit is lost whole."""
+        return (1,) * entry.count, "lost"
+
+    def sheet_choices(self, catalog: SpaceEmpiresCatalog,
+                      roster: Roster) -> tuple[RuleText, ...]:
+        """The roster sheet's lines on the empire's choices: what its seed is for, and what it
+        holds (two lines, so the sheet keeps to one page)."""
+        seed = roster.choices.get("seed")
+        k = catalog.constants
+        drawn = f"{k.setup_space_units} space and {k.setup_ground_units} ground units"
+        if seed is None:
+            out = [RuleText("No seed yet", f"a seed picks the {drawn} of the starting draw")]
+        else:
+            listed = " (listed below)" if Empire.of(catalog, roster).draw(catalog) else ""
+            out = [RuleText(f"Seed {seed}", f"picks the {drawn} of the starting draw{listed}; "
+                                            f"the same seed always draws the same units")]
+        held = {key: roster.choices.get(key, CHOICE_DEFAULTS[key])
+                for key in ("poor_planets", "rich_planets", "homeworlds", "treasury")}
+
+        def count(key: str, one: str, many: str) -> str:
+            return f"{held[key]} {one if held[key] == 1 else many}"
+
+        out.append(RuleText("Holds", f"{count('poor_planets', 'Poor planet', 'Poor planets')}, "
+                                     f"{count('rich_planets', 'Rich planet', 'Rich planets')}, "
+                                     f"{count('homeworlds', 'Homeworld', 'Homeworlds')}; "
+                                     f"{held['treasury']} revenue saved in the treasury"))
+        return tuple(out)

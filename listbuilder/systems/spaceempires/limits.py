@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.engine.system import Section, Violation, plural, where_entry
+from listbuilder.engine.system import Priced, Section, Violation, plural, where_entry
 from listbuilder.systems.spaceempires.model import (
     PLANET_CHOICES,
     Chit,
@@ -51,9 +51,7 @@ def starting_forces(catalog: SpaceEmpiresCatalog, faction: str, seed: int) -> St
     can be drawn. The same catalog, faction and seed always give the same draw.
     """
     rng = random.Random(seed)
-    pile = catalog.pile(faction)
-    space = [c.name for c in pile if c.is_space for _ in range(c.pile)]
-    ground = [c.name for c in pile if not c.is_space for _ in range(c.pile)]
+    space, ground = catalog.tickets(faction)
     k = catalog.constants
     return StartingForces(
         space=tuple(rng.sample(space, min(k.setup_space_units, len(space)))),
@@ -112,7 +110,23 @@ def _choice(roster: Roster, key: str) -> int:
     return min(max(value, low), high) if isinstance(value, int) else CHOICE_DEFAULTS[key]
 
 
-Recruit = tuple[int, RosterEntry, Chit]
+Recruit = tuple[int, RosterEntry, Chit]  # an entry naming a chit of the pile, with its index
+
+
+def recruits_of(priced: Sequence[Priced[Chit]]) -> list[Recruit]:
+    """The entries priced (those naming a chit of the pile), as recruits."""
+    return [(p.index, p.entry, p.unit) for p in priced]
+
+
+def check(catalog: SpaceEmpiresCatalog, roster: Roster,
+          priced: Sequence[Priced[Chit]]) -> list[Violation]:
+    """Space Empires' own limits (`RuleSystem.check`)."""
+    return check_empire(catalog, Empire.of(catalog, roster), roster, recruits_of(priced))
+
+
+def sections(catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[Section, ...]:
+    """The blocks beside the totals (`RuleSystem.sections`): the starting draw."""
+    return (draw_section(catalog, Empire.of(catalog, roster)),)
 
 
 def _tally(names: Sequence[str]) -> str:

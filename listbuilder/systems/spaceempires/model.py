@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from listbuilder.engine.model import (
     BUILTIN,
@@ -196,7 +197,31 @@ class SpaceEmpiresCatalog(Catalog[Chit]):
         return named(self.decks, name)
 
     def pile(self, faction: str) -> tuple[Chit, ...]:
-        return tuple(u for u in self.units if (u.faction or "").casefold() == faction.casefold())
+        return self._piles.get(faction.casefold(), ())
+
+    def tickets(self, faction: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The faction's pile as a draw sees it, space chits then ground chits: a ticket for
+        each chit (a unit's name as often as its pile holds it), in the pile's order."""
+        found = self._tickets.get(faction.casefold())
+        if found is None:
+            pile = self.pile(faction)
+            found = (tuple(c.name for c in pile if c.is_space for _ in range(c.pile)),
+                     tuple(c.name for c in pile if not c.is_space for _ in range(c.pile)))
+            if faction.casefold() in self._piles:  # names from strangers are not kept
+                self._tickets[faction.casefold()] = found
+        return found
+
+    @cached_property
+    def _piles(self) -> Mapping[str, tuple[Chit, ...]]:
+        """Each faction's chits, by its name casefolded: an index of `units`."""
+        index: dict[str, list[Chit]] = {}
+        for unit in self.units:
+            index.setdefault((unit.faction or "").casefold(), []).append(unit)
+        return {name: tuple(chits) for name, chits in index.items()}
+
+    @cached_property
+    def _tickets(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+        return {}  # filled by `tickets`, one faction of the catalog at a time
 
 
 # -- building the catalog ---------------------------------------------------------------------

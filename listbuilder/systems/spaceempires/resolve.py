@@ -22,16 +22,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from listbuilder.engine.dice import Dist, Prob
+from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.resolve import (
     Chance,
     Option,
     Outcome,
     ResolveError,
+    Resolver,
     Result,
     Side,
     Situation,
     percent,
 )
+from listbuilder.systems.spaceempires.limits import Empire
 from listbuilder.systems.spaceempires.model import ActionCard, Chit, SpaceEmpiresCatalog
 
 SPACE, GROUND = "space", "ground"
@@ -55,31 +58,6 @@ def slug(name: str) -> str:
 
 def card_key(side: str, card: ActionCard) -> str:
     return f"{side}_{slug(card.name)}"
-
-
-def options(cat: SpaceEmpiresCatalog, attacker: Side[Chit],
-            defender: Side[Chit]) -> tuple[Option, ...]:
-    stacks = (_chits(attacker), _chits(defender))
-    default = SPACE if any(c.is_space for c in stacks[1]) else GROUND
-    hand = cat.constants.hand_draw
-    out = [Option.pick("battle", "Battle", [SPACE, GROUND], default,
-                       "A space battle (ground units ride transports at Force 0) or a ground "
-                       "battle on a planet."),
-           Option.flag("bombard", "Attacker's ships bombard", "In a ground battle the "
-                       "invading stack's space units join at half their Force.", True),
-           Option.pick("cards", "Action cards", [AS_SET, RANDOM], AS_SET,
-                       "The cards each side plays, as set below; or every helpful card of a "
-                       "hand dealt at random, counted over all hands."),
-           Option.number("hand", "Cards in each hand", 0, cat.constants.hand_max, hand,
-                         "For random hands: how many cards each side holds.")]
-    for side, stack in zip(SIDES, stacks, strict=True):
-        kinds = dict.fromkeys(stack)
-        for card in force_cards(cat):
-            if any(card_applies(card, c, battle) for c in kinds for battle in (SPACE, GROUND)):
-                out.append(Option.number(card_key(side, card), f"{side.title()} plays "
-                                                               f"{card.name}", 0, card.count, 0,
-                                         card.text))
-    return tuple(out)
 
 
 def card_applies(card: ActionCard, chit: Chit, battle: str) -> bool:
@@ -282,68 +260,6 @@ def random_bonus_gap(cat: SpaceEmpiresCatalog, stacks: tuple[list[Chit], list[Ch
     return Dist.make(lo, row, den)
 
 
-def resolve(cat: SpaceEmpiresCatalog, attacker: Side[Chit], defender: Side[Chit],
-            situation: Situation) -> Result:
-    stacks = (_chits(attacker), _chits(defender))
-    where = str(situation["battle"])
-    b = battle(cat, stacks, where, bool(situation["bombard"]))
-    bombard = bool(situation["bombard"])
-    steps = [f"{side.title()}: Force {_num(b.force[i])} before cards "
-             f"({_stack_text(cat, stacks[i], where, i == 0, bombard)})"
-             for i, side in enumerate(SIDES)]
-    if situation["cards"] == RANDOM:
-        gap = random_bonus_gap(cat, stacks, where, int(situation["hand"]))
-        steps.append(f"each side holds {situation['hand']} cards dealt from the full deck and "
-                     f"plays every card that adds Force")
-    else:
-        bonus = []
-        for i, side in enumerate(SIDES):
-            value, notes = played_bonus(cat, side, stacks[i], where, situation)
-            bonus.append(value)
-            if notes:
-                steps.append(f"{side.title()} cards: {', '.join(notes)}")
-        gap = Dist.point(bonus[0] - bonus[1])
-    base = b.force[0] - b.force[1]
-    zero: Prob = Fraction(0)
-    if b.forced_winner is not None:
-        win, tie = (1 - zero if b.forced_winner == 0 else zero), zero
-    else:  # the attacker wins when its card bonus gap beats -base
-        win = gap.at_least(math.floor(-base) + 1)
-        tie = gap.prob(int(-base)) if base.denominator == 1 else zero
-    lose = 1 - win - tie
-    if b.forced_winner is not None:
-        steps.append(f"{SIDES[b.forced_winner].title()} has ships against transports only: "
-                     f"it wins and loses nothing")
-    outcomes = [(win, b.losses_if_won[0]), (lose, b.losses_if_won[1]),
-                (tie, ([], []))]
-    def_lost = Dist.mixture((p, Dist.point(len(pair[1]))) for p, pair in outcomes)
-    att_lost = Dist.mixture((p, Dist.point(len(pair[0]))) for p, pair in outcomes)
-    for label, (p, (lost_a, lost_d)) in zip(("attacker wins", "defender wins"), outcomes,
-                                            strict=False):
-        if p:
-            steps.append(f"if the {label}: attacker loses {_lost_text(lost_a)}; "
-                         f"defender loses {_lost_text(lost_d)}")
-    headline = Outcome("defender_lost", f"Units lost by {defender.label}", def_lost,
-                       labels=tuple(str(i) for i in range(b.sizes[1] + 1)), kill_at=b.sizes[1],
-                       kill_word="destroy the stack")
-    other = Outcome("attacker_lost", f"Units lost by {attacker.label}", att_lost,
-                    labels=tuple(str(i) for i in range(b.sizes[0] + 1)), kill_at=b.sizes[0],
-                    kill_word="be destroyed")
-    # Only a beaten stack's Leaders are captured; a winner's Leader paid as a loss just falls.
-    (p_win, (_, beaten_d)), (p_lose, (beaten_a, _)) = outcomes[0], outcomes[1]
-    captured_d = p_win if any(f.chit.is_leader for f in beaten_d) else zero
-    captured_a = p_lose if any(f.chit.is_leader for f in beaten_a) else zero
-    chances = [Chance("Attacker wins (the defender retreats)", win),
-               Chance("Defender wins (the attacker retreats)", lose),
-               Chance("Standoff (equal Force)", tie),
-               Chance("Defender's Leader captured", captured_d),
-               Chance("Attacker's Leader captured", captured_a)]
-    summary = f"{percent(win)} to win" + (f", {percent(tie)} standoff" if tie else "")
-    return Result(system="spaceempires", attacker=attacker.label, defender=defender.label,
-                  summary=summary, outcome=headline, others=(other,), chances=tuple(chances),
-                  steps=tuple(steps))
-
-
 def _num(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
@@ -373,3 +289,104 @@ def _lost_text(lost: Sequence[Fighter]) -> str:
     if not lost:
         return "nothing"
     return ", ".join(f.chit.name for f in lost)
+
+
+class SpaceEmpiresResolver(Resolver[SpaceEmpiresCatalog, Chit]):
+    """Space Empires' quick-resolve: a battle of two stacks, with the action cards played."""
+
+    def extras(self, catalog: SpaceEmpiresCatalog, roster: Roster) -> tuple[RosterEntry, ...]:
+        """The starting draw's chits, a stack of each kind, labelled as drawn."""
+        draw = Empire.of(catalog, roster).draw(catalog)
+        if draw is None:
+            return ()
+        kinds = Counter((*draw.space, *draw.ground))
+        return tuple(RosterEntry(unit=name, count=n, label=f"drawn: {name}")
+                     for name, n in kinds.items())
+
+    def options(self, cat: SpaceEmpiresCatalog, attacker: Side[Chit],
+                defender: Side[Chit]) -> tuple[Option, ...]:
+        stacks = (_chits(attacker), _chits(defender))
+        default = SPACE if any(c.is_space for c in stacks[1]) else GROUND
+        hand = cat.constants.hand_draw
+        out = [Option.pick("battle", "Battle", [SPACE, GROUND], default,
+                           "A space battle (ground units ride transports at Force 0) or a ground "
+                           "battle on a planet."),
+               Option.flag("bombard", "Attacker's ships bombard", "In a ground battle the "
+                           "invading stack's space units join at half their Force.", True),
+               Option.pick("cards", "Action cards", [AS_SET, RANDOM], AS_SET,
+                           "The cards each side plays, as set below; or every helpful card of a "
+                           "hand dealt at random, counted over all hands."),
+               Option.number("hand", "Cards in each hand", 0, cat.constants.hand_max, hand,
+                             "For random hands: how many cards each side holds.")]
+        for side, stack in zip(SIDES, stacks, strict=True):
+            kinds = dict.fromkeys(stack)
+            for card in force_cards(cat):
+                if any(card_applies(card, c, battle) for c in kinds for battle in (SPACE, GROUND)):
+                    out.append(Option.number(card_key(side, card), f"{side.title()} plays "
+                                                                   f"{card.name}", 0, card.count, 0,
+                                             card.text))
+        return tuple(out)
+
+    def resolve(self, cat: SpaceEmpiresCatalog, attacker: Side[Chit], defender: Side[Chit],
+                situation: Situation) -> Result:
+        stacks = (_chits(attacker), _chits(defender))
+        where = str(situation["battle"])
+        b = battle(cat, stacks, where, bool(situation["bombard"]))
+        bombard = bool(situation["bombard"])
+        steps = [f"{side.title()}: Force {_num(b.force[i])} before cards "
+                 f"({_stack_text(cat, stacks[i], where, i == 0, bombard)})"
+                 for i, side in enumerate(SIDES)]
+        if situation["cards"] == RANDOM:
+            gap = random_bonus_gap(cat, stacks, where, int(situation["hand"]))
+            steps.append(f"each side holds {situation['hand']} cards dealt from the full deck and "
+                         f"plays every card that adds Force")
+        else:
+            bonus = []
+            for i, side in enumerate(SIDES):
+                value, notes = played_bonus(cat, side, stacks[i], where, situation)
+                bonus.append(value)
+                if notes:
+                    steps.append(f"{side.title()} cards: {', '.join(notes)}")
+            gap = Dist.point(bonus[0] - bonus[1])
+        base = b.force[0] - b.force[1]
+        zero: Prob = Fraction(0)
+        if b.forced_winner is not None:
+            win, tie = (1 - zero if b.forced_winner == 0 else zero), zero
+        else:  # the attacker wins when its card bonus gap beats -base
+            win = gap.at_least(math.floor(-base) + 1)
+            tie = gap.prob(int(-base)) if base.denominator == 1 else zero
+        lose = 1 - win - tie
+        if b.forced_winner is not None:
+            steps.append(f"{SIDES[b.forced_winner].title()} has ships against transports only: "
+                         f"it wins and loses nothing")
+        outcomes = [(win, b.losses_if_won[0]), (lose, b.losses_if_won[1]),
+                    (tie, ([], []))]
+        def_lost = Dist.mixture((p, Dist.point(len(pair[1]))) for p, pair in outcomes)
+        att_lost = Dist.mixture((p, Dist.point(len(pair[0]))) for p, pair in outcomes)
+        for label, (p, (lost_a, lost_d)) in zip(("attacker wins", "defender wins"), outcomes,
+                                                strict=False):
+            if p:
+                steps.append(f"if the {label}: attacker loses {_lost_text(lost_a)}; "
+                             f"defender loses {_lost_text(lost_d)}")
+        headline = Outcome("defender_lost", f"Units lost by {defender.label}", def_lost,
+                           labels=tuple(str(i) for i in range(b.sizes[1] + 1)), kill_at=b.sizes[1],
+                           kill_word="destroy the stack")
+        other = Outcome("attacker_lost", f"Units lost by {attacker.label}", att_lost,
+                        labels=tuple(str(i) for i in range(b.sizes[0] + 1)), kill_at=b.sizes[0],
+                        kill_word="be destroyed")
+        # Only a beaten stack's Leaders are captured; a winner's Leader paid as a loss just falls.
+        (p_win, (_, beaten_d)), (p_lose, (beaten_a, _)) = outcomes[0], outcomes[1]
+        captured_d = p_win if any(f.chit.is_leader for f in beaten_d) else zero
+        captured_a = p_lose if any(f.chit.is_leader for f in beaten_a) else zero
+        chances = [Chance("Attacker wins (the defender retreats)", win),
+                   Chance("Defender wins (the attacker retreats)", lose),
+                   Chance("Standoff (equal Force)", tie),
+                   Chance("Defender's Leader captured", captured_d),
+                   Chance("Attacker's Leader captured", captured_a)]
+        summary = f"{percent(win)} to win" + (f", {percent(tie)} standoff" if tie else "")
+        return Result(system="spaceempires", attacker=attacker.label, defender=defender.label,
+                      summary=summary, outcome=headline, others=(other,), chances=tuple(chances),
+                      steps=tuple(steps))
+
+
+RESOLVER = SpaceEmpiresResolver()

@@ -4,16 +4,19 @@ units, each priced by the formula; cross-file names checked."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from listbuilder.engine.errors import Problems
 from listbuilder.engine.merge import items, single, unique
 from listbuilder.engine.model import Faction, Origin, SpecialRule
-from listbuilder.engine.system import SourceFile
+from listbuilder.engine.system import RuleSystem, SourceFile
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit, unit_cost
 from listbuilder.systems.warstuff.schema import QualityModel, UnitModel, WarStuffFile
 
 
-def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> WarStuffCatalog:
+def build_catalog(system: RuleSystem[Any, Any], files: Sequence[SourceFile],
+                  revision: str) -> WarStuffCatalog:
+    """The catalog the files make (`RuleSystem.build_catalog`), every problem reported at once."""
     problems = Problems()
     docs = [(f.origin, f.data) for f in files if isinstance(f.data, WarStuffFile)]
     rules = unique(problems, items(docs, "rules"), "rules")
@@ -38,7 +41,7 @@ def build_catalog(system: str, files: Sequence[SourceFile], revision: str) -> Wa
     limits = next((d.warband_limits for _, d in docs if d.warband_limits), [150, 300])
     advised = next((d.advised_max_unit_cost for _, d in docs if d.advised_max_unit_cost), 75)
     return WarStuffCatalog(
-        system=system, revision=revision,
+        system=system.id, revision=revision,
         factions=tuple(Faction(name=g.name, text=g.text, origin=o) for o, _, g in genres),
         rules=tuple(rule_map.values()), units=tuple(units),
         points_per_quality=settings.points_per_quality, minimum_cost=settings.minimum_cost,

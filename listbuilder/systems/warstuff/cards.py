@@ -1,17 +1,17 @@
 """WarStuff on paper: a one-model unit's profile (Quality, rules, the formula's cost) and its
-card, which stands for every copy the roster takes."""
+card, which stands for every copy the roster takes (`WarStuffCards`, the game's printing
+hooks)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from listbuilder.engine.cards import UnitCard, pts
 from listbuilder.engine.model import Catalog, RosterEntry
 from listbuilder.engine.profile import Profile, RuleText, Stat, Table
-
-if TYPE_CHECKING:  # the package imports this module, so the classes come from it lazily
-    from listbuilder.systems.warstuff.model import WarStuffUnit
+from listbuilder.engine.system import Cards, Priced, plural
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
 
 
 def profile(catalog: Catalog, unit: WarStuffUnit) -> Profile:
@@ -43,19 +43,33 @@ def in_play(catalog: Catalog, quality: int) -> tuple[Table, tuple[RuleText, ...]
                    RuleText("Stunned on", stun))
 
 
-def core_rules() -> tuple[RuleText, ...]:
-    """How a hit wounds or kills and how a morale test stuns, for every card alike."""
-    return (RuleText("Wounds", "When a unit is hit, roll a die and add the wounds it already "
-                               "has: more than its Quality kills it, else it takes one more "
-                               "wound."),
-            RuleText("Morale", "A die over the unit's Quality stuns it: it fights at Quality 0 "
-                               "until it recovers."))
+class WarStuffCards(Cards[WarStuffCatalog, WarStuffUnit]):
+    """WarStuff's printing hooks: a card a unit, with what its Quality means in play, and a
+    wound box for each wound a copy can take."""
 
+    def entry_card(self, catalog: WarStuffCatalog, placed: Priced[WarStuffUnit]) -> UnitCard:
+        """Each copy is a unit of one model, so one card stands for all of them. The card also
+        says what its Quality means in play."""
+        unit = placed.unit
+        base = profile(catalog, unit)
+        table, rules = in_play(catalog, unit.quality)
+        card = replace(base, tables=(*base.tables, table))
+        return UnitCard(profile=card, copies=placed.entry.count, reminders=rules)
 
-def entry_card(catalog: Catalog, unit: WarStuffUnit, entry: RosterEntry) -> UnitCard:
-    """Each copy is a unit of one model, so one card stands for all of them. The card also
-    says what its Quality means in play."""
-    base = profile(catalog, unit)
-    table, rules = in_play(catalog, unit.quality)
-    card = replace(base, tables=(*base.tables, table))
-    return UnitCard(profile=card, copies=entry.count, reminders=rules)
+    def core_rules(self, catalog: WarStuffCatalog,
+                   cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
+        """How a hit wounds or kills and how a morale test stuns, for every card alike."""
+        return (RuleText("Wounds", "When a unit is hit, roll a die and add the wounds it already "
+                                   "has: more than its Quality kills it, else it takes one more "
+                                   "wound."),
+                RuleText("Morale", "A die over the unit's Quality stuns it: it fights at Quality 0 "
+                                   "until it recovers."))
+
+    def sheet_track(self, catalog: WarStuffCatalog, unit: WarStuffUnit,
+                    entry: RosterEntry) -> tuple[tuple[int, ...], str]:
+        """A box for each wound a copy can take: a hit kills when a die and the wounds taken
+        beat its Quality, so a copy with as many wounds as its Quality dies to its next hit."""
+        boxes = max(1, unit.quality)
+        taken = "wound taken" if boxes == 1 else "wounds taken"
+        label = taken if entry.count == 1 else f"{plural(entry.count, 'model')}: {taken}"
+        return (boxes,) * entry.count, label

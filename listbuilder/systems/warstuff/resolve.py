@@ -20,6 +20,7 @@ from listbuilder.engine.resolve import (
     Option,
     Outcome,
     ResolveError,
+    Resolver,
     Result,
     Side,
     Situation,
@@ -56,22 +57,6 @@ def modes(unit: WarStuffUnit) -> list[str]:
     if ENTANGLE in unit.special_rules:
         out.append(ENTANGLE)
     return out
-
-
-def options(catalog: WarStuffCatalog, attacker: Side[WarStuffUnit],
-            defender: Side[WarStuffUnit]) -> tuple[Option, ...]:
-    a = attacker.unit
-    available = modes(a)
-    return (
-        Option.pick("attack", "Attack", available, available[0],
-                    "A melee attack, a shooting attack (Shooter), or Entangle's stunning shot."),
-        Option.flag("cover", "Target in cover",
-                    "In or behind cover: +1 Quality against shooting (Camouflaged +2, "
-                    "Stealthy +3; Camouflaged units always count as in cover)."),
-        Option.number("wounds", "Target's Wounds already taken", 0, MAX_WOUNDS, 0,
-                      "Each Wound adds 1 to the roll that kills it."),
-        Option.flag("stunned", "Target stunned", "A stunned unit counts as Quality 0."),
-    )
 
 
 def to_hit(attacker_quality: int, defender_quality: int) -> int:
@@ -230,42 +215,6 @@ def _vicious(ctx: Context, state: StateDist[State]) -> StateDist[State]:
     return StateDist.mix(after)
 
 
-def resolve(cat: WarStuffCatalog, attacker: Side[WarStuffUnit], defender: Side[WarStuffUnit],
-            situation: Situation) -> Result:
-    a, d = _unit(attacker), _unit(defender)
-    mode = str(situation["attack"])
-    if mode not in modes(a):
-        raise ResolveError(f"{a.name} can't make a {mode} attack; it can: {', '.join(modes(a))}")
-    ctx = Context(a, d, mode, bool(situation["cover"]))
-    start_wounds = int(situation["wounds"])
-    stunned = bool(situation["stunned"])
-    final = sequence(ctx, (start_wounds, False, stunned))
-    most = max((s[0] - start_wounds for s in final.weights), default=0)
-    killed_value = most + 1
-    dist = final.to_dist(lambda s: killed_value if s[1] else s[0] - start_wounds)
-    labels = tuple(["no wound", "1 wound", *(f"{i} wounds" for i in range(2, most + 1)),
-                    "killed"])
-    outcome = Outcome("effect", f"What {a.name} does to {d.name}", dist, labels=labels,
-                      kill_at=killed_value)
-    new_stun = Fraction(0) if stunned else final.prob(lambda s: s[2] and not s[1])
-    nothing = final.prob(lambda s: not s[1] and s[0] == start_wounds and s[2] == stunned)
-    chances = [Chance("No effect", nothing), Chance(f"{d.name} killed", outcome.dist.at_least(
-        killed_value)), Chance(f"{d.name} stunned (and alive)", new_stun)]
-    if mode == MELEE and ctx.has(d, "Elite") and not ctx.has(a, "Elite"):
-        tested = StateDist.certain((0, False, False)).step_weighted(
-            lambda s: _morale(ctx, s, a))
-        chances.append(Chance(f"{a.name} stunned by {d.name}'s Elite",
-                              tested.prob(lambda s: s[2])))
-    if mode == MELEE and ctx.has(d, "Death Blow"):
-        chances.append(Chance(f"{d.name}'s Death Blow strikes back",
-                              outcome.dist.at_least(killed_value)))
-    steps = _steps(ctx, start_wounds, stunned)
-    kill = outcome.dist.at_least(killed_value)
-    summary = f"{percent(kill)} to kill" + (f", {percent(new_stun)} to stun" if new_stun else "")
-    return Result(system=cat.system, attacker=a.name, defender=d.name,
-                  summary=summary, outcome=outcome, chances=tuple(chances), steps=tuple(steps))
-
-
 def _steps(ctx: Context, wounds: int, stunned: bool) -> list[str]:
     a, d = ctx.attacker, ctx.defender
     dq = _defender_quality(ctx, stunned)
@@ -285,3 +234,65 @@ def _steps(ctx: Context, wounds: int, stunned: bool) -> list[str]:
         ctx.mode, ("Deadly", "Poison", "Fire", "Vicious", "Sweep Attack", "Elite"))
     out += [f"{a.name}: {rule}" for rule in rules if ctx.has(a, rule)]
     return out
+
+
+class WarStuffResolver(Resolver[WarStuffCatalog, WarStuffUnit]):
+    """WarStuff's quick-resolve: one attack, shooting or in melee, and what it leaves."""
+
+    copies_fight_alone = True  # a roster entry is one of its copies
+
+    def options(self, catalog: WarStuffCatalog, attacker: Side[WarStuffUnit],
+                defender: Side[WarStuffUnit]) -> tuple[Option, ...]:
+        a = attacker.unit
+        available = modes(a)
+        return (
+            Option.pick("attack", "Attack", available, available[0],
+                        "A melee attack, a shooting attack (Shooter), or Entangle's stunning "
+                        "shot."),
+            Option.flag("cover", "Target in cover",
+                        "In or behind cover: +1 Quality against shooting (Camouflaged +2, "
+                        "Stealthy +3; Camouflaged units always count as in cover)."),
+            Option.number("wounds", "Target's Wounds already taken", 0, MAX_WOUNDS, 0,
+                          "Each Wound adds 1 to the roll that kills it."),
+            Option.flag("stunned", "Target stunned", "A stunned unit counts as Quality 0."),
+        )
+
+    def resolve(self, cat: WarStuffCatalog, attacker: Side[WarStuffUnit],
+                defender: Side[WarStuffUnit], situation: Situation) -> Result:
+        a, d = _unit(attacker), _unit(defender)
+        mode = str(situation["attack"])
+        if mode not in modes(a):
+            raise ResolveError(f"{a.name} can't make a {mode} attack; "
+                               f"it can: {', '.join(modes(a))}")
+        ctx = Context(a, d, mode, bool(situation["cover"]))
+        start_wounds = int(situation["wounds"])
+        stunned = bool(situation["stunned"])
+        final = sequence(ctx, (start_wounds, False, stunned))
+        most = max((s[0] - start_wounds for s in final.weights), default=0)
+        killed_value = most + 1
+        dist = final.to_dist(lambda s: killed_value if s[1] else s[0] - start_wounds)
+        labels = tuple(["no wound", "1 wound", *(f"{i} wounds" for i in range(2, most + 1)),
+                        "killed"])
+        outcome = Outcome("effect", f"What {a.name} does to {d.name}", dist, labels=labels,
+                          kill_at=killed_value)
+        new_stun = Fraction(0) if stunned else final.prob(lambda s: s[2] and not s[1])
+        nothing = final.prob(lambda s: not s[1] and s[0] == start_wounds and s[2] == stunned)
+        chances = [Chance("No effect", nothing), Chance(f"{d.name} killed", outcome.dist.at_least(
+            killed_value)), Chance(f"{d.name} stunned (and alive)", new_stun)]
+        if mode == MELEE and ctx.has(d, "Elite") and not ctx.has(a, "Elite"):
+            tested = StateDist.certain((0, False, False)).step_weighted(
+                lambda s: _morale(ctx, s, a))
+            chances.append(Chance(f"{a.name} stunned by {d.name}'s Elite",
+                                  tested.prob(lambda s: s[2])))
+        if mode == MELEE and ctx.has(d, "Death Blow"):
+            chances.append(Chance(f"{d.name}'s Death Blow strikes back",
+                                  outcome.dist.at_least(killed_value)))
+        steps = _steps(ctx, start_wounds, stunned)
+        kill = outcome.dist.at_least(killed_value)
+        stun = f", {percent(new_stun)} to stun" if new_stun else ""
+        summary = f"{percent(kill)} to kill{stun}"
+        return Result(system=cat.system, attacker=a.name, defender=d.name,
+                      summary=summary, outcome=outcome, chances=tuple(chances), steps=tuple(steps))
+
+
+RESOLVER = WarStuffResolver()

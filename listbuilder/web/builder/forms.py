@@ -3,6 +3,7 @@ shape of what is posted; the engine checks the rules (listbuilder/web/forms.py s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -38,7 +39,8 @@ class SettingsForm(RosterSettingsFields, VersionedForm):
                                                 absent_ok=True)]
 
 
-def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], ...]]) -> type:
+def choices_form(system: RuleSystem,
+                 options: Mapping[str, tuple[tuple[str, str], ...]]) -> type:
     """A form class with one field per roster choice of the system."""
     fields: dict[str, Any] = {}
     for key, spec in system.choices.items():
@@ -51,7 +53,7 @@ def choices_form(system: RuleSystem, options: dict[str, tuple[tuple[str, str], .
             low = spec.low if spec.low is not None else 0
             high = spec.high if spec.high is not None else MAX_HIDDEN
             more = ", or Re-draw below for a random one" \
-                if key in system.random_choices() else ""
+                if key in system.builder().random_choices() else ""
             # unset, a choice counts its default: an empty box is that (a required one is
             # refused, as leaving it unset would make the roster illegal)
             fields[key] = typed_number(label, InRange(

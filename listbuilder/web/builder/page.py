@@ -1,5 +1,5 @@
-"""The roster page's context: the engine's view of the roster plus one form per change, each
-carrying the saved version the page shows."""
+"""The roster page's context: the engine's report of the roster (`engine.report`) plus one form
+per change, each carrying the saved version the page shows."""
 
 from __future__ import annotations
 
@@ -13,22 +13,21 @@ from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 
 from listbuilder.engine import history
+from listbuilder.engine.history import HistoryStep
 from listbuilder.engine.model import Unit, UnitDesign
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.report import (
-    RosterView,
+    RosterReport,
     categories,
     design_preview,
     find_by_key,
-    profile_of,
-    roster_view,
+    report,
     unit_rows,
 )
 from listbuilder.engine.system import Violation
 from listbuilder.storage import Stored
 from listbuilder.web import services
 from listbuilder.web.builder import forms
-from listbuilder.web.per_request import once_a_request
 from listbuilder.web.rosters import Opened
 
 
@@ -48,7 +47,8 @@ class Notice:
     refused: str = ""
 
 
-def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDesign | None, str]:
+def _design_prefill(view: RosterReport,
+                    args: MultiDict[str, str]) -> tuple[UnitDesign | None, str]:
     """The creator's starting values: a design being edited, or a catalog unit to copy."""
     catalog, roster = view.catalog, view.roster
     if name := args.get("edit_design", ""):
@@ -56,7 +56,7 @@ def _design_prefill(view: RosterView, args: MultiDict[str, str]) -> tuple[UnitDe
         return (design, design.name) if design else (None, "")
     if key := args.get("copy_unit", ""):
         unit = find_by_key(catalog, key[:200])
-        design = view.system.design_of(unit) if unit is not None else None
+        design = view.system.builder().design_of(unit) if unit is not None else None
         if design is not None:
             return replace(design, name=f"{design.name} (mine)"[:80]), ""
     return None, ""
@@ -74,22 +74,26 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
                    design_form: forms.DesignForm | None = None,
                    count_refused: int | None = None,
                    settings_refused: forms.SettingsForm | None = None,
-                   choices_refused: FlaskForm | None = None) -> dict[str, Any]:
+                   choices_refused: FlaskForm | None = None, *,
+                   assessed: RosterReport | None = None,
+                   filters: forms.UnitFilterForm | None = None,
+                   steps: list[HistoryStep] | None = None) -> dict[str, Any]:
     """Everything the roster page (editable when `token` is given) shows; `count_refused`:
     the entry whose count box was sent something that is no count (said beside the box);
     `settings_refused`, `choices_refused`: a settings or choices form refused, shown again as
-    typed with what each box said beside it."""
+    typed with what each box said beside it. `assessed` (the roster's report), `filters`
+    (the address's unit filters) and `steps` (the roster's history): worked out here unless
+    given, as an answer to a change gives them for the page before and after it."""
     system, catalog, roster = opened.system, opened.catalog, opened.roster
-    view = roster_view(system, catalog, roster)
+    view = assessed if assessed is not None else report(system, catalog, roster)
     stored: Stored = opened.stored
-    filters = _filters()
+    filters = filters if filters is not None else unit_filters()
     max_cost = filters.max_cost.data if not filters.max_cost.errors else None
-    limit = view.totals.points_limit
     rows = unit_rows(system, catalog, roster, (filters.q.data or "") if not filters.q.errors
                      else "", (filters.category.data or "")[:80], max_cost,
-                     points_left=limit - view.totals.points if limit else None)
-    preview, preview_unit, preview_entry = _preview(opened, request.args.get("preview", "")[:200])
-    if settings_refused is not None and not system.uses_points() \
+                     points_left=view.points_left)
+    preview, preview_unit, preview_entry = _preview(view, request.args.get("preview", "")[:200])
+    if settings_refused is not None and not system.uses_points \
             and "points_limit" in settings_refused:
         del settings_refused.points_limit  # checked when sent; never shown
     ctx: dict[str, Any] = {
@@ -99,8 +103,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
         "preview": preview, "preview_unit": preview_unit, "preview_entry": preview_entry,
         "notices": notices or [],
         # a previewed unit the player may copy into the unit creator (systems with designs)
-        "preview_copyable": bool(preview_unit and not preview_entry
-                                 and system.design_of(preview_unit)),
+        "preview_copyable": bool(preview_unit and not preview_entry and system.allows_designs
+                                 and system.builder().design_of(preview_unit)),
         "open_entry": open_entry(),
         "count_refused": count_refused,
         "pack_news": _pack_news(opened),
@@ -121,7 +125,7 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
             "name": roster.name, "points_limit": roster.points_limit,
             "factions": list(roster.factions), **version})
         form.factions.choices = [f.name for f in catalog.factions]
-        if not system.uses_points():  # nor shows a limit
+        if not system.uses_points:  # nor shows a limit
             del form.points_limit
         return form
 
@@ -138,7 +142,8 @@ def roster_context(opened: Opened, token: str | None, notices: list[Notice] | No
 
     ctx.update({
         # as at the page's version (an answer works the page before a change out too)
-        "history": history.replay_until(services.history(stored), stored.version),
+        "history": history.replay_until(steps if steps is not None
+                                        else services.history(stored), stored.version),
         "settings_form": settings_form, "design_form": design,
         "design_cost": lambda: design_cost_view(opened, design()),
         "version": stored.version,
@@ -155,33 +160,30 @@ def _choice_said(form: FlaskForm | None) -> dict[str, tuple[str, str]]:
             for f in form if f.name not in ("csrf_token", "version")}
 
 
-def _filters() -> forms.UnitFilterForm:
-    """The unit list's filters, from the address: an answer to a change works out the page
-    before the change and after it, with the same address, so they are read once."""
-    def read() -> forms.UnitFilterForm:
-        found = forms.UnitFilterForm(request.args)
-        found.validate()
-        return found
-
-    return once_a_request("unit_filters", None, read)
+def unit_filters() -> forms.UnitFilterForm:
+    """The unit list's filters, from the address (the page before a change and after it have
+    the same address, so an answer reads them once for both)."""
+    found = forms.UnitFilterForm(request.args)
+    found.validate()
+    return found
 
 
 _ENTRY = re.compile(r"entry-(\d{1,5})")
 
 
-def _preview(opened: Opened, wanted: str) -> tuple[Profile | None, Unit | None, bool]:
+def _preview(view: RosterReport, wanted: str) -> tuple[Profile | None, Unit | None, bool]:
     """The profile the address asks to preview: a unit of the catalog as printed ("Nobz",
     "Knight|Fantasy"), or a roster entry as fielded ("entry-2": its card's profile, with its
     size, upgrades and the weapons they leave each model). The last: whether it is an entry."""
-    system, catalog, roster = opened.system, opened.catalog, opened.roster
-    if (m := _ENTRY.fullmatch(wanted)) and int(m[1]) < len(roster.entries):
-        entry = roster.entries[int(m[1])]
-        card = system.entry_card(catalog, roster, entry)
-        unit = system.unit_of(catalog, roster, entry)
-        if card is not None and unit is not None:
-            return card.profile, unit, True
+    if not wanted:
+        return None, None, False
+    system, catalog = view.system, view.catalog
+    if m := _ENTRY.fullmatch(wanted):
+        priced = next((p for p in view.priced if p.index == int(m[1])), None)
+        if priced is not None:
+            return system.cards().entry_card(catalog, priced).profile, priced.unit, True
     unit = find_by_key(catalog, wanted)
-    return (profile_of(system, catalog, unit) if unit else None), unit, False
+    return (system.profile(catalog, unit) if unit else None), unit, False
 
 
 def open_entry() -> int | None:

@@ -3,10 +3,11 @@
 The roster page is a fixed frame (tabs, links, headings: the same for every version of a
 roster) around parts. Each part is one element drawn by its own template, which the page
 includes and an answer draws alone, and each says what it reads of the page's context
-(`reads`): the values a change can alter. An answer works out the page's context after the
-change, compares each part's reads with what they were on the page before, and draws only the
-parts whose reads differ, marked to swap themselves in (htmx out-of-band swaps). A part never
-needs drawing to find out whether it changed.
+(`reads`): the values a change can alter, nearly all of them the roster's report
+(`engine.report`). An answer works out the page's context before the change and after it,
+compares each part's reads, and draws only the parts whose reads differ, marked to swap
+themselves in (htmx out-of-band swaps). A part never needs drawing to find out whether it
+changed.
 
 Lists (the roster's entries, the units to add) are parts whose items are parts: an item that
 changed is sent alone, items added at the end are appended and items dropped from the end
@@ -76,24 +77,17 @@ def reads_of(parts: Iterable[Part | Items], ctx: Context) -> Reads:
 # checks in tests/web/test_partial_answers.py (a roster named with markup).
 
 
-def _render(template: str, ctx: Context, **more: Any) -> Markup:
-    """`template` drawn with `ctx`, a context that holds the environment's globals and what
-    the app's context processors give already (`_drawing_context`): an answer draws many parts
-    from one context, so that work is done once, not a part. (`Template.render` merges the
-    globals into a fresh dict for every part, about half the time of drawing a small part such
-    as the saved version; what it then runs is exactly the two calls below.)"""
-    env = current_app.jinja_env
-    found = env.get_template(template)
-    return Markup(env.concat(found.root_render_func(
-        found.new_context({**ctx, **more}, shared=True))))
-
-
 def _drawing_context(ctx: Context) -> dict[str, Any]:
-    """`ctx` with the app's context processors run and the environment's globals beside it,
-    as `Template.render` would give each template."""
+    """`ctx` with what the app's context processors give every template, worked out once for
+    all the parts an answer draws."""
     out = dict(ctx)
     current_app.update_template_context(out)
-    return {**current_app.jinja_env.globals, **out}
+    return out
+
+
+def _render(template: str, ctx: Context, **more: Any) -> Markup:
+    """`template` drawn with `ctx` (a `_drawing_context`) and `more`."""
+    return Markup(current_app.jinja_env.get_template(template).render(ctx, **more))
 
 
 def draw(template: str, ctx: Context, swapped: str, **more: Any) -> Markup:
@@ -106,31 +100,34 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
             always: Iterable[str] = ()) -> tuple[list[Markup], Reads]:
     """The swaps that turn the page whose parts read `before` into the page of `ctx`, and
     what its parts read now. Parts and items named in `always` are sent even when they read
-    the same (a notice to clear, a form to put back)."""
-    after = reads_of(parts, ctx)
-    ctx = _drawing_context(ctx)
+    the same (a notice to clear, a form to put back); with `before` empty (the page is not
+    known) every part is sent."""
+    after: Reads = {}
+    drawing = _drawing_context(ctx)
     wanted = set(always)
     out: list[Markup] = []
     sent: set[str] = set()
 
     def send(part_id: str, template: str, **more: Any) -> None:
-        out.append(draw(template, ctx, part_id, **more))
+        out.append(draw(template, drawing, part_id, **more))
         sent.add(part_id)
 
     for part in parts:
         if isinstance(part, Part):
-            if part.inside in sent:
-                continue
-            if part.id in wanted or before.get(part.id, _ABSENT) != after[part.id]:
+            now = after[part.id] = part.reads(ctx)
+            if part.inside not in sent and (part.id in wanted
+                                            or before.get(part.id, _ABSENT) != now):
                 send(part.id, part.template)
             continue
-        old_ids, new_ids = before.get(part.id, ()), after[part.id]
-        assert isinstance(old_ids, tuple) and isinstance(new_ids, tuple)
+        items = part.items(ctx)
+        old_ids, new_ids = before.get(part.id, ()), tuple(item.id for item in items)
+        after[part.id] = new_ids
+        after.update((item.id, item.reads) for item in items)
+        assert isinstance(old_ids, tuple)
         common = min(len(old_ids), len(new_ids))
         if part.id not in before or old_ids[:common] != new_ids[:common]:
             send(part.id, part.template)  # moved, inserted or not known: the list whole
             continue
-        items = part.items(ctx)
         for item in items[:common]:
             if item.id in wanted or before.get(item.id, _ABSENT) != item.reads:
                 send(item.id, part.item_template, **item.context)
@@ -138,7 +135,7 @@ def changes(parts: Iterable[Part | Items], before: Reads, ctx: Context,
                    for gone in old_ids[common:])
         if len(items) > common:
             added = Markup("").join(
-                _render(part.item_template, ctx, **item.context)
+                _render(part.item_template, drawing, **item.context)
                 for item in items[common:])
             out.append(Markup('<div hx-swap-oob="beforeend:#{}">{}</div>').format(part.id, added))
     return out, after

@@ -1,6 +1,7 @@
 """The parts of the roster page (web/builder/templates/roster.html) and what each reads.
 
-A part's `reads` lists what its template shows that a change to the roster can alter. What is
+A part's `reads` lists what its template shows that a change to the roster can alter: nearly
+all of it the roster's report (`view`, an `engine.report.RosterReport`). What is
 the same for every version of one roster page is left out: the game, the catalog, the edit
 link, the address's filters and preview (an answer's page before is the same address's), and
 the saved version and CSRF token in the forms (the script sets every form to the version an
@@ -13,7 +14,7 @@ from __future__ import annotations
 from listbuilder.engine.model import Roster
 from listbuilder.web.builder.parts import Context, Item, Items, Part
 from listbuilder.web.forms import refused_state
-from listbuilder.web.resolve.views import my_rosters, resolve_attackers
+from listbuilder.web.resolve.slot import my_rosters
 
 
 def _entries(c: Context) -> list[Item]:
@@ -38,7 +39,7 @@ def _roster(c: Context) -> Roster:
 
 def _resolve_state(c: Context) -> tuple[bool, bool]:
     """Whether the panel is offered, and whether it has a form (a usable unit to pick)."""
-    choices = resolve_attackers(c["view"])
+    choices = c["view"].attackers
     if choices is None:
         return False, False
     return True, not all(off for _, _, off in choices)
@@ -87,6 +88,6 @@ ROSTER_PARTS: tuple[Part | Items, ...] = (
     Part("resolve-slot", "builder/_resolve_slot.html", lambda c: (
         _resolve_state(c), my_rosters(c["view"].system.id, c["stored"].share_token,
                                       c["token"]))),
-    Part("rs-attackers", "builder/_rs_attackers.html", lambda c: resolve_attackers(c["view"]),
+    Part("rs-attackers", "builder/_rs_attackers.html", lambda c: c["view"].attackers,
          inside="resolve-slot"),
 )

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     redirect,
     render_template,
     request,
@@ -29,15 +29,13 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from listbuilder.engine import edits, history
 from listbuilder.engine.history import HistoryStep
 from listbuilder.engine.model import Catalog, Roster, UnitDesign
-from listbuilder.engine.report import find_by_key, roster_view
-from listbuilder.engine.text import roster_text
+from listbuilder.engine.report import find_by_key, report
 from listbuilder.storage import StaleRoster
 from listbuilder.web import collection, services
 from listbuilder.web.builder import forms, parts
-from listbuilder.web.builder.page import Notice, design_cost_view, roster_context
+from listbuilder.web.builder.page import Notice, design_cost_view, roster_context, unit_filters
 from listbuilder.web.builder.roster_parts import ROSTER_PARTS
 from listbuilder.web.forms import VersionedForm
-from listbuilder.web.recent import Recent
 from listbuilder.web.rosters import (
     SEED_RANGE,
     Opened,
@@ -72,43 +70,30 @@ def _page(token: str, opened: Opened, status: int = 200, notices: list[Notice] |
     return render_template("builder/roster.html", **ctx), status
 
 
-PAGES_KEPT = 64  # a worker's players, each with a tab or two open
-
-
-def _pages() -> Recent[Hashable, parts.Reads]:
-    """What the parts of the roster pages last drawn read (`_page_key`): the page a player
-    has when they make a change, so its context need not be worked out again to compare.
-    Per process; a page not found (another worker drew it, or it went out) is worked out."""
-    found: Recent[Hashable, parts.Reads] = current_app.extensions.setdefault(
-        "listbuilder.pages", Recent(PAGES_KEPT))
-    return found
-
-
-def _page_key(opened: Opened) -> tuple[object, ...]:
-    """What a roster page's parts depend on besides the roster: the address's arguments and
-    the catalog (custom data can be reloaded)."""
-    return (opened.stored.id, opened.stored.version, id(opened.catalog),
-            tuple(sorted(request.args.items(multi=True))))
-
-
-def _changed_parts(token: str, before: Opened, after: Opened, status: int = 200,
+def _changed_parts(token: str, before: Opened | None, after: Opened, status: int = 200,
                    notices: list[Notice] | None = None, said: str = "",
-                   old: parts.Reads | None = None, **beside: Any) -> Response:
+                   **beside: Any) -> Response:
     """The answer to a change made with htmx: the page's title and the parts whose reads
     differ from the page the change was made on (roster_parts.py), the notices, and the part
-    of the form used (so a refused value is put back). `old`: what that page's parts read,
-    when it is not `before` (an empty mapping: not known, every part is drawn)."""
-    if old is None:
-        old = _pages().get(_page_key(before))
-    if old is None:
-        old = parts.reads_of(ROSTER_PARTS, roster_context(before, token))
-    ctx = roster_context(after, token, notices, **beside)
+    of the form used (so a refused value is put back). The page before and the page after
+    are each worked out from the roster's report (`engine.report`); `before` None: that page
+    is not known, and every part is drawn."""
+    steps = services.history(after.stored)  # read once: both pages' undo and redo
+    filters = unit_filters()
+    assessed = report(after.system, after.catalog, after.roster)
+    old: parts.Reads = {}
+    if before is not None:
+        # a change refused or finding nothing to do leaves the roster as it was
+        was = assessed if before.roster is after.roster and before.catalog is after.catalog \
+            else report(before.system, before.catalog, before.roster)
+        old = parts.reads_of(ROSTER_PARTS, roster_context(before, token, assessed=was,
+                                                          filters=filters, steps=steps))
+    ctx = roster_context(after, token, notices, assessed=assessed, filters=filters,
+                         steps=steps, **beside)
     ctx["said"] = said  # for screen readers: saved (the page itself shows what changed)
     anchor = request.form.get("anchor", "")[:40]
     always = ("notices", "saved-version", anchor) + (("said",) if said else ())
-    swaps, reads = parts.changes(ROSTER_PARTS, old, ctx, always)
-    if not notices:
-        _pages().put(_page_key(after), reads)
+    swaps, _ = parts.changes(ROSTER_PARTS, old, ctx, always)
     title = Markup("<title>{}</title>").format(
         Markup(render_template("builder/_title.html", **ctx)))
     return Response(title + Markup("\n").join(swaps), status, headers={"HX-Reswap": "none"})
@@ -124,8 +109,6 @@ def edit(token: str) -> Page:
     # sent must not slip a roster of theirs in among the player's own. The page offers to
     # keep it on the list instead (home.keep).
     ctx = roster_context(opened, token, _step_notice(opened))
-    # what the next change is compared with
-    _pages().put(_page_key(opened), parts.reads_of(ROSTER_PARTS, ctx))
     return render_template("builder/roster.html", **ctx,
                            not_kept=token not in collection.remembered())
 
@@ -177,11 +160,27 @@ def _already_saved(token: str, opened: Opened, base: int, what: str) -> Page:
     shown = request.form.get("shown", "")
     if shown.isdigit() and int(shown) <= opened.stored.version:
         base = int(shown)
-    page = _pages().get((opened.stored.id, base, id(opened.catalog),
-                         tuple(sorted(request.args.items(multi=True)))))
-    return _changed_parts(token, opened, opened, old=page or {},
+    return _changed_parts(token, _at_version(opened, base), opened,
                           said=f"Saved: {what} (the server had saved it when it was first "
                                f"sent; that answer did not reach this page).")
+
+
+def _at_version(opened: Opened, version: int) -> Opened | None:
+    """The roster as it was at `version`, read with today's catalog; None when that version
+    is no longer in its history or no longer reads."""
+    if version == opened.stored.version:
+        return opened
+    text = services.store().history_text(opened.stored.id, version)
+    if text is None:
+        return None
+    try:
+        roster = parse_stored(text)
+    except StoredRosterError:
+        return None
+    if roster.packs != opened.roster.packs:  # read with another catalog: not known here
+        return None
+    return Opened(replace(opened.stored, version=version, text=text), roster, opened.system,
+                  opened.catalog)
 
 
 def apply(token: str, form: FlaskForm, change: Change, what: str,
@@ -258,12 +257,12 @@ def settings(token: str) -> Page:
     opened = services.roster_by_edit_token(token)
     form = forms.SettingsForm()
     form.factions.choices = [f.name for f in opened.catalog.factions]
-    if not opened.system.uses_points():
+    if not opened.system.uses_points:
         form.without_points()
 
     def change(o: Opened, f: forms.SettingsForm) -> Roster:
         # a game without a limit shows no field; a limit sent anyway is checked, not kept
-        limit = f.points_limit.data if o.system.uses_points() else None
+        limit = f.points_limit.data if o.system.uses_points else None
         return edits.set_settings(o.roster, f.name.data or "", limit, f.factions.data or ())
 
     return apply(token, form, change, "the roster's name, factions and points limit",
@@ -274,9 +273,8 @@ def settings(token: str) -> Page:
 @bp.post("/choices")
 def choices(token: str) -> Page:
     opened = services.roster_by_edit_token(token)
-    options = {k: opened.system.choice_options(opened.catalog, opened.roster, k)
-               for k in opened.system.choices}
-    form = forms.choices_form(opened.system, options)()
+    form = forms.choices_form(opened.system, opened.system.builder().choice_options(
+        opened.catalog, opened.roster))()
 
     def change(o: Opened, f: FlaskForm) -> Roster:
         return edits.set_choices(o.roster, {k: getattr(f, k).data for k in o.system.choices})
@@ -300,13 +298,14 @@ def redraw(token: str) -> Page:
     if form.seed.data is None and form.validate_on_submit():
         opened = services.roster_by_edit_token(token)
         key = form.key.data or ""
-        if key in opened.system.random_choices() and form.version.data == opened.stored.version:
+        if key in opened.system.builder().random_choices() \
+                and form.version.data == opened.stored.version:
             breaks = _broken_by(opened, edits.set_choices(opened.roster, {key: seed}))
             if breaks:
                 return _ask_before_keeping(token, opened, key, seed, breaks)
 
     def change(o: Opened, f: forms.RedrawForm) -> Roster:
-        if f.key.data not in o.system.random_choices():
+        if f.key.data not in o.system.builder().random_choices():
             raise edits.EditError(f"{o.system.name} has no random draw called {f.key.data!r}.")
         return edits.set_choices(o.roster, {f.key.data: seed})
 
@@ -318,9 +317,10 @@ def _broken_by(opened: Opened, roster: Roster) -> list[str]:
     """What `roster` breaks when the saved roster is legal: its errors (the engine's words);
     nothing when the saved one was not legal to begin with, or still is."""
     system, catalog = opened.system, opened.catalog
-    if system.status(catalog, opened.roster).state != "legal":
+    if report(system, catalog, opened.roster).status.state != "legal":
         return []
-    return [v.message for v in system.validate(catalog, roster) if v.severity == "error"]
+    return [v.message for v in system.validate(catalog, roster, system.priced(catalog, roster))
+            if v.severity == "error"]
 
 
 def _ask_before_keeping(token: str, opened: Opened, key: str, seed: int,
@@ -380,7 +380,7 @@ def _count_refused(o: Opened, f: forms.EntryForm,
     if not f.count.errors or f.index.errors or not isinstance(index, int) \
             or not 0 <= index < len(entries) or entries[index].unit != f.unit.data:
         return lines, {}
-    said = roster_view(o.system, o.catalog, o.roster).entries[index].count_refused(
+    said = report(o.system, o.catalog, o.roster).entries[index].count_refused(
         o.system.count_label)
     label = f.count.label.text
     others = [line for line in lines if not line.startswith(f"{label}: ")]
@@ -433,7 +433,7 @@ def duplicate_entry(token: str) -> Page:
 
     def change(o: Opened, f: forms.DuplicateForm) -> Roster:
         return edits.duplicate_entry(o.roster, given(f.index.data), f.unit.data or "",
-                                     o.system.stacks_entries())
+                                     o.system.builder().stacks_entries())
 
     return apply(token, form, change, f"duplicating {form.unit.data or 'an entry'}",
                  label=f"Duplicate {form.unit.data}")
@@ -486,7 +486,7 @@ def design(token: str) -> Page:
         new = _design(f)
         roster = edits.save_design(o.roster, new, f.replacing.data or None)
         if not f.replacing.data and request.form.get("add_entry"):
-            roster = edits.add_design_entry(roster, new, o.system.stacks_entries())
+            roster = edits.add_design_entry(roster, new, o.system.builder().stacks_entries())
         return roster
 
     return apply(token, form, change, f"saving the design {form.name.data or ''}".strip(),
@@ -512,7 +512,7 @@ def design_field(token: str) -> Page:
         found = o.roster.design(f.name.data or "")
         if found is None:
             raise edits.EditError(f"There is no design called {f.name.data!r} any more.")
-        return edits.add_design_entry(o.roster, found, o.system.stacks_entries())
+        return edits.add_design_entry(o.roster, found, o.system.builder().stacks_entries())
 
     return apply(token, form, change, f"adding {form.name.data or 'a design'}",
                  label=f"Add {form.name.data}")
@@ -714,6 +714,6 @@ def yaml_download(opened: Opened) -> Response:
 
 
 def text_download(opened: Opened) -> Response:
-    body = roster_text(opened.system, opened.catalog, opened.roster)
+    body = report(opened.system, opened.catalog, opened.roster).text
     return Response(body, mimetype="text/plain", headers={
         "Content-Disposition": disposition("inline", file_name(opened.roster, ".txt"))})

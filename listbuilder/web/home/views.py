@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from listbuilder.engine.model import Roster
 from listbuilder.engine.registry import all_systems, get_system
+from listbuilder.engine.report import report
 from listbuilder.engine.system import RuleSystem
 from listbuilder.storage import StaleRoster, Stored
 from listbuilder.web import collection, services
@@ -50,10 +51,9 @@ def _listed(token: str, stored: Stored) -> Listed:
         opened = open_stored(services.library(), stored)
     except StoredRosterError:
         return Listed(token, stored, stored.system, "", "Can't be opened", "unreadable")
-    system, catalog, roster = opened.system, opened.catalog, opened.roster
-    status = system.status(catalog, roster)
-    return Listed(token, stored, system.name, system.totals(catalog, roster).headline,
-                  status.label, status.state)
+    found = report(opened.system, opened.catalog, opened.roster)
+    return Listed(token, stored, opened.system.name, found.totals.headline, found.status.label,
+                  found.status.state)
 
 
 def _deleted() -> list[tuple[str, Stored]]:
@@ -92,7 +92,7 @@ def _new_form(system: RuleSystem) -> NewRosterForm:
     form = NewRosterForm()
     catalog = services.library().catalog(system)
     form.factions.choices = [f.name for f in catalog.factions]
-    if not system.uses_points():  # the form shows, checks and reads no limit
+    if not system.uses_points:  # the form shows, checks and reads no limit
         del form.points_limit
     elif not form.is_submitted():
         form.points_limit.data = system.default_points_limit

@@ -62,8 +62,8 @@ def _print_roster(opened: Opened, action: str, back: str) -> Response:
 
         def check() -> None:  # only when the print is queued: a poll need not count again
             if options.what in ("cards", "all"):
-                check_print_size(len(opened.system.unit_cards(opened.catalog, opened.roster,
-                                                              merge=options.merge)))
+                check_print_size(len(opened.system.cards().unit_cards(
+                    opened.catalog, opened.roster, merge=options.merge)))
 
         key = print_key("roster", opened.catalog.revision, dataclasses.asdict(options),
                         [opened.stored.text])

@@ -112,14 +112,20 @@ class ShownForm(Form):
     __hash__ = None  # type: ignore[assignment]
 
 
+# the attacker lists: each one's name (its id is "rs-" and the name) and label; the second
+# offers nobody first
+ATTACKERS = {"a1": "Attacker", "a2": "Compare with (optional)"}
+NOBODY = ("", "Nobody: one attacker")
+
+
 class PanelForm(ShownForm):
     """The attackers (a1, a2: the roster's entries; a2 may be none), where the target comes
     from (source), the target: a name (target) or a unit (te) of the roster a share link
     (link) opened (te_for: that roster's share token), and the situation's controls shown
     (shown: 'field:mark,...', see `resolve.present._fingerprint`)."""
 
-    a1 = Entries("Attacker", id="rs-a1")
-    a2 = Entries("Compare with (optional)", id="rs-a2")
+    a1 = Entries(ATTACKERS["a1"], id="rs-a1")
+    a2 = Entries(ATTACKERS["a2"], id="rs-a2")
     source = Source(choices=[SelectChoice("catalog", "Any unit of this game"),
                              SelectChoice("roster", "A unit of another roster")],
                     default="catalog")
@@ -132,7 +138,7 @@ class PanelForm(ShownForm):
     def __init__(self, formdata: Any, attackers: Sequence[SelectChoice]) -> None:
         super().__init__(formdata)
         self.a1.choices = list(attackers)
-        self.a2.choices = [SelectChoice("", "Nobody: one attacker"), *attackers]
+        self.a2.choices = [SelectChoice(*NOBODY), *attackers]
         self.validate()  # no check of its own here: the fields' errors become lists to add to
 
 

@@ -32,12 +32,13 @@ from listbuilder.engine.resolve import (
     find_side,
     percent,
     quick_resolve,
-    side_from_entry,
+    roster_sides,
     situation_options,
 )
 from listbuilder.engine.system import RuleSystem
 from listbuilder.web.resolve.forms import (
     MAX_TEXT,
+    Entries,
     OptionField,
     PanelForm,
     SituationForm,
@@ -89,6 +90,23 @@ class Column:
     problems: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Picks:
+    """One of the panel's attacker lists as it is shown (resolve/_attackers.html)."""
+
+    id: str
+    name: str
+    label: str
+    error: str
+    options: tuple[tuple[str, str, bool, bool], ...]  # (value, text, selected, disabled)
+
+    @classmethod
+    def of(cls, field: Entries) -> Picks:
+        return cls(field.id, field.name, field.label.text, field.error, tuple(
+            (c.value, c.label or c.value, c.selected, bool(c.render_kw and c.render_kw.get(
+                "disabled"))) for c in field.iter_choices()))
+
+
 @dataclass
 class Panel:
     """Everything the quick-resolve panel shows: its form, as sent and checked (None when
@@ -104,6 +122,11 @@ class Panel:
     situation: SituationForm | None = None
     shared: list[OptionField] = field(default_factory=list, compare=False)
     columns: list[Column] = field(default_factory=list)
+
+    @property
+    def picks(self) -> tuple[Picks, ...]:
+        """The attacker lists, as the form shows them."""
+        return (Picks.of(self.form.a1), Picks.of(self.form.a2)) if self.form else ()
 
     @property
     def has_errors(self) -> bool:
@@ -174,30 +197,17 @@ def catalog_targets(catalog: Catalog) -> list[Suggestion]:
 def _entry_sides(system: RuleSystem, catalog: Catalog,
                  roster: Roster) -> tuple[list[SelectChoice], dict[int, Side]]:
     picks, sides = [], {}
-    for i, entry in enumerate(fielded_entries(system, catalog, roster)):
+    for i, (entry, side) in enumerate(roster_sides(system, catalog, roster)):
         value = f"{i}:{entry.unit}"
-        try:
-            sides[i] = side_from_entry(system, catalog, roster, i)
-        except ResolveError as exc:
-            picks.append(SelectChoice(value, f"{entry.unit} (can't be used: {exc})",
+        if isinstance(side, ResolveError):
+            picks.append(SelectChoice(value, f"{entry.unit} (can't be used: {side})",
                                       {"disabled": True}))
             continue
+        sides[i] = side
         # what the roster fields besides its entries (a starting draw) says so
         besides = " (fielded besides the list)" if i >= len(roster.entries) else ""
-        picks.append(SelectChoice(value, sides[i].label + besides))
+        picks.append(SelectChoice(value, side.label + besides))
     return picks, sides
-
-
-def attacker_choices(system: RuleSystem, catalog: Catalog,
-                     roster: Roster) -> tuple[tuple[str, str, bool], ...] | None:
-    """What the panel's attacker lists offer, as (value, label, disabled): what a change to
-    the roster can alter in the panel as a page first shows it. None: the game has no quick
-    resolve (the panel is not offered)."""
-    if not system.has_quick_resolve():
-        return None
-    picks, _ = _entry_sides(system, catalog, roster)
-    return tuple((c.value, c.label, bool(c.render_kw and c.render_kw.get("disabled")))
-                 for c in picks)
 
 
 def _entry_index(entries: Sequence[RosterEntry], usable: Mapping[int, Side], value: str) -> int:
@@ -349,7 +359,7 @@ def build_panel(system: RuleSystem, catalog: Catalog, roster: Roster, args: Args
     o-KEY    a situation option for every attacker; o1-KEY / o2-KEY for one attacker's own
     shown    'field:mark,...' of the controls the form showed (see `_fingerprint`)
     """
-    if not system.has_quick_resolve():
+    if system.resolver() is None:
         return Panel(available=False, offered=False)
     attackers, sides = _entry_sides(system, catalog, roster)
     if not sides:

@@ -13,19 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 
-from listbuilder.engine.report import RosterView
-from listbuilder.web import collection, services
-from listbuilder.web.per_request import once_a_request
-from listbuilder.web.resolve.forms import Suggestion
-from listbuilder.web.resolve.present import (
-    Args,
-    Other,
-    Panel,
-    arg,
-    attacker_choices,
-    build_panel,
-    share_token,
-)
+from listbuilder.web import services
+from listbuilder.web.resolve.present import Args, Other, arg, build_panel, share_token
+from listbuilder.web.resolve.slot import attacker_picks, my_rosters, resolve_panel
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 bp = Blueprint("resolve", __name__)
@@ -90,32 +80,7 @@ def for_shared(share: str) -> Response:
                    url_for("shared.view", share=share))
 
 
-@bp.app_template_global("resolve_panel")
-def resolve_panel(view: RosterView) -> Panel:
-    """The panel as the roster page first shows it (no target picked yet); worked out once a
-    request for each roster view (the builder reads it to keep the panel, then the page)."""
-    # the view is held with its panel, so its id is not reused
-    return once_a_request("resolve_panels", id(view), lambda: (
-        view, build_panel(view.system, view.catalog, view.roster, {})))[1]
-
-
-def resolve_attackers(view: RosterView) -> tuple[tuple[str, str, bool], ...] | None:
-    """The panel's attacker choices for this view (`attacker_choices`), without building the
-    panel: what an answer to a change compares, once a request for each view."""
-    # the view is held with its choices, so its id is not reused
-    return once_a_request("resolve_attackers", id(view), lambda: (
-        view, attacker_choices(view.system, view.catalog, view.roster)))[1]
-
-
-@bp.app_template_global("resolve_rosters")
-def my_rosters(system_id: str, share: str, token: str | None = None) -> list[Suggestion]:
-    """This browser's other rosters of the same game, as share links to offer as targets.
-    `token`, the edit link of the roster shown, is left out before the database is asked:
-    a player with only this roster costs no query, and the others one a request."""
-    others = [t for t in collection.remembered() if t != token]
-    if not others:
-        return []
-    mine = once_a_request("resolve_mine", tuple(others),
-                          lambda: services.store().by_edit_tokens(others))
-    return [Suggestion(url_for("shared.view", share=s.share_token, _external=True), s.name)
-            for _, s in mine if s.system == system_id and s.share_token != share]
+# the roster page's slot (resolve/panel.html) draws these
+bp.add_app_template_global(resolve_panel, "resolve_panel")
+bp.add_app_template_global(attacker_picks, "resolve_attacker_picks")
+bp.add_app_template_global(my_rosters, "resolve_rosters")

@@ -104,7 +104,13 @@ def blocks(path: Path = NOTES) -> tuple[Block, ...]:
 
 def anchors(path: Path = NOTES) -> dict[str, str]:
     """Each heading's anchor -> its title."""
-    return {b.slug: b.plain for b in blocks(path) if b.level}
+    return _anchors(path, path.stat().st_mtime)
+
+
+@lru_cache(maxsize=2)
+def _anchors(path: Path, mtime: float) -> dict[str, str]:
+    # every violation a reading decided links to its title: a page can show dozens
+    return {b.slug: b.plain for b in _load(path, mtime) if b.level}
 
 
 bp = Blueprint("notes", __name__)

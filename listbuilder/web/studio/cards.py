@@ -34,9 +34,10 @@ def cards_roster(stored: StoredPack, link: str) -> str | None:
     if not check.ok or check.loaded is None or not units:
         return None
     factions = tuple(dict.fromkeys(u.faction for u in units if u.faction))
+    builder = system.builder()
     roster = Roster(system=system.id, name=stored.name, factions=factions,
                     entries=tuple(RosterEntry(unit=u.name, faction=u.faction,
-                                              count=system.default_count(u)) for u in units),
+                                              count=builder.default_count(u)) for u in units),
                     packs=(PackUse(name=stored.name, text=stored.text, link=link),))
     return dump_roster(roster, system, check.loaded.catalog)
 

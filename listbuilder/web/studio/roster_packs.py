@@ -109,9 +109,8 @@ def _views(opened: Opened) -> list[PackView]:
     for i, use in enumerate(opened.roster.packs):
         file = pack_file_name(use.name)
         units = tuple(dict.fromkeys(
-            e.unit for e in opened.roster.entries
-            if (u := opened.system.unit_of(opened.catalog, opened.roster, e)) is not None
-            and u.origin.file == file))
+            p.entry.unit for p in opened.system.priced(opened.catalog, opened.roster)
+            if p.unit.origin.file == file))
         latest = _latest(use)
         changes: tuple[str, ...] = ()
         if latest is not None and latest.revision != pack_revision(use.text):
@@ -225,7 +224,7 @@ def start_roster_with(found: StoredPack) -> str:
     seeds = fresh_seeds(system)
     roster = with_pack(system, Roster(
         system=system.id, name=collection.distinct_name(found.name),
-        points_limit=system.default_points_limit if system.uses_points() else None,
+        points_limit=system.default_points_limit if system.uses_points else None,
         choices=seeds), found)
     catalog = _catalog_of(system, roster.packs)
     _stored, token = services.store().create(system.id, roster.name,

@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from listbuilder.engine.catalog import MAX_LISTED
 from listbuilder.engine.errors import DataError, DataLoadError
-from listbuilder.engine.model import Roster, RosterEntry, Unit
+from listbuilder.engine.model import RosterEntry, Unit
 from listbuilder.engine.packs import MAX_PACK_BYTES, Pack, PackCheck, check_pack, pack_file_name
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.registry import get_system
@@ -114,11 +114,10 @@ class CheckView:
 def _unit_view(system: RuleSystem, check: PackCheck, unit: Unit) -> UnitView:
     assert check.loaded is not None
     catalog = check.loaded.catalog
-    factions = (unit.faction,) if unit.faction else ()
-    roster = Roster(system=system.id, name="studio", factions=factions)
-    entry = RosterEntry(unit=unit.name, faction=unit.faction, count=system.default_count(unit))
-    cost = system.price_text(system.entry_cost(catalog, roster, entry)) \
-        if system.uses_points() else ""
+    entry = RosterEntry(unit=unit.name, faction=unit.faction,
+                        count=system.builder().default_count(unit))
+    cost = system.price_text(system.entry_cost(catalog, unit, entry)) \
+        if system.uses_points else ""
     return UnitView(unit, cost, system.profile(catalog, unit))
 
 

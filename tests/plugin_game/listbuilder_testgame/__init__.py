@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from listbuilder.engine.model import Catalog, Faction, Roster, RosterEntry, Unit
+from listbuilder.engine.model import Catalog, Faction, RosterEntry, Unit
 from listbuilder.engine.schema import Name, Points, Schema, Text
 from listbuilder.engine.system import RuleSystem, SourceFile
 
@@ -62,9 +62,8 @@ class TestGame(RuleSystem[TestCatalog, TestUnit]):
         return TestCatalog(system=self.id, revision=revision, factions=tuple(factions),
                            units=tuple(units))
 
-    def entry_cost(self, catalog: TestCatalog, roster: Roster, entry: RosterEntry) -> int:
-        unit = self.unit_of(catalog, roster, entry)
-        return unit.pts * entry.count if unit is not None else 0
+    def entry_cost(self, catalog: TestCatalog, unit: TestUnit, entry: RosterEntry) -> int:
+        return unit.pts * entry.count
 
     def count_bounds(self, unit: TestUnit) -> tuple[int, int | None]:
         return 1, unit.max_models
