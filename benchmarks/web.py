@@ -12,8 +12,11 @@ imported), alternating which goes first, so a change in the machine's speed fall
 A measurement, for each system: start a roster, add a unit, load the page, make a few changes
 to warm up, then time N page loads and N htmx "add" posts (loading the page after each, as a
 player has it), and weigh the answers: an htmx change is answered with only the parts it
-changed, a browser without JavaScript gets the whole page. Printed: the median of every
-round's times of each checkout, and how many times quicker this checkout is.
+changed, a browser without JavaScript gets the whole page. A time is the CPU time the
+request took on the thread that serves it (the test client serves on the caller's thread),
+which other work on the machine leaves alone; the wall-clock time of the changes is printed
+too. Printed: the median of every round's times of each checkout, and how many times quicker
+this checkout is.
 
 `--workers`: as a server of several workers answers (nginx spreads the requests): three apps
 on one database and instance folder, the page loaded from the first, each change answered by
@@ -94,22 +97,24 @@ def measure(repeat: int, workers: bool = False) -> dict[str, Any]:
                         other.set_cookie("session", cookie.value)
                     other.get(f"/r/{new_roster(client, system, factions, limit)}")
             html = client.get(f"/r/{token}").get_data(as_text=True)
-            gets, posts, sent = [], [], []
+            gets, posts, walls, sent = [], [], [], []
             for n in range(WARM_UP + repeat):
                 body = {"csrf_token": hidden(html, "csrf_token"),
                         "version": hidden(html, "version"), "unit": unit}
                 by = answering[n % len(answering)]
-                start_at = time.perf_counter()
+                wall, cpu = time.perf_counter(), time.thread_time()
                 answer = by.post(f"/r/{token}/add", data=body, headers={"HX-Request": "true"})
-                took = time.perf_counter() - start_at
+                took, walled = time.thread_time() - cpu, time.perf_counter() - wall
                 assert answer.status_code == 200, answer.status_code
-                start_at = time.perf_counter()
+                cpu = time.thread_time()
                 html = client.get(f"/r/{token}").get_data(as_text=True)
                 if n >= WARM_UP:
                     posts.append(took)
-                    gets.append(time.perf_counter() - start_at)
+                    walls.append(walled)
+                    gets.append(time.thread_time() - cpu)
                     sent.append(len(answer.get_data()))
-            out[system] = {"get": gets, "post": posts, "sent": sent, "page": len(html)}
+            out[system] = {"get": gets, "post": posts, "wall": walls, "sent": sent,
+                           "page": len(html)}
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -163,14 +168,15 @@ def main(against: str, repeat: int, rounds: int, workers: bool, measure_only: bo
         sides = {against: other, "now": ROOT}
     try:
         times: dict[str, dict[str, dict[str, list[float]]]] = {
-            name: {s: {"get": [], "post": [], "sent": [], "page": []} for s, *_ in CASES}
+            name: {s: {"get": [], "post": [], "wall": [], "sent": [], "page": []}
+                   for s, *_ in CASES}
             for name in sides}
         for n in range(rounds):
             order = list(sides.items()) if n % 2 == 0 else list(sides.items())[::-1]
             for name, tree in order:
                 found = run_side(tree, repeat, workers)
                 for system, *_ in CASES:
-                    for key in ("get", "post", "sent"):
+                    for key in ("get", "post", "wall", "sent"):
                         times[name][system][key] += found[system][key]
                     times[name][system]["page"].append(found[system]["page"])
     finally:
@@ -180,14 +186,15 @@ def main(against: str, repeat: int, rounds: int, workers: bool, measure_only: bo
             shutil.rmtree(other.parent, ignore_errors=True)
     print(f"median of {rounds} rounds x {repeat} per system, Flask test client, SQLite; "
           f"the roster grows by one unit each change"
-          + ("; each change answered by another worker" if workers else ""))
+          + ("; each change answered by another worker" if workers else "")
+          + "; CPU ms (a change's wall-clock ms in brackets)")
     names = list(sides)
     for system, *_ in CASES:
         line = f"{system:13}"
         for name in names:
             t = times[name][system]
-            line += (f"  {name}: page {ms(t['get']):5.1f} ms, change {ms(t['post']):5.1f} ms "
-                     f"({statistics.median(t['sent']) / 1024:4.1f} KB)")
+            line += (f"  {name}: page {ms(t['get']):5.1f}, change {ms(t['post']):5.1f} "
+                     f"[{ms(t['wall']):5.1f}] ({statistics.median(t['sent']) / 1024:4.1f} KB)")
         if len(names) == 2:
             was, now = (ms(times[name][system]["post"]) for name in names)
             line += f"  change {was / now:4.2f}x quicker"

@@ -1,8 +1,16 @@
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from types import CodeType
+from typing import Any
 
 import pytest
+from flask import Flask
+from jinja2 import BytecodeCache, Environment
+from jinja2.bccache import Bucket
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.report import report
@@ -11,6 +19,52 @@ from listbuilder.engine.system import Violation
 from listbuilder.printing.facecache import FACES
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class CompiledTemplates(BytecodeCache):
+    """Each page template compiled once a test process rather than once an app. Most web tests
+    make an app of their own, and each app's Jinja environment compiled every template it
+    rendered again: half the CPU time of tests/web went there. A compiled template is reused
+    only for the same source (its checksum), file and compile settings, so what a test sees
+    is what a fresh compile gives."""
+
+    def __init__(self) -> None:
+        self.code: dict[tuple[str, str], CodeType] = {}
+
+    def get_bucket(self, environment: Environment, name: str, filename: str | None,
+                   source: str) -> Bucket:
+        key = self.get_cache_key(f"{name}|{compiled_as(environment, name)}", filename)
+        bucket = Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        bucket.code = self.code.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        if bucket.code is not None:
+            self.code[bucket.key, bucket.checksum] = bucket.code
+
+
+def compiled_as(env: Environment, name: str) -> str:
+    """What a template's compiled code depends on besides its source."""
+    autoescape = env.autoescape(name) if callable(env.autoescape) else env.autoescape
+    return repr((env.block_start_string, env.block_end_string, env.variable_start_string,
+                 env.variable_end_string, env.comment_start_string, env.comment_end_string,
+                 env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+                 env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+                 sorted(env.extensions), env.optimized, autoescape, env.is_async,
+                 env.sandboxed, getattr(env.finalize, "__qualname__", env.finalize),
+                 sorted(env.filters), sorted(env.tests)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_templates() -> Iterator[None]:
+    """Every Flask app made in this test process shares one CompiledTemplates."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Flask, "jinja_options",
+                      {**Flask.jinja_options, "bytecode_cache": CompiledTemplates()})
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +101,140 @@ def violations(read):
         return report(loaded.system, loaded.catalog, loaded.roster).violations
 
     return _violations
+
+
+# -- Markers ----------------------------------------------------------------------------------
+# Given here, by where a test lives and what it uses, rather than test by test (pyproject.toml
+# registers them). `make check` leaves out every test carrying one; `make test` runs them all.
+#
+# browser   drives Chromium: everything in tests/browser/.
+# postgres  needs the throwaway PostgreSQL server: the PostgreSQL half of the `database_url`
+#           and `empty_url` fixtures, and anything asking for a pg_* fixture.
+# print     lays pages out with WeasyPrint: tests/printing/, tests/web/test_print_*.py, and the
+#           tests elsewhere in PRINTS_ELSEWHERE (found by watching WeasyPrint's render, and the
+#           `listbuilder print` runs, through a whole run).
+# slow      runs Listbuilder as it is installed and served, in processes of its own: the wheel
+#           built and installed by pip into a new virtual environment (about 45 s before its
+#           first test), gunicorn and nginx started on real ports, and the README's commands
+#           run in a shell; seconds a test, and most of the minutes left once the marks above
+#           are taken out. Whole modules: SLOW_MODULES.
+TESTS = Path(__file__).resolve().parent
+SLOW_MODULES = {"test_wheel.py", "test_readme_commands.py", "web/test_backup.py",
+                "web/test_front.py", "web/test_log_tokens.py", "web/test_serve.py",
+                "web/test_too_large_behind_nginx.py"}
+PRINTS_ELSEWHERE = {
+    "test_contract.py": {"test_each_system_keeps_the_contract"},
+    "engine/test_effects.py": {"test_the_card_pdf_prints_the_fielded_numbers",
+                               "test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded",
+                               "test_the_op40k_card_pdf_prints_removed_weapons_and_added_models",
+                               "test_the_card_pdf_prints_gained_rules_keywords_and_changed_stats"},
+    "systems/test_warstuff.py": {"test_the_printed_roster_sheet_shows_both_prices"},
+    "studio/test_roster_packs.py": {
+        "test_the_command_line_validates_prints_and_resolves_a_roster_with_a_pack"},
+    "web/test_messages_agree.py": {"test_validate_the_builder_and_the_sheet_say_the_same"},
+    "web/test_roster_packs.py": {"test_a_roster_with_a_pack_prints_its_units_from_the_browser",
+                                 "test_a_roster_keeps_working_after_its_pack_is_deleted"},
+    "web/test_studio.py": {"test_the_packs_cards_print_as_a_roster_of_its_units_would"},
+}
+
+
+def _marks_for(item: pytest.Item) -> list[pytest.MarkDecorator]:
+    module = item.path.relative_to(TESTS).as_posix()
+    names = set(getattr(item, "fixturenames", ()))
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    marks = []
+    if module.startswith("browser/") or "browser" in names:
+        marks.append(pytest.mark.browser)
+    if any(name.startswith("pg_") for name in names) or any(
+            isinstance(value, str) and value == "postgresql" for value in params):
+        marks.append(pytest.mark.postgres)
+    name = getattr(item, "originalname", item.name)
+    if (module.startswith("printing/") or module.startswith("web/test_print_")
+            or name in PRINTS_ELSEWHERE.get(module, ())):
+        marks.append(pytest.mark.print)
+    if module in SLOW_MODULES:
+        marks.append(pytest.mark.slow)
+    return marks
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by them
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for mark in _marks_for(item):
+            item.add_marker(mark)
+
+
+# -- Spreading the tests over processes (pytest-xdist) -----------------------------------------
+# `make test` and `make check` run `pytest -n N --dist loadgroup`: each worker process has its
+# own session fixtures (the library, one Chromium and app server, one PostgreSQL server on a
+# port and in a folder of its own, the example prints) and its own temp folders. A module
+# whose tests share a module-scoped fixture (the wheel: 45 s; a module's prints), or one of
+# SHARED_SESSION_FIXTURES, is sent whole to one worker so that it is made once, not once on
+# each worker its tests fell to. The browser tests all go to one worker, which drives its one
+# Chromium through them while the others run the rest. Every other test goes to whichever
+# worker is free, the biggest modules first.
+#
+# pytest-xdist's own loadgroup reads `xdist_group` marks by adding the group to the test's
+# node id, which pytest 9.2's node ids no longer take (pytest-dev/pytest-xdist#1386: the
+# marks are silently ignored), so the scheduler here finds the groups itself, from the
+# modules' source: the controlling process does not collect the tests.
+SHARED_SESSION_FIXTURES = ("example_print",)  # tests/printing/conftest.py: 36 card prints
+MODULE_SCOPED = re.compile(r"""scope\s*=\s*["']module["']""")
+
+
+@functools.cache
+def _shares_fixtures(module: Path) -> bool:
+    try:
+        source = module.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return bool(MODULE_SCOPED.search(source)) or any(
+        name in source for name in SHARED_SESSION_FIXTURES)
+
+
+def _long_first(nodeid: str) -> int:
+    """Where a test goes in the line: browser and real-server tests, then prints, then the
+    rest (modules sent whole go before single tests, the biggest first)."""
+    module = nodeid.split("::", 1)[0].removeprefix("tests/")
+    if module.startswith("browser/") or module in SLOW_MODULES:
+        return 0
+    if module.startswith(("printing/", "web/test_print_")):
+        return 1
+    return 2
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SharedFixturesScheduling(LoadGroupScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            if module.startswith("tests/browser/"):
+                # one worker drives Chromium, the others run the rest: three browsers and
+                # their app servers at once on two cores made timing-bound steps flaky (a
+                # click landing mid-swap, a preview not drawn in 15 s)
+                return "tests/browser/"
+            if _shares_fixtures(config.rootpath / module):
+                return module
+            return str(super()._split_scope(nodeid))
+
+        ordered = False
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # The line of work put in order once, before the first is handed out: the tests
+            # that take longest go first, so that the quick ones fill the end of the run.
+            if not self.ordered:
+                for scope in sorted(self.workqueue, key=self._first_if_long):
+                    self.workqueue.move_to_end(scope)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+        def _first_if_long(self, scope: str) -> tuple[int, int]:
+            tests = self.workqueue[scope]
+            return -len(tests), _long_first(next(iter(tests)))
+
+    return SharedFixturesScheduling(config, log)

@@ -363,16 +363,17 @@ def _home_page(port: int, server: subprocess.Popen[str]) -> str:
     machine; a server that ended instead fails at once)."""
     for _ in range(600):
         assert server.poll() is None, "the server ended before it answered"
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             connection.request("GET", "/")
             answer = connection.getresponse()
             body = answer.read().decode()
-            connection.close()
             assert answer.status == 200, answer.status
             return body
-        except OSError:
+        except OSError:  # not listening yet, or no answer within the 10 s
             time.sleep(0.1)
+        finally:
+            connection.close()  # a socket left open fails the test (a ResourceWarning)
     raise AssertionError("the server never answered")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -64,15 +65,29 @@ def pg_database(pg_server: pgserver.Server) -> Iterator[str]:
     pg_server.drop_database(name)
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file the migrations brought to the code's schema, once a test process (each
+    pytest-xdist worker has its own): each test starts from a copy, as quick as the
+    PostgreSQL half's emptied tables, where running the migrations took 70 ms a test."""
+    path = tmp_path_factory.mktemp("sqlite-migrated") / "rosters.sqlite3"
+    engine = make_engine(sqlite_url(path))
+    try:
+        migrations.upgrade(engine)
+    finally:
+        engine.dispose()
+    # the last connection closed folded SQLite's write-ahead log into the file: it is whole
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    return path
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database at the code's schema: an SQLite file, or a PostgreSQL database."""
     if request.param == "sqlite":
-        url = sqlite_url(tmp_path / "rosters.sqlite3")
-        engine = make_engine(url)
-        migrations.upgrade(engine)
-        engine.dispose()
-        yield url
+        path = tmp_path / "rosters.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_migrated"), path)
+        yield sqlite_url(path)
         return
     url = request.getfixturevalue("pg_migrated")
     server: pgserver.Server = request.getfixturevalue("pg_server")

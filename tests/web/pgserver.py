@@ -96,22 +96,42 @@ def start() -> Server:
         os.chown(folder, owner.pw_uid, owner.pw_gid)
         as_user = ["setpriv", f"--reuid={owner.pw_uid}", f"--regid={owner.pw_gid}",
                    "--clear-groups", "--"]
-    port = _free_port()
     data, log = folder / "data", folder / "server.log"
-    steps = [
-        [str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-         "-E", "UTF8", "--no-locale", "--no-sync"],
-        [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
-         "-o", f"-h 127.0.0.1 -p {port} -k {folder} -F -c max_connections=300 "
-               "-c full_page_writes=off -c synchronous_commit=off", "start"],
-    ]
-    for step in steps:
-        done = subprocess.run([*as_user, *step], capture_output=True, text=True, timeout=120,
-                              cwd=folder)
-        if done.returncode != 0:
-            told = done.stderr.strip() or done.stdout.strip()
-            if log.exists():
-                told += "\n" + log.read_text(errors="replace")[-2000:]
-            shutil.rmtree(folder, ignore_errors=True)
-            raise NoServer(f"{Path(step[0]).name} failed: {told}")
-    return Server(folder, port, as_user, binaries / "pg_ctl")
+    _run(as_user, folder, log, [str(binaries / "initdb"), "-D", str(data), "-U", "postgres",
+                                "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"])
+    # The port is free when picked, but another process (another pytest-xdist worker's
+    # server, say) may take it before PostgreSQL listens: then it starts on another.
+    for attempt in range(5):
+        port = _free_port()
+        try:
+            _run(as_user, folder, log, [
+                str(binaries / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                "-o", f"-h 127.0.0.1 -p {port} -k {folder} -F -c max_connections=300 "
+                      "-c full_page_writes=off -c synchronous_commit=off", "start"],
+                 keep=attempt < 4)
+        except _PortTaken:
+            continue
+        return Server(folder, port, as_user, binaries / "pg_ctl")
+    raise AssertionError("unreachable: the last attempt raises NoServer")
+
+
+class _PortTaken(Exception):
+    pass
+
+
+def _run(as_user: list[str], folder: Path, log: Path, step: list[str],
+         keep: bool = False) -> None:
+    """Run one step as the cluster's owner; NoServer (the folder removed) if it fails, or
+    _PortTaken if it failed only because the port was taken and `keep` asks to try again."""
+    done = subprocess.run([*as_user, *step], capture_output=True, text=True, timeout=120,
+                          cwd=folder)
+    if done.returncode == 0:
+        return
+    told = done.stderr.strip() or done.stdout.strip()
+    if log.exists():
+        told += "\n" + log.read_text(errors="replace")[-2000:]
+        if keep and "Address already in use" in told:
+            log.unlink()
+            raise _PortTaken(told)
+    shutil.rmtree(folder, ignore_errors=True)
+    raise NoServer(f"{Path(step[0]).name} failed: {told}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, render_template
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -21,6 +21,30 @@ MESSAGES = {
     405: "This address does not take that kind of request.",
     413: "That upload is too large: a roster file is at most 640 KB, a pack 128 KB.",
 }
+
+
+def _drain_refused_body() -> None:
+    """Read and drop the body of a request refused as too large, up to what the front lets
+    through (twice the app's limit). nginx buffers the whole body and is still writing it
+    when the app answers: a server that closed the connection then cut nginx off mid-write,
+    and the player got nginx's 502 instead of this page (a race, seen once in CI). A body
+    larger than that bound is not read: nothing in front would have let it through."""
+    length = request.content_length or 0
+    limit = 2 * (current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+    if not 0 < length <= limit:
+        return
+    stream = request.environ.get("wsgi.input")
+    if stream is None:
+        return
+    left = length
+    try:
+        while left > 0:
+            chunk = stream.read(min(left, 64 * 1024))
+            if not chunk:
+                return
+            left -= len(chunk)
+    except OSError:  # the client went away: nothing to answer
+        return
 
 
 def _page(status: int, title: str, message: str, details: list[str] | None = None
@@ -45,6 +69,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[str, int]:
         status = exc.code or 500
+        if status == 413:
+            _drain_refused_body()
         custom = exc.description if exc.description != type(exc).description else None
         message = custom or MESSAGES.get(status, "Something went wrong; nothing was changed.")
         return _page(status, exc.name, message)
