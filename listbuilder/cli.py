@@ -568,3 +568,63 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
 
 
 main.add_command(db_commands.db)  # `listbuilder db upgrade|current|check|purge`
+
+
+@main.command(name="match")
+@click.argument("match_file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="The state after the log, as JSON.")
+@click.pass_obj
+def match_command(library: Library, match_file: Path, as_json: bool) -> None:
+    """Replay a match FILE (docs/match-format.md) and print where the game stands. Exit 0
+    replayed, 1 an event breaks a rule (it is named, with its line and the fix), 2 the file
+    can't be read."""
+    from listbuilder.engine.match import MatchError, replay, unit_words
+    from listbuilder.engine.match_file import MatchFileError, read_match
+
+    try:
+        text = match_file.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{match_file}: cannot read the file: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    try:
+        loaded = read_match(text, str(match_file), library.read_roster)
+    except MatchFileError as exc:
+        _fail(exc)
+    except DataLoadError as exc:
+        _fail(exc)
+    game = loaded.match
+    play = get_system(game.system).play()
+    if play is None:
+        click.echo(f"{match_file}: {game.system} has no match tracker", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    try:
+        state = replay(play, game)
+    except MatchError as exc:
+        line = loaded.lines[exc.position - 1] if 0 < exc.position <= len(loaded.lines) else None
+        click.echo(f"{match_file}:{line or ''}: {exc}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    outcome = play.outcome(state)
+    if as_json:
+        click.echo(json.dumps({
+            "system": game.system, "players": [p.name for p in game.players],
+            "events": len(game.events), "over": outcome.over, "winner": outcome.winner,
+            "reason": outcome.reason,
+            "scores": {label: list(values) for label, values in outcome.scores},
+            "state": play.to_data(state)}, indent=1, ensure_ascii=False))
+        return
+    names = " vs ".join(p.name for p in game.players)
+    click.echo(f"{names} ({get_system(game.system).name}), {len(game.events)} events")
+    for label, values in outcome.scores:
+        click.echo(f"  {label}: " + ", ".join(f"{p.name} {v}"
+                                              for p, v in zip(game.players, values, strict=False)))
+    for side, player in enumerate(game.players, 1):
+        click.echo(f"{player.name}:")
+        for unit in play.units(state, side):
+            rest = unit_words(unit)
+            gone = "" if unit.get("alive", True) else " (gone)"
+            click.echo(f"  {unit['unit']}. {unit['name']}{gone}" + (f": {rest}" if rest else ""))
+    if outcome.over:
+        winner = game.players[outcome.winner - 1].name if outcome.winner else "nobody"
+        click.echo(f"over: {winner} won" + (f" ({outcome.reason})" if outcome.reason else ""))
+    else:
+        click.echo("in play" + (f": {outcome.reason}" if outcome.reason else ""))

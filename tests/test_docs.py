@@ -85,6 +85,8 @@ def test_every_reading_a_system_names_is_a_heading_here(library: Library) -> Non
     for system in all_systems():
         named |= set(system.readings.values())
     for path in sorted((ROOT / "examples").glob("*/*.yaml")):
+        if path.name == "match.yaml":  # a match, not a roster: test_match_play.py reads it
+            continue
         loaded = library.read_roster(path.read_text(), str(path))
         named |= {v.reading for v in report(loaded.system, loaded.catalog, loaded.roster).violations
                   if v.reading}

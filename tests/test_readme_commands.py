@@ -221,6 +221,10 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     f"{LB} resolve op40k --roster examples/op40k/legal.yaml --attacker 'Ork Boyz' --against "
     "examples/op40k/imperial_guard.yaml --defender Veterans": Run(
         ("One Page 40k (1st edition): 20x Ork Boyz -> 5x Veterans",)),
+    f"{LB} match examples/hammerwars/match.yaml": Run(
+        ("Ann vs Ben (Hammer Wars), 59 events", "over: Ben won")),
+    f"{LB} match examples/hammerwars/match.yaml --json": Run(
+        ('"system": "hammerwars"', '"winner": 2', '"over": true')),
     f"{LB} db upgrade": Run(("upgraded from empty to revision",)),
     f"{LB} serve --port 5000 --workers 2 --threads 2": Serve(5000),
     f"{LB} print examples/op40k/legal.yaml --what all --paper a4 --card poker --cut-marks -o "

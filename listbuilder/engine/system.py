@@ -34,6 +34,7 @@ from listbuilder.engine.cards import (
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.errors import closest
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
 from listbuilder.locations import package_folder, package_of
@@ -374,6 +375,12 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """The system's dice maths (`listbuilder.engine.fight.Resolver`), or None when it has
         no quick-resolve. A system returns its resolve.py's resolver, imported inside this
         method so that loading data never pays for it."""
+        return None
+
+    def play(self) -> Play[Any] | None:
+        """The game's rules of play for the match tracker (`listbuilder.engine.match.Play`),
+        or None when it has none. A system returns its play.py's, imported inside this
+        method as `resolver` does."""
         return None
 
 

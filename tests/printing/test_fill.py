@@ -23,7 +23,7 @@ from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import BRIEF, _context, _stock, unit_faces
 
 ROOT = Path(__file__).resolve().parents[2]
-ROSTERS = sorted((ROOT / "examples").glob("*/*.yaml"))
+ROSTERS = sorted(p for p in (ROOT / "examples").glob("*/*.yaml") if p.name != "match.yaml")
 BOTTOM_PAD_MM = 3.0  # .body's bottom padding: the safe zone (faces.html)
 
 

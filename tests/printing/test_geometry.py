@@ -55,7 +55,8 @@ def _label(options: PrintOptions) -> str:
 
 
 ROSTERS = [path for system in all_systems()
-           for path in sorted((ROOT / "examples" / system.id).glob("*.yaml"))]
+           for path in sorted((ROOT / "examples" / system.id).glob("*.yaml"))
+           if path.name != "match.yaml"]
 ROSTER_CARDS = [(path, _options(i * len(SIZES) + k, card=size, what="cards"))
                 for i, path in enumerate(ROSTERS) for k, size in enumerate(SIZES)]
 ROSTER_SHEETS = [(path, PrintOptions(paper=("a4", "letter")[i % 2], ink_saver=i % 3 == 0,

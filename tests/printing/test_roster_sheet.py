@@ -30,7 +30,8 @@ from listbuilder.printing.templating import system_template
 from .pdfcheck import mm
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
+                  if p.name != "match.yaml")  # a match file is no roster
 MODEL_GAP = 2.2  # mm: a gap this wide between two boxes parts two models; runs are closer
 FOOTER = 36.0  # pt above the page's foot: the running footer, not the sheet
 

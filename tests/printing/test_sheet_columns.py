@@ -22,7 +22,8 @@ from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_sheet
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml") if "illegal" not in p.name)
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
+                  if "illegal" not in p.name and p.name != "match.yaml")
 
 
 def glyphs(pdf: bytes) -> list[list[tuple[str, float, float, float]]]:

@@ -17,7 +17,8 @@ from listbuilder.engine.roster_file import RosterModel, to_roster
 from listbuilder.engine.yaml_limits import ROSTER
 from listbuilder.web import rosters
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*/*.yaml"))
+EXAMPLES = sorted(p for p in (Path(__file__).resolve().parents[2] / "examples").glob("*/*.yaml")
+                  if p.name != "match.yaml")
 
 
 def fresh(text: str) -> Roster:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.system import ChoiceSpec, Priced, RuleSystem, Totals
 from listbuilder.systems.hammerwars import build, cards, limits
@@ -72,3 +73,8 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
         from listbuilder.systems.hammerwars.resolve import RESOLVER
 
         return RESOLVER
+
+    def play(self) -> Play[Any]:
+        from listbuilder.systems.hammerwars.play import PLAY
+
+        return PLAY

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.system import Priced, RuleSystem, Totals
 from listbuilder.systems.op40k import build, cards, limits
@@ -78,3 +79,8 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
         from listbuilder.systems.op40k.resolve import RESOLVER
 
         return RESOLVER
+
+    def play(self) -> Play[Any]:
+        from listbuilder.systems.op40k.play import PLAY
+
+        return PLAY

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.system import ChoiceSpec, Priced, RuleSystem, Status, Totals, Violation
 from listbuilder.systems.spaceempires import build, cards, limits
@@ -114,3 +115,8 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         from listbuilder.systems.spaceempires.resolve import RESOLVER
 
         return RESOLVER
+
+    def play(self) -> Play[Any]:
+        from listbuilder.systems.spaceempires.play import PLAY
+
+        return PLAY

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Origin, Roster, RosterEntry
 from listbuilder.engine.system import Priced, PrintedPrice, RuleSystem, Totals
 from listbuilder.systems.warstuff import build, cards, limits
@@ -101,3 +102,8 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
         from listbuilder.systems.warstuff.resolve import RESOLVER
 
         return RESOLVER
+
+    def play(self) -> Play[Any]:
+        from listbuilder.systems.warstuff.play import PLAY
+
+        return PLAY

@@ -1,0 +1,300 @@
+"""A match: the players' rosters and the events of the game; its state is the events replayed.
+
+The shape is python-chess's board and move stack. A game's rules of play (`Play`, in each
+game's `play.py`, handed out by `RuleSystem.play()`) say what state a match starts in, what
+each event does to it, which events may come next and when the game is over and who won: pure
+functions of the log, no web and no storage. Undo is the log without its last event; a log
+exported as YAML (`engine/match_file.py`) replays to the same state anywhere.
+
+Sides are numbered as players say them, 1 and 2; a unit is its entry's number in its side's
+roster, from 1 (the roster page's order). An event a rule forbids is refused with the event,
+its place in the log and what to do instead (`MatchError`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from listbuilder.engine.model import Catalog, Roster
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Catalog)
+T = TypeVar("T")
+
+# what an event's extra values may be: whole numbers, words, yes/no
+Value = int | str | bool
+SIDES = (1, 2)
+MAX_EVENTS = 5_000  # a long game of any of the five is a few hundred
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened at the table. `side` None: the game's own (a round ends);
+    `unit` None: the side's, not one unit's (a goal declared). `values` holds the rest (how
+    many wounds, which objective), by name; `id` is the phone's own id for it, so that an
+    event sent twice over a bad connection is kept once."""
+
+    kind: str
+    side: int | None = None
+    unit: int | None = None
+    values: tuple[tuple[str, Value], ...] = ()
+    id: str = ""
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict(self.values).get(name, default)
+
+    def to_data(self) -> dict[str, Any]:
+        """The event as the match file writes it: its kind first, then who, then the rest."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.side is not None:
+            out["side"] = self.side
+        if self.unit is not None:
+            out["unit"] = self.unit
+        out.update(self.values)
+        if self.id:
+            out["id"] = self.id
+        return out
+
+
+def event(kind: str, side: int | None = None, unit: int | None = None, id: str = "",
+          **values: Value) -> Event:
+    """An Event with its values given by name, in a stable order."""
+    return Event(kind, side, unit, tuple(sorted(values.items())), id)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A side: who plays it, their roster, and the catalog it reads in (the game's, with the
+    roster's own faction packs built in), which the rules of play look its units up in."""
+
+    name: str
+    roster: Roster
+    text: str  # the roster's file, as the match file carries it
+    catalog: Catalog = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Who plays what, the game's options (how many objectives…) and the events so far.
+    One player: a solo game (practice, or the other side kept on paper)."""
+
+    system: str
+    players: tuple[Player, ...]
+    events: tuple[Event, ...] = ()
+    options: tuple[tuple[str, Value], ...] = ()
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return dict(self.options).get(name, default)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """An event kind a game knows: the words on its button, whether it names a side and a
+    unit, and the values it takes (name -> int, str or bool)."""
+
+    label: str
+    side: bool = True
+    unit: bool = True
+    values: Mapping[str, type] = field(default_factory=dict)
+    optional: tuple[str, ...] = ()  # values that may be left out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether the game is over and who won, by the game's own rule, and each side's score
+    as the game counts it (VP, points of enemy killed, morale left…)."""
+
+    over: bool
+    winner: int | None = None  # None: not over, or a draw
+    reason: str = ""  # "Ben's morale fell to 0", "after round 4: 9 VP to 6"
+    scores: tuple[tuple[str, tuple[int, ...]], ...] = ()  # label -> a value per side
+
+
+class Refused(Exception):
+    """A rule the event breaks, in a player's words, and what would be allowed instead."""
+
+    def __init__(self, message: str, fix: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+
+
+class MatchError(Exception):
+    """An event refused while replaying a log: which one, where, why, and the fix."""
+
+    def __init__(self, position: int, event: Event | None, message: str, fix: str) -> None:
+        self.position = position  # 1-based place in the log; 0: the match itself
+        self.event = event
+        self.message = message
+        self.fix = fix
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"event {self.position} ({self.event.kind})" if self.event else "the match"
+        return f"{where}: {self.message}. {self.fix}"
+
+
+class Play(Generic[S]):
+    """A game's rules of play. A subclass in the game's play.py sets `kinds` and writes
+    `start`, `apply`, `choices`, `outcome` and `to_data`; states are immutable (a dataclass
+    changed with `dataclasses.replace`), so that every prefix of a log has its own."""
+
+    kinds: ClassVar[Mapping[str, Kind]] = {}
+    rounds: ClassVar[int | None] = None  # how many rounds a game lasts, when the rules say
+
+    def start(self, match: Match) -> S:
+        """The state before the first event, from the players' rosters and the options."""
+        raise NotImplementedError
+
+    def apply(self, state: S, event: Event) -> S:
+        """The state after `event`; `Refused` when the rules forbid it now. `event` is
+        already checked against its `Kind` (known kind, side and unit in range)."""
+        raise NotImplementedError
+
+    def choices(self, state: S) -> list[Event]:
+        """Events the rules allow next (a value of each kind that takes values, such as one
+        wound): the tracker's buttons, and what the property tests play at random. Every one
+        of them must be accepted by `apply`."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome:
+        raise NotImplementedError
+
+    def to_data(self, state: S) -> dict[str, Any]:
+        """The state as plain data (JSON): what `listbuilder match --json` prints and the
+        tracker's pages show."""
+        raise NotImplementedError
+
+    def units(self, state: S, side: int) -> Sequence[Mapping[str, Any]]:
+        """A side's units as the tracker lists them: at least `unit` (its number), `name`
+        and `alive`; the rest is the game's own."""
+        raise NotImplementedError
+
+
+def unit_words(unit: Mapping[str, Any]) -> str:
+    """A unit of `Play.units` in words (the command line's and the tracker's row): each value
+    that says something, by its name; nothing for what is empty, zero or no."""
+    words = []
+    for key, value in unit.items():
+        if key in ("unit", "name", "alive") or value in (None, "", 0, False, (), []):
+            continue
+        label = key.replace("_", " ")
+        if value is True:
+            words.append(label)
+        elif isinstance(value, list | tuple):
+            words.append(f"{label} " + ", ".join(str(v) for v in value))
+        else:
+            words.append(f"{label} {value}")
+    return "; ".join(words)
+
+
+def check_shape(play: Play[Any], match: Match, ev: Event) -> None:
+    """What every game refuses alike: an unknown kind, a side or unit out of range, values
+    missing, unknown or of the wrong type."""
+    kind = play.kinds.get(ev.kind)
+    if kind is None:
+        known = ", ".join(sorted(play.kinds))
+        raise Refused(f"there is no event '{ev.kind}' in this game",
+                      f"Use one of: {known}.")
+    sides = len(match.players)
+    if kind.side:
+        if ev.side not in range(1, sides + 1):
+            raise Refused(f"'{ev.kind}' needs a side, 1" + (" or 2" if sides > 1 else "")
+                          + f", not {ev.side}", "Give the side it happened to.")
+    elif ev.side is not None:
+        raise Refused(f"'{ev.kind}' is not one side's", "Leave the side out.")
+    if kind.unit:
+        assert ev.side is not None
+        entries = len(match.players[ev.side - 1].roster.entries)
+        if not isinstance(ev.unit, int) or not 1 <= ev.unit <= entries:
+            raise Refused(f"'{ev.kind}' needs a unit of side {ev.side}, numbered 1 to "
+                          f"{entries} as in its roster, not {ev.unit}",
+                          "Give the unit's number in its roster.")
+    elif ev.unit is not None:
+        raise Refused(f"'{ev.kind}' is not one unit's", "Leave the unit out.")
+    given = dict(ev.values)
+    for name, typ in kind.values.items():
+        if name not in given:
+            if name in kind.optional:
+                continue
+            raise Refused(f"'{ev.kind}' needs '{name}'", f"Add {name}: a {_type_word(typ)}.")
+        value = given[name]
+        wrong = (isinstance(value, bool) or not isinstance(value, int)) if typ is int \
+            else not isinstance(value, typ)
+        if wrong:
+            raise Refused(f"'{name}' is a {_type_word(typ)}, not {value!r}",
+                          f"Write {name} as a {_type_word(typ)}.")
+    unknown = sorted(set(given) - set(kind.values))
+    if unknown:
+        takes = ", ".join(kind.values) or "no other values"
+        raise Refused(f"'{ev.kind}' takes no '{unknown[0]}'", f"It takes {takes}.")
+
+
+def _type_word(typ: type) -> str:
+    return {int: "whole number", str: "word", bool: "yes or no"}.get(typ, typ.__name__)
+
+
+def replay(play: Play[S], match: Match, events: Iterable[Event] | None = None) -> S:
+    """The state after `events` (the match's own by default), each checked and applied in
+    turn; MatchError names the first refused. An event whose id was seen before is the same
+    tap sent again and is skipped."""
+    state = play.start(match)
+    seen: set[str] = set()
+    for position, ev in enumerate(match.events if events is None else events, 1):
+        if ev.id:
+            if ev.id in seen:
+                continue
+            seen.add(ev.id)
+        state = _step(play, match, state, ev, position)
+    return state
+
+
+def push(play: Play[S], match: Match, state: S, ev: Event) -> tuple[Match, S]:
+    """The match with `ev` appended and its state, given the state before; MatchError (at
+    the position it would take) when the rules refuse it. An event whose id the log holds
+    already changes nothing."""
+    if ev.id and any(e.id == ev.id for e in match.events):
+        return match, state
+    after = _step(play, match, state, ev, len(match.events) + 1)
+    return Match(match.system, match.players, (*match.events, ev), match.options), after
+
+
+def _step(play: Play[S], match: Match, state: S, ev: Event, position: int) -> S:
+    """`ev` applied at `position` in the log, every check first."""
+    if position > MAX_EVENTS:
+        raise MatchError(position, ev, f"a match holds at most {MAX_EVENTS} events",
+                         "Split the log, or end the game.")
+    try:
+        check_shape(play, match, ev)
+        if play.outcome(state).over:
+            raise Refused("the game is over", "Undo the event that ended it to go on.")
+        return play.apply(state, ev)
+    except Refused as exc:
+        raise MatchError(position, ev, exc.message, exc.fix) from None
+
+
+def undo(match: Match) -> Match:
+    """The match without its last event (nothing to undo: the match as it is)."""
+    return Match(match.system, match.players, match.events[:-1], match.options)
+
+
+def other(side: int) -> int:
+    return 3 - side
+
+
+def players_of(match: Match, kind: type[C]) -> list[tuple[Player, C]]:
+    """Each player with its catalog as the game's own kind (a game's `start` reads its units
+    there). A match of another game's rosters is a mistake of the caller's, not a player's."""
+    out = []
+    for player in match.players:
+        if not isinstance(player.catalog, kind):
+            raise TypeError(f"{player.name}'s roster is not a {match.system} roster")
+        out.append((player, player.catalog))
+    return out
+
+
+def with_side(sides: tuple[T, ...], side: int, new: T) -> tuple[T, ...]:
+    """`sides` with side `side` (1 or 2) replaced by `new`."""
+    return (*sides[:side - 1], new, *sides[side:])

@@ -1,0 +1,490 @@
+"""Hammer Wars at the table: the roll-off, each side's turn of deployment then combat, the
+deployment economy (fresh pts and xp every deployment phase), the unit pool units are bought
+from and return to when killed, lives, the morale counters, VP, and the secret goals scored
+when a morale counter reaches 0 and the game ends.
+
+The dice stay on the table: the log records what they decided (how many lives an attack took)
+and the state says what follows by the rules (a unit with no lives left goes back to the pool,
+every third unit lost costs morale, a Heavy lost gives the enemy a VP). Where the table alone
+can tell whether a goal was met (markers seized, units near an edge) the players say so at the
+end. Readings of unclear points: docs/rules-notes.md, Hammer Wars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, cast
+
+from listbuilder.engine.match import (
+    Event,
+    Kind,
+    Match,
+    Outcome,
+    Play,
+    Refused,
+    event,
+    other,
+    players_of,
+    with_side,
+)
+from listbuilder.engine.registry import get_system
+from listbuilder.engine.system import RuleSystem
+from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
+
+# -- the seed's numbers --------------------------------------------------------------------
+MORALE_START = 10  # each morale counter starts here
+FIRST_PLAYER_LOSS = 1  # the side that goes first starts this much lower
+ROUND_END_LOSS = 1  # both sides, each time a round ends
+UNITS_PER_LOSS = 3  # every this many units lost...
+UNITS_LOSS = 1  # ...cost this much morale
+HERO_LOSS = 1  # morale lost per Hero lost
+HEAVY_LOSS = 1  # morale lost per Heavy lost...
+HEAVY_VP = 1  # ...and the VP its killer's side gains at once
+ZERO_VP = 1  # the VP a side gains when the enemy's morale reaches 0
+PTS_PER_PHASE = 6  # pts a side gets at the start of each of its deployment phases
+XP_PER_PHASE = 1  # xp likewise; pts left at the phase's end are lost, xp is kept
+OBJECTIVES = 3  # objective markers on the table, numbered 1 to 3
+GOAL_VP = 1  # what a goal met at the end is worth
+
+HERO = "Hero"
+HEAVY = "Heavy"
+# goals whose objective marker is written down in secret and may be declared during the game
+DECLARED_GOALS = ("Deception", "Duty")
+# the goal the log itself can judge (an enemy Hero killed, or none ever deployed)
+REVENGE = "Revenge"
+
+# a unit type's status, as the tracker lists it
+ON_TABLE = "on the table"
+IN_POOL = "in the pool"
+UNKNOWN = "not in the catalog"
+
+DEPLOYMENT = "deployment"
+COMBAT = "combat"
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """One roster entry: a unit type and its models, in the pool or on the table."""
+
+    name: str
+    category: str
+    pts: int
+    xp: int
+    lives: int  # the card's lives: what a model deploys with
+    count: int  # models of this type in the pool at the start
+    in_pool: int  # models in the pool now (never deployed, or killed and returned)
+    on_table: tuple[int, ...] = ()  # lives left of each model deployed, in deployment order
+    killed: int = 0  # models of this type killed so far
+    known: bool = True  # False: the entry names no unit card, so it never deploys
+
+
+@dataclass(frozen=True)
+class SideState:
+    name: str
+    units: tuple[UnitState, ...]
+    goal: str | None  # the roster's secret goal (None: the roster has none)
+    morale: int = MORALE_START
+    vp: int = 0
+    pts: int = 0  # to spend in the current deployment phase
+    xp: int = 0  # kept from phase to phase
+    lost: int = 0  # units killed, all types
+    heroes_deployed: int = 0  # Heroes ever put on the table (Revenge asks whether any were)
+    killed_hero: bool = False  # this side has killed an enemy Hero (Revenge)
+    objective: int | None = None  # the marker declared for Deception or Duty
+    goal_met: bool | None = None  # the goal's result, once the game has ended
+
+    def unit(self, number: int) -> UnitState:
+        return self.units[number - 1]
+
+
+@dataclass(frozen=True)
+class HammerWarsState:
+    sides: tuple[SideState, ...]
+    round: int = 1
+    first: int | None = None  # the side that goes first every round (2 may be the paper enemy)
+    order: tuple[int, ...] = ()  # the sides at the table, in playing order
+    step: int = 0  # index in `order` of the side whose turn it is; len(order): round done
+    phase: str = DEPLOYMENT
+    ended: str = ""  # why the game ended ("" while it goes on)
+
+    @property
+    def active(self) -> int | None:
+        """The side whose turn it is, None before the roll-off and once both have played."""
+        return self.order[self.step] if self.step < len(self.order) else None
+
+    def side(self, number: int) -> SideState:
+        return self.sides[number - 1]
+
+    def with_side(self, number: int, side: SideState) -> HammerWarsState:
+        return replace(self, sides=with_side(self.sides, number, side))
+
+    def present(self, number: int) -> bool:
+        return 1 <= number <= len(self.sides)
+
+    def goal_pending(self, number: int) -> bool:
+        """Whether the players must still say if side `number` met its goal."""
+        side = self.side(number)
+        return bool(self.ended) and side.goal is not None and side.goal_met is None \
+            and not self.judged(number)
+
+    def judged(self, number: int) -> bool:
+        """Revenge in a two-player game: the log knows the answer, nobody is asked."""
+        return self.side(number).goal == REVENGE and len(self.sides) == 2
+
+    def goal_result(self, number: int) -> bool | None:
+        side = self.side(number)
+        if not self.ended or side.goal is None:
+            return None
+        if self.judged(number):
+            return side.killed_hero or self.side(other(number)).heroes_deployed == 0
+        return side.goal_met
+
+    def score(self, number: int) -> int:
+        """VP so far, with the goal's once the game has ended and it is known met."""
+        return self.side(number).vp + (GOAL_VP if self.goal_result(number) else 0)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.ended) and not any(self.goal_pending(s)
+                                            for s in range(1, len(self.sides) + 1))
+
+
+class HammerWarsPlay(Play[HammerWarsState]):
+    kinds: ClassVar[Mapping[str, Kind]] = {
+        "roll-off": Kind("Won the roll-off", unit=False, values={"first": bool}),
+        "deploy": Kind("Deploy a model from the pool"),
+        "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False),
+        "hit": Kind("Lives lost", values={"lives": int, "model": int},
+                    optional=("lives", "model")),
+        "end-turn": Kind("Combat phase done: play passes", unit=False),
+        "round-end": Kind("End the round", side=False, unit=False),
+        "declare": Kind("Declare the goal's objective", unit=False,
+                        values={"objective": int}),
+        "goal": Kind("Goal met at the end?", unit=False, values={"met": bool}),
+    }
+
+    # -- the start ---------------------------------------------------------------------------
+    def start(self, match: Match) -> HammerWarsState:
+        system = _system(match)
+        sides = []
+        for player, catalog in players_of(match, HammerWarsCatalog):
+            roster = player.roster
+            units = [UnitState(name=e.label or e.unit, category="", pts=0, xp=0, lives=0,
+                               count=e.count, in_pool=0, known=False)
+                     for e in roster.entries]
+            for p in system.priced(catalog, roster):
+                card = p.unit
+                units[p.index] = UnitState(
+                    name=p.entry.label or card.name, category=card.category, pts=card.pts,
+                    xp=card.xp, lives=card.lives, count=p.entry.count, in_pool=p.entry.count)
+            chosen = catalog.goal(str(roster.choices.get("goal") or "").strip())
+            sides.append(SideState(name=player.name, units=tuple(units),
+                                   goal=chosen.name if chosen else None))
+        return HammerWarsState(sides=tuple(sides))
+
+    # -- events ------------------------------------------------------------------------------
+    def apply(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        if state.ended:
+            if ev.kind == "goal":
+                return self._goal(state, ev.side or 1, bool(ev.get("met")))
+            waiting = [s for s in range(1, len(state.sides) + 1) if state.goal_pending(s)]
+            raise Refused(f"the game has ended ({state.ended}): only the goals are left to "
+                          "score", f"Record whether side {waiting[0]} met its goal."
+                          if waiting else "Nothing is left to record.")
+        if ev.kind == "goal":
+            raise Refused("goals are scored when the game ends, once a morale counter "
+                          "reaches 0", "Record it then; declare a Deception or Duty "
+                          "objective with 'declare' meanwhile.")
+        if ev.kind == "roll-off":
+            return self._roll_off(state, ev.side or 1, bool(ev.get("first")))
+        if state.first is None:
+            raise Refused("nobody has won the roll-off yet",
+                          "Record the roll-off first: who won it, and whether they go first.")
+        if ev.kind == "round-end":
+            return self._round_end(state)
+        side = ev.side or 1
+        if ev.kind == "declare":
+            return self._declare(state, side, ev.get("objective"))
+        if ev.kind == "hit":
+            return self._hit(state, side, ev.unit or 1, ev.get("lives", 1),
+                             ev.get("model", 1))
+        self._my_turn(state, side, ev.kind)
+        if ev.kind == "deploy":
+            return self._deploy(state, side, ev.unit or 1)
+        if ev.kind == "end-deployment":
+            if state.phase != DEPLOYMENT:
+                raise Refused(f"side {side}'s deployment phase is already over",
+                              "Record the end of the combat phase with end-turn.")
+            # pts left unspent are lost; xp stays
+            return replace(state.with_side(side, replace(state.side(side), pts=0)),
+                           phase=COMBAT)
+        assert ev.kind == "end-turn"
+        if state.phase != COMBAT:
+            raise Refused(f"side {side} is still deploying",
+                          "Record end-deployment first, then the combat phase.")
+        return _begin_turn(replace(state, step=state.step + 1))
+
+    def _roll_off(self, state: HammerWarsState, winner: int, first: bool) -> HammerWarsState:
+        if state.first is not None:
+            raise Refused(f"the roll-off is done: side {state.first} goes first",
+                          "Undo the roll-off to change who goes first.")
+        goes_first = winner if first else other(winner)
+        if goes_first <= len(state.sides):
+            side = state.side(goes_first)
+            state = state.with_side(goes_first,
+                                    replace(side, morale=side.morale - FIRST_PLAYER_LOSS))
+        # a solo game plays its one side's turns, whoever goes first
+        order = tuple(s for s in (goes_first, other(goes_first)) if state.present(s))
+        return _begin_turn(replace(state, first=goes_first, order=order, step=0))
+
+    def _my_turn(self, state: HammerWarsState, side: int, kind: str) -> None:
+        if state.active is None:
+            raise Refused(f"both sides have played round {state.round}",
+                          "End the round with round-end.")
+        if state.active != side:
+            fix = (f"Side {side} deploys in its own turn's deployment phase." if kind == "deploy"
+                   else f"Record side {state.active}'s {state.phase} phase first.")
+            raise Refused(f"it is side {state.active}'s turn, not side {side}'s", fix)
+
+    def _deploy(self, state: HammerWarsState, side_no: int, number: int) -> HammerWarsState:
+        side = state.side(side_no)
+        unit = side.unit(number)
+        if state.phase != DEPLOYMENT:
+            raise Refused(f"side {side_no}'s deployment phase is over this turn",
+                          "Deploy in the next turn's deployment phase.")
+        if not unit.known:
+            raise Refused(f"{unit.name} names no unit card, so it has nothing to deploy",
+                          "Fix the roster, or leave this entry out of the game.")
+        if unit.in_pool < 1:
+            raise Refused(f"no {unit.name} is left in the pool ({len(unit.on_table)} on the "
+                          "table)", "A killed model returns to the pool; deploy another type.")
+        if side.pts < unit.pts or side.xp < unit.xp:
+            raise Refused(f"{unit.name} costs {_cost(unit.pts, unit.xp)}; side {side_no} has "
+                          f"{_cost(side.pts, side.xp, always_xp=True)} left",
+                          "Deploy something cheaper, or end the deployment phase (xp is "
+                          "kept for later rounds).")
+        unit = replace(unit, in_pool=unit.in_pool - 1, on_table=(*unit.on_table, unit.lives))
+        side = replace(side, pts=side.pts - unit.pts, xp=side.xp - unit.xp,
+                       heroes_deployed=side.heroes_deployed + (unit.category == HERO),
+                       units=_with(side.units, number, unit))
+        return state.with_side(side_no, side)
+
+    def _hit(self, state: HammerWarsState, side_no: int, number: int, lives: Any,
+             model: Any) -> HammerWarsState:
+        side = state.side(side_no)
+        unit = side.unit(number)
+        if not unit.on_table:
+            raise Refused(f"side {side_no} has no {unit.name} on the table",
+                          "Record the hit on a model that is deployed.")
+        if not 1 <= model <= len(unit.on_table):
+            raise Refused(f"side {side_no} has {len(unit.on_table)} {unit.name} on the table, "
+                          f"not a model {model}", f"Give model 1 to {len(unit.on_table)}, "
+                          "counted in the order they were deployed.")
+        if lives < 1:
+            raise Refused(f"a hit takes at least 1 life, not {lives}",
+                          "Record only attacks that took lives.")
+        left = unit.on_table[model - 1] - lives  # hits beyond the last life do nothing
+        if left > 0:
+            on_table = list(unit.on_table)
+            on_table[model - 1] = left
+            return state.with_side(side_no, replace(
+                side, units=_with(side.units, number, replace(unit, on_table=tuple(on_table)))))
+        # killed: back to the pool, and the losses the morale list names
+        unit = replace(unit, on_table=unit.on_table[:model - 1] + unit.on_table[model:],
+                       in_pool=unit.in_pool + 1, killed=unit.killed + 1)
+        lost = side.lost + 1
+        morale = side.morale - (UNITS_LOSS if lost % UNITS_PER_LOSS == 0 else 0)
+        if unit.category == HERO:
+            morale -= HERO_LOSS
+        if unit.category == HEAVY:
+            morale -= HEAVY_LOSS
+        state = state.with_side(side_no, replace(side, lost=lost, morale=max(0, morale),
+                                                 units=_with(side.units, number, unit)))
+        enemy_no = other(side_no)
+        if state.present(enemy_no):
+            enemy = state.side(enemy_no)
+            state = state.with_side(enemy_no, replace(
+                enemy, vp=enemy.vp + (HEAVY_VP if unit.category == HEAVY else 0),
+                killed_hero=enemy.killed_hero or unit.category == HERO))
+        return _check_morale(state)
+
+    def _round_end(self, state: HammerWarsState) -> HammerWarsState:
+        if state.active is not None:
+            raise Refused(f"side {state.active} has not finished its turn in round "
+                          f"{state.round}", f"Record side {state.active}'s "
+                          + ("end-deployment, then end-turn." if state.phase == DEPLOYMENT
+                             else "end-turn."))
+        for s in range(1, len(state.sides) + 1):
+            side = state.side(s)
+            state = state.with_side(s, replace(side, morale=max(0, side.morale
+                                                                 - ROUND_END_LOSS)))
+        state = _check_morale(state)
+        if state.ended:
+            return state
+        return _begin_turn(replace(state, round=state.round + 1, step=0))
+
+    def _declare(self, state: HammerWarsState, side_no: int, objective: Any) -> HammerWarsState:
+        side = state.side(side_no)
+        if side.goal not in DECLARED_GOALS:
+            has = f"is {side.goal}" if side.goal else "is not in its roster"
+            raise Refused(f"side {side_no}'s goal {has}: only Deception and Duty name an "
+                          "objective to declare", "Its goal is scored when the game ends.")
+        if side.objective is not None:
+            raise Refused(f"side {side_no} already declared objective {side.objective}",
+                          "A goal is declared once.")
+        if not 1 <= objective <= OBJECTIVES:
+            raise Refused(f"the objective markers are numbered 1 to {OBJECTIVES}, not "
+                          f"{objective}", "Give the marker written down before the game.")
+        return state.with_side(side_no, replace(side, objective=objective))
+
+    def _goal(self, state: HammerWarsState, side_no: int, met: bool) -> HammerWarsState:
+        side = state.side(side_no)
+        if side.goal is None:
+            raise Refused(f"side {side_no}'s roster has no secret goal",
+                          "Score the goals of the sides that chose one.")
+        if state.judged(side_no):
+            raise Refused(f"side {side_no}'s goal is Revenge, which the log already "
+                          "judges (an enemy Hero killed, or none deployed)",
+                          "Nothing to record for it.")
+        if side.goal_met is not None:
+            raise Refused(f"side {side_no}'s goal is already scored",
+                          "Undo that event to change it.")
+        return state.with_side(side_no, replace(side, goal_met=met))
+
+    # -- what may come next ------------------------------------------------------------------
+    def choices(self, state: HammerWarsState) -> list[Event]:
+        if state.over:
+            return []
+        if state.ended:
+            return [event("goal", s, met=m) for s in range(1, len(state.sides) + 1)
+                    if state.goal_pending(s) for m in (True, False)]
+        if state.first is None:
+            return [event("roll-off", s, first=f) for s in range(1, len(state.sides) + 1)
+                    for f in (True, False)]
+        out: list[Event] = []
+        active = state.active
+        if active is None:
+            out.append(event("round-end"))
+        elif state.phase == DEPLOYMENT:
+            side = state.side(active)
+            out += [event("deploy", active, n) for n, u in enumerate(side.units, 1)
+                    if u.known and u.in_pool and u.pts <= side.pts and u.xp <= side.xp]
+            out.append(event("end-deployment", active))
+        else:
+            out.append(event("end-turn", active))
+            # the attacks of a combat phase: one life, or all of them, off the first model
+            # of each type on the table
+            for s in range(1, len(state.sides) + 1):
+                for n, u in enumerate(state.side(s).units, 1):
+                    if u.on_table:
+                        out += [event("hit", s, n, lives=v)
+                                for v in sorted({1, u.on_table[0]})]
+        for s in range(1, len(state.sides) + 1):
+            side = state.side(s)
+            if side.goal in DECLARED_GOALS and side.objective is None:
+                out.append(event("declare", s, objective=2))
+        return out
+
+    # -- the result --------------------------------------------------------------------------
+    def outcome(self, state: HammerWarsState) -> Outcome:
+        numbers = range(1, len(state.sides) + 1)
+        scores = (("VP", tuple(state.score(s) for s in numbers)),
+                  ("Morale", tuple(state.side(s).morale for s in numbers)))
+        if not state.over:
+            if state.ended:
+                reason = f"{state.ended}: the goals are left to score"
+            elif state.first is None:
+                reason = "before the roll-off"
+            elif state.active is None:
+                reason = f"round {state.round}: both sides have played"
+            else:
+                reason = (f"round {state.round}: {state.side(state.active).name}'s "
+                          f"{state.phase} phase")
+            return Outcome(False, reason=reason, scores=scores)
+        if len(state.sides) < 2:
+            return Outcome(True, None, f"{state.ended}: a solo game has no winner", scores)
+        one, two = state.score(1), state.score(2)
+        winner = 1 if one > two else 2 if two > one else None
+        reason = (f"{state.ended}: {max(one, two)} VP to {min(one, two)}" if winner
+                  else f"{state.ended}: a draw at {one} VP each")
+        return Outcome(True, winner, reason, scores)
+
+    def to_data(self, state: HammerWarsState) -> dict[str, Any]:
+        turn = None if state.ended else state.active  # an ended game has nobody's turn
+        return {"round": state.round, "first": state.first, "turn": turn,
+                "phase": state.phase if turn is not None else None,
+                "ended": state.ended or None, "over": state.over,
+                "sides": [self._side_data(state, s) for s in range(1, len(state.sides) + 1)]}
+
+    def _side_data(self, state: HammerWarsState, number: int) -> dict[str, Any]:
+        side = state.side(number)
+        # the goal stays secret until declared or the game ends (the roster holds it anyway)
+        revealed = bool(state.ended) or side.objective is not None
+        return {"name": side.name, "morale": side.morale, "vp": state.score(number),
+                "pts": side.pts, "xp": side.xp, "lost": side.lost,
+                "goal": side.goal if revealed else ("secret" if side.goal else None),
+                "objective": side.objective, "goal_met": state.goal_result(number),
+                "units": list(self.units(state, number))}
+
+    def units(self, state: HammerWarsState, side: int) -> list[dict[str, Any]]:
+        # alive: a model of the type is on the table to act and be hit (a killed one goes
+        # back to the pool, so no type is ever gone for good)
+        return [{"unit": n, "name": u.name, "alive": bool(u.on_table),
+                 "status": _status(u), "category": u.category, "pts": u.pts, "xp": u.xp,
+                 "lives": u.lives, "count": u.count, "in_pool": u.in_pool,
+                 "on_table": len(u.on_table), "lives_left": list(u.on_table),
+                 "killed": u.killed, "known": u.known}
+                for n, u in enumerate(state.side(side).units, 1)]
+
+
+def _with(units: tuple[UnitState, ...], number: int, unit: UnitState) -> tuple[UnitState, ...]:
+    return (*units[:number - 1], unit, *units[number:])
+
+
+def _status(unit: UnitState) -> str:
+    if not unit.known:
+        return UNKNOWN
+    if unit.on_table:
+        return ON_TABLE
+    return IN_POOL if unit.in_pool else "none left"
+
+
+def _cost(pts: int, xp: int, always_xp: bool = False) -> str:
+    return f"{pts} pts" + (f" + {xp} xp" if xp or always_xp else "")
+
+
+def _begin_turn(state: HammerWarsState) -> HammerWarsState:
+    """The next side's turn opens with its deployment phase and fresh pts and xp; after the
+    last side's turn, the round waits for round-end."""
+    active = state.active
+    if active is None:
+        return replace(state, phase=DEPLOYMENT)
+    side = state.side(active)
+    # pts left from an earlier phase were already lost at its end
+    side = replace(side, pts=PTS_PER_PHASE, xp=side.xp + XP_PER_PHASE)
+    return replace(state.with_side(active, side), phase=DEPLOYMENT)
+
+
+def _check_morale(state: HammerWarsState) -> HammerWarsState:
+    """A side whose morale reached 0 gives its enemy a VP and ends the game at once (both, if
+    a round's end takes both to 0)."""
+    fallen = [s for s in range(1, len(state.sides) + 1) if state.side(s).morale <= 0]
+    if not fallen:
+        return state
+    for s in fallen:
+        enemy = other(s)
+        if state.present(enemy):
+            state = state.with_side(enemy, replace(state.side(enemy),
+                                                   vp=state.side(enemy).vp + ZERO_VP))
+    names = " and ".join(f"{state.side(s).name}'s" for s in fallen)
+    return replace(state, ended=f"{names} morale fell to 0")
+
+
+PLAY = HammerWarsPlay()
+
+
+def _system(match: Match) -> RuleSystem[HammerWarsCatalog, HwUnit]:
+    """The game's RuleSystem, from the registry: this module is imported by the game's
+    package (its `play()`), so it does not import the package back."""
+    return cast(RuleSystem[HammerWarsCatalog, HwUnit], get_system(match.system))

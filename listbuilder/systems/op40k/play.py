@@ -1,0 +1,585 @@
+"""One Page 40k (1st edition) at the table: rounds of alternating activations, models lost,
+morale (fleeing and rallied), the vehicle damage table, and the points scored after round 4.
+
+The dice stay on the table: the log records what they decided (how many models an attack
+removed, whether a morale test passed, which damage result a vehicle took), and the state says
+what follows from it by the rules (a unit halved must test, a failed test flees, a fleeing
+unit must pass a test to activate, a 4-5 damage result leaves only Hold). Readings of unclear
+points: docs/rules-notes.md, One Page 40k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, cast
+
+from listbuilder.engine.match import (
+    Event,
+    Kind,
+    Match,
+    Outcome,
+    Play,
+    Refused,
+    event,
+    other,
+    players_of,
+)
+from listbuilder.engine.registry import get_system
+from listbuilder.engine.system import RuleSystem
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
+
+ROUNDS = 4  # "after 4 rounds the game is over"
+DIE = 6  # the damage table is numbered 1 to 6: a 6 destroys the vehicle
+HOLD_ONLY_FROM = 4  # rolls 4-5: Hold only for the rest of the game; 1-3: a test to activate
+HOLD = "Hold"  # the one action a vehicle with a 4-5 damage result may still take
+ASSAULT = "Assault"  # the action whose fight the `assault` event records
+
+# a unit's standing, as the tracker lists it
+STEADY = "steady"
+FLEEING = "fleeing"
+RALLIED = "rallied"  # was fleeing and passed its test to activate
+DESTROYED = "destroyed"  # every model removed, or the vehicle destroyed
+FLED_OFF = "fled off the table"  # a flee move left the table: removed as a casualty
+GONE = (DESTROYED, FLED_OFF)
+UNKNOWN = "not in the catalog"  # an entry naming no known datasheet: never on the table
+
+# what a vehicle damage result does (the catalog's table says which rolls give which)
+SHAKEN_EFFECT = "test-to-activate"
+HOLD_ONLY_EFFECT = "hold-only"
+DESTROYED_EFFECT = "destroyed"
+
+SCORE = "Points of enemy units killed or fleeing"
+LOST = "Own points killed or fleeing"
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """One roster entry on the table."""
+
+    name: str
+    size: int  # models fielded (a vehicle is one)
+    left: int  # models left
+    quality: int
+    vehicle: bool
+    points: int  # the entry's cost: what the enemy scores when it is killed or fleeing
+    actions: tuple[str, ...]  # the actions its datasheet may take
+    status: str = STEADY
+    activated: bool = False  # this round
+    action: str = ""  # what it did this round
+    must_test: bool = False  # a morale test is due (halved by an attack, or lost an assault)
+    shaken: bool = False  # a 1-3 damage result: a Quality test before it next activates
+    hold_only: bool = False  # a 4-5 damage result: Hold for the rest of the game
+    damage: tuple[int, ...] = ()  # the damage rolls it took, in order
+    tests: tuple[str, ...] = ()  # its tests' results: "passed" / "failed", in order
+
+    @property
+    def on_table(self) -> bool:
+        return self.status not in (*GONE, UNKNOWN)
+
+    @property
+    def killed(self) -> bool:
+        return self.status in GONE
+
+    @property
+    def scores(self) -> bool:
+        """Whether the enemy counts its points at the end: killed, or fleeing."""
+        return self.killed or self.status == FLEEING
+
+    @property
+    def to_activate(self) -> bool:
+        return self.on_table and not self.activated
+
+
+@dataclass(frozen=True)
+class Op40kState:
+    names: tuple[str, ...]  # the players, side 1 first
+    sides: tuple[tuple[UnitState, ...], ...]  # each side's units, in roster order
+    round: int = 1
+    first: int | None = None  # who won this round's roll-off for the first turn
+    turn: int | None = None  # whose activation is next; None before the roll-off or when done
+    current: tuple[int, int] | None = None  # the unit activated last (side, unit)
+    assaulted: bool = False  # the current unit has recorded its assault
+    ready: tuple[int, int] | None = None  # passed its test to activate and activates now
+    over: bool = False
+
+    def unit(self, side: int, number: int) -> UnitState:
+        return self.sides[side - 1][number - 1]
+
+    def with_unit(self, side: int, number: int, unit: UnitState) -> Op40kState:
+        units = list(self.sides[side - 1])
+        units[number - 1] = unit
+        sides = list(self.sides)
+        sides[side - 1] = tuple(units)
+        return replace(self, sides=tuple(sides))
+
+    def left_to_activate(self, side: int) -> bool:
+        return side <= len(self.sides) and any(u.to_activate for u in self.sides[side - 1])
+
+    @property
+    def pending_tests(self) -> tuple[tuple[int, int], ...]:
+        return tuple((s, n) for s, units in enumerate(self.sides, 1)
+                     for n, u in enumerate(units, 1) if u.must_test)
+
+    def score(self, side: int) -> int:
+        """What `side` has scored: the points of enemy units killed or fleeing."""
+        enemy = other(side)
+        if enemy > len(self.sides):
+            return 0
+        return sum(u.points for u in self.sides[enemy - 1] if u.scores)
+
+
+def _halved(before: int, left: int) -> bool:
+    """An attack left the unit at half its size before the attack, or fewer (and alive)."""
+    return left > 0 and 2 * left <= before
+
+
+class Op40kPlay(Play[Op40kState]):
+    rounds: ClassVar[int | None] = ROUNDS
+    kinds: ClassVar[Mapping[str, Kind]] = {
+        "first-turn": Kind("Won the roll-off: goes first this round", unit=False),
+        "activate": Kind("Activate", values={"action": str}),
+        "rally": Kind("Fleeing: morale test to activate", values={"passed": bool}),
+        "vehicle-test": Kind("Shaken: Quality test to activate", values={"passed": bool}),
+        "shot": Kind("Models removed by shooting", values={"models": int}),
+        "assault": Kind("Assault result", values={"target": int, "lost": int, "killed": int,
+                                                  "damage": int},
+                        optional=("killed", "damage")),
+        "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int}),
+        "morale": Kind("Morale test", values={"passed": bool}),
+        "off-table": Kind("Fled off the table"),
+        "round-end": Kind("End the round", side=False, unit=False),
+    }
+
+    # -- the start ---------------------------------------------------------------------------
+    def start(self, match: Match) -> Op40kState:
+        system = _system(match)
+        sides = []
+        for player, catalog in players_of(match, Op40kCatalog):
+            units = [UnitState(name=e.label or e.unit, size=0, left=0, quality=0,
+                               vehicle=False, points=0, actions=(), status=UNKNOWN)
+                     for e in player.roster.entries]
+            for p in system.priced(catalog, player.roster):
+                fielded = system.fielded(catalog, p.unit, p.entry)
+                # every op40k entry is fielded (its upgrades applied); the base type says None
+                sheet = fielded.unit if fielded is not None else p.unit
+                models = 1 if sheet.is_vehicle else (
+                    fielded.models if fielded is not None else p.entry.count)
+                units[p.index] = UnitState(
+                    name=p.entry.label or sheet.name, size=models, left=models,
+                    quality=sheet.quality, vehicle=sheet.is_vehicle, points=p.cost,
+                    actions=tuple(a.name for a in catalog.actions_for(sheet)))
+            sides.append(tuple(units))
+        return Op40kState(names=tuple(p.name for p in match.players), sides=tuple(sides))
+
+    # -- events ------------------------------------------------------------------------------
+    def apply(self, state: Op40kState, ev: Event) -> Op40kState:
+        if ev.kind == "round-end":
+            return self._round_end(state)
+        if ev.kind == "first-turn":
+            return self._first_turn(state, ev.side or 1)
+        side, number = ev.side or 1, ev.unit or 1
+        unit = state.unit(side, number)
+        if unit.status == UNKNOWN:
+            raise Refused(f"{unit.name} names no unit in the catalog, so it is not on the "
+                          "table", "Fix the roster, or leave this entry out of the game.")
+        if not unit.on_table:
+            raise Refused(f"{unit.name} is {unit.status}", "Pick a unit still on the table.")
+        handler = {"activate": self._activate, "rally": self._rally,
+                   "vehicle-test": self._vehicle_test, "shot": self._shot,
+                   "assault": self._assault, "vehicle-damage": self._vehicle_damage,
+                   "morale": self._morale, "off-table": self._off_table}[ev.kind]
+        return handler(state, side, number, unit, ev)
+
+    def _no_test_pending(self, state: Op40kState) -> None:
+        for side, number in state.pending_tests:
+            name = state.unit(side, number).name
+            raise Refused(f"{name} (side {side}) must take its morale test first",
+                          f"Record a morale test for side {side}'s unit {number}.")
+
+    def _first_turn(self, state: Op40kState, side: int) -> Op40kState:
+        self._no_test_pending(state)
+        if state.first is not None:
+            raise Refused(f"side {state.first} already won this round's roll-off",
+                          "Undo that event to change who goes first.")
+        if any(u.activated for units in state.sides for u in units):
+            raise Refused("units have already activated this round",
+                          "Record the roll-off before the round's first activation.")
+        # the winner goes first; with nothing left to activate, the other side does
+        turn = side if state.left_to_activate(side) else other(side)
+        return replace(state, first=side,
+                       turn=turn if state.left_to_activate(turn) else None)
+
+    def _may_activate(self, state: Op40kState, side: int, number: int, unit: UnitState) -> None:
+        """What every way of starting an activation (activate, rally, vehicle-test) needs."""
+        self._no_test_pending(state)
+        if state.ready is not None and state.ready != (side, number):
+            ready = state.unit(*state.ready)
+            raise Refused(f"{ready.name} passed its test and activates now",
+                          f"Record side {state.ready[0]}'s unit {state.ready[1]}'s activation.")
+        if state.first is None:
+            raise Refused(f"nobody has won round {state.round}'s roll-off yet",
+                          "Record first-turn for the side that goes first.")
+        if unit.activated:
+            raise Refused(f"{unit.name} has already activated in round {state.round}",
+                          "Activate a unit that has not, or end the round.")
+        if state.turn != side:
+            raise Refused(f"it is side {state.turn}'s turn to activate a unit",
+                          "Players take turns activating one unit each.")
+
+    def _done(self, state: Op40kState, side: int, number: int, unit: UnitState,
+              action: str) -> Op40kState:
+        """The unit's activation is spent: the turn passes to the other side while it has units
+        to activate, else stays; None when both are done."""
+        state = state.with_unit(side, number, replace(unit, activated=True, action=action))
+        turn: int | None = other(side)
+        if not state.left_to_activate(other(side)):
+            turn = side if state.left_to_activate(side) else None
+        return replace(state, turn=turn, current=(side, number), assaulted=False, ready=None)
+
+    def _activate(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                  ev: Event) -> Op40kState:
+        self._may_activate(state, side, number, unit)
+        if unit.status == FLEEING:
+            raise Refused(f"{unit.name} is fleeing: it must pass a morale test to activate",
+                          f"Record a rally test for side {side}'s unit {number}.")
+        if unit.shaken:
+            raise Refused(f"{unit.name} is shaken: it must pass a Quality test to activate",
+                          f"Record a vehicle-test for side {side}'s unit {number}.")
+        wanted = str(ev.get("action", "")).strip().casefold()
+        allowed = self._actions(unit)
+        action = next((a for a in allowed if a.casefold() == wanted), None)
+        if action is None:
+            why = " (its damage leaves it Hold only)" if unit.hold_only else ""
+            raise Refused(f"{unit.name} cannot take the action '{ev.get('action')}'{why}",
+                          f"Take one of: {', '.join(allowed)}.")
+        return self._done(state, side, number, unit, action)
+
+    def _rally(self, state: Op40kState, side: int, number: int, unit: UnitState,
+               ev: Event) -> Op40kState:
+        self._may_activate(state, side, number, unit)
+        if unit.status != FLEEING:
+            raise Refused(f"{unit.name} is not fleeing, so it needs no test to activate",
+                          "Record its activation.")
+        passed = bool(ev.get("passed"))
+        unit = replace(unit, tests=(*unit.tests, "passed" if passed else "failed"))
+        if passed:  # rallied: it activates now
+            return replace(state.with_unit(side, number, replace(unit, status=RALLIED)),
+                           ready=(side, number))
+        # it flees again, and that was its activation
+        return self._done(state, side, number, unit, "fled again")
+
+    def _vehicle_test(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                      ev: Event) -> Op40kState:
+        self._may_activate(state, side, number, unit)
+        if not unit.shaken:
+            raise Refused(f"{unit.name} is not shaken, so it needs no test to activate",
+                          "Record its activation.")
+        passed = bool(ev.get("passed"))
+        # the 1-3 result asks one test, at the next activation: spent either way
+        unit = replace(unit, shaken=False,
+                       tests=(*unit.tests, "passed" if passed else "failed"))
+        if passed:
+            return replace(state.with_unit(side, number, unit), ready=(side, number))
+        return self._done(state, side, number, unit, "failed its test")
+
+    def _in_round(self, state: Op40kState) -> None:
+        """What an attack needs: a unit has acted this round, and none is between its passed
+        test and its activation (which come together)."""
+        if state.current is None:
+            raise Refused(f"no unit has activated yet in round {state.round}",
+                          "Record the activation of the unit that attacked first.")
+        if state.ready is not None:
+            ready = state.unit(*state.ready)
+            raise Refused(f"{ready.name} passed its test and activates now",
+                          f"Record side {state.ready[0]}'s unit {state.ready[1]}'s activation.")
+
+    def _lose(self, unit: UnitState, lost: int) -> UnitState:
+        """`lost` models removed by one attack: destroyed at none left, a morale test due when
+        the attack halved it."""
+        left = unit.left - lost
+        if left == 0:
+            return replace(unit, left=0, status=DESTROYED, must_test=False)
+        return replace(unit, left=left, must_test=unit.must_test or _halved(unit.left, left))
+
+    def _count(self, value: Any, name: str, unit: UnitState, least: int) -> int:
+        n = int(value)
+        if not least <= n <= unit.left:
+            raise Refused(f"{name} must be {least} to {unit.left} for {unit.name} "
+                          f"({unit.left} models left), not {n}",
+                          f"Write how many of its models were removed, at most {unit.left}.")
+        return n
+
+    def _shot(self, state: Op40kState, side: int, number: int, unit: UnitState,
+              ev: Event) -> Op40kState:
+        self._in_round(state)
+        if unit.vehicle:
+            raise Refused(f"{unit.name} is a vehicle: it loses no models, it rolls for damage",
+                          "Record a vehicle-damage roll instead.")
+        lost = self._count(ev.get("models"), "models", unit, 1)
+        return _settle(state.with_unit(side, number, self._lose(unit, lost)))
+
+    def _damage(self, unit: UnitState, roll: int) -> UnitState:
+        effect = _effect(roll)
+        unit = replace(unit, damage=(*unit.damage, roll))
+        if effect == DESTROYED_EFFECT:
+            return replace(unit, left=0, status=DESTROYED, shaken=False)
+        if effect == HOLD_ONLY_EFFECT:
+            return replace(unit, hold_only=True)
+        return replace(unit, shaken=True)
+
+    def _roll(self, value: Any) -> int:
+        roll = int(value)
+        if not 1 <= roll <= DIE:
+            raise Refused(f"a damage roll is 1 to {DIE}, not {roll}",
+                          "Write the die kept (front: the better of two, rear: the worse).")
+        return roll
+
+    def _vehicle_damage(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                        ev: Event) -> Op40kState:
+        self._in_round(state)
+        if not unit.vehicle:
+            raise Refused(f"{unit.name} is not a vehicle: it loses models instead",
+                          "Record a shot with the models removed.")
+        return _settle(state.with_unit(side, number,
+                                       self._damage(unit, self._roll(ev.get("roll")))))
+
+    def _assault(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                 ev: Event) -> Op40kState:
+        self._in_round(state)
+        self._no_test_pending(state)
+        if state.current != (side, number) or unit.action != ASSAULT:
+            raise Refused(f"{unit.name} is not the unit that just took the Assault action",
+                          "Record the assault right after its Assault activation.")
+        if state.assaulted:
+            raise Refused(f"{unit.name} has already fought its assault this activation",
+                          "An Assault action fights one enemy unit once.")
+        if unit.status == FLEEING:  # shot on its way in and failed its test
+            raise Refused(f"{unit.name} fled before it reached its target",
+                          "A fleeing unit fights no assault: leave the assault out.")
+        target_no = int(ev.get("target"))
+        lost = self._count(ev.get("lost"), "lost", unit, 0)
+        solo = other(side) > len(state.sides)
+        if solo:  # the enemy is kept on paper: only its losses are told
+            killed = max(0, int(ev.get("killed", 0)))
+            if target_no < 1 or ev.get("damage") is not None:
+                raise Refused("in a solo game the target is the paper enemy's: give its "
+                              "number and the models it lost", "Write target and killed.")
+            target = None
+            target_lost = killed
+        else:
+            enemies = state.sides[other(side) - 1]
+            if not 1 <= target_no <= len(enemies):
+                raise Refused(f"side {other(side)} has units 1 to {len(enemies)}, not "
+                              f"{target_no}", "Give the assaulted unit's roster number.")
+            target = enemies[target_no - 1]
+            if not target.on_table:
+                raise Refused(f"{target.name} is {target.status}",
+                              "Assault an enemy unit still on the table.")
+            if target.vehicle:
+                if int(ev.get("killed", 0)) != 0:
+                    raise Refused(f"{target.name} is a vehicle: it loses no models",
+                                  "Leave killed out and give its damage roll, if any.")
+                roll = ev.get("damage")
+                after = target if roll is None else self._damage(target, self._roll(roll))
+                target_lost = 1 if after.killed else 0
+            else:
+                if ev.get("killed") is None:
+                    raise Refused("'assault' needs 'killed': the models the target lost",
+                                  "Add killed: a whole number.")
+                if ev.get("damage") is not None:
+                    raise Refused(f"{target.name} is not a vehicle: it rolls no damage",
+                                  "Leave damage out.")
+                target_lost = self._count(ev.get("killed"), "killed", target, 0)
+                after = self._lose(target, target_lost)
+                # the unit that lost more models tests (vehicles never test morale)
+                if target_lost > lost and after.on_table:
+                    after = replace(after, must_test=True)
+        attacker = self._lose(unit, lost)
+        if lost > target_lost and attacker.on_table:
+            attacker = replace(attacker, must_test=True)
+        state = state.with_unit(side, number, attacker)
+        if target is not None:
+            state = state.with_unit(other(side), target_no, after)
+        return _settle(replace(state, assaulted=True))
+
+    def _morale(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                ev: Event) -> Op40kState:
+        if not unit.must_test:
+            raise Refused(f"{unit.name} has no morale test to take: a unit tests when an "
+                          "attack halves it or it loses an assault",
+                          "Record the attack that calls for the test first.")
+        passed = bool(ev.get("passed"))
+        status = unit.status if passed else FLEEING  # a fleeing unit that fails flees again
+        return state.with_unit(side, number, replace(
+            unit, must_test=False, status=status,
+            tests=(*unit.tests, "passed" if passed else "failed")))
+
+    def _off_table(self, state: Op40kState, side: int, number: int, unit: UnitState,
+                   ev: Event) -> Op40kState:
+        if unit.status != FLEEING:
+            raise Refused(f"{unit.name} is not fleeing, so it made no flee move",
+                          "Only a fleeing unit can run off the table.")
+        state = state.with_unit(side, number, replace(unit, status=FLED_OFF, left=0,
+                                                      must_test=False))
+        return _settle(state)
+
+    def _round_end(self, state: Op40kState) -> Op40kState:
+        self._no_test_pending(state)
+        waiting = [(s, n) for s, units in enumerate(state.sides, 1)
+                   for n, u in enumerate(units, 1) if u.to_activate]
+        if waiting:
+            s, n = waiting[0]
+            raise Refused(f"{len(waiting)} unit(s) have not activated in round {state.round}, "
+                          f"such as side {s}'s {state.unit(s, n).name}",
+                          "Activate every unit (Hold, if it does nothing) before the round "
+                          "ends.")
+        sides = tuple(tuple(replace(u, activated=False, action="") for u in units)
+                      for units in state.sides)
+        last = state.round >= ROUNDS
+        return replace(state, sides=sides, round=state.round if last else state.round + 1,
+                       first=None, turn=None, current=None, assaulted=False, ready=None,
+                       over=last)
+
+    # -- what may come next ------------------------------------------------------------------
+    def choices(self, state: Op40kState) -> list[Event]:
+        if state.over:
+            return []
+        pending = state.pending_tests
+        if pending:
+            return [event("morale", s, n, passed=p) for s, n in pending for p in (True, False)]
+        if state.ready is not None:
+            s, n = state.ready
+            return [event("activate", s, n, action=a)
+                    for a in self._actions(state.unit(s, n))]
+        if state.first is None and any(state.left_to_activate(s)
+                                       for s in range(1, len(state.sides) + 1)):
+            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
+        out: list[Event] = []
+        if state.turn is None:
+            out.append(event("round-end"))
+        else:
+            for n, u in enumerate(state.sides[state.turn - 1], 1):
+                if not u.to_activate:
+                    continue
+                if u.status == FLEEING:
+                    out += [event("rally", state.turn, n, passed=p) for p in (True, False)]
+                elif u.shaken:
+                    out += [event("vehicle-test", state.turn, n, passed=p)
+                            for p in (True, False)]
+                else:  # two of its actions keep the list short
+                    out += [event("activate", state.turn, n, action=a)
+                            for a in self._actions(u)[-2:]]
+        out += self._attacks(state)
+        return out
+
+    def _actions(self, unit: UnitState) -> tuple[str, ...]:
+        return (HOLD,) if unit.hold_only else unit.actions
+
+    def _attacks(self, state: Op40kState) -> list[Event]:
+        """A few attacks on the first unit of each side still on the table, and the current
+        unit's assault: enough to kill units and flee them in a random game."""
+        if state.current is None:
+            return []
+        out: list[Event] = []
+        for s, units in enumerate(state.sides, 1):
+            found = next(((n, u) for n, u in enumerate(units, 1) if u.on_table), None)
+            if found is None:
+                continue
+            n, u = found
+            if u.vehicle:
+                out += [event("vehicle-damage", s, n, roll=r) for r in (2, 4, 6)]
+            else:
+                out += [event("shot", s, n, models=m) for m in sorted({1, u.left})]
+            if u.status == FLEEING:
+                out.append(event("off-table", s, n))
+        s, n = state.current
+        unit = state.unit(s, n)
+        if unit.action == ASSAULT and not state.assaulted and unit.status in (STEADY, RALLIED):
+            if len(state.sides) < 2:
+                out.append(event("assault", s, n, target=1, lost=min(1, unit.left), killed=0))
+            else:
+                enemies = state.sides[other(s) - 1]
+                t = next((t for t, e in enumerate(enemies, 1) if e.on_table), None)
+                if t is not None:
+                    enemy = enemies[t - 1]
+                    if enemy.vehicle:
+                        out.append(event("assault", s, n, target=t, lost=0, damage=5))
+                    else:
+                        out += [event("assault", s, n, target=t, lost=0,
+                                      killed=min(1, enemy.left)),
+                                event("assault", s, n, target=t, lost=min(1, unit.left),
+                                      killed=0)]
+        return out
+
+    # -- the result --------------------------------------------------------------------------
+    def outcome(self, state: Op40kState) -> Outcome:
+        sides = range(1, len(state.sides) + 1)
+        scores = ((SCORE, tuple(state.score(s) for s in sides)),
+                  (LOST, tuple(_lost(state, s) for s in sides)))
+        if not state.over:
+            return Outcome(False, reason=f"round {state.round} of {ROUNDS}", scores=scores)
+        if len(state.sides) < 2:
+            return Outcome(True, None, f"after round {ROUNDS}: a solo game has no winner",
+                           scores)
+        one, two = state.score(1), state.score(2)
+        winner = 1 if one > two else 2 if two > one else None
+        reason = (f"after round {ROUNDS}: {max(one, two)} pts to {min(one, two)}"
+                  if winner else f"after round {ROUNDS}: a draw at {one} pts each")
+        return Outcome(True, winner, reason, scores)
+
+    def to_data(self, state: Op40kState) -> dict[str, Any]:
+        return {"round": state.round, "rounds": ROUNDS, "first": state.first,
+                "turn": state.turn, "over": state.over,
+                "current": list(state.current) if state.current else None,
+                "ready": list(state.ready) if state.ready else None,
+                "sides": [{"name": name, "score": state.score(s),
+                           "units": list(self.units(state, s))}
+                          for s, name in enumerate(state.names, 1)]}
+
+    def units(self, state: Op40kState, side: int) -> list[dict[str, Any]]:
+        out = []
+        for n, u in enumerate(state.sides[side - 1], 1):
+            row: dict[str, Any] = {"unit": n, "name": u.name, "alive": u.on_table,
+                                   "status": u.status, "points": u.points,
+                                   "activated": u.activated, "action": u.action,
+                                   "must_test": u.must_test, "tests": list(u.tests)}
+            if u.vehicle:
+                row.update(vehicle=True, shaken=u.shaken, hold_only=u.hold_only,
+                           damage=list(u.damage))
+            else:
+                row.update(models=u.left, size=u.size)
+            out.append(row)
+        return out
+
+
+def _settle(state: Op40kState) -> Op40kState:
+    """After units leave the table mid-round: the side whose turn it is may have none left to
+    activate, and then the other side goes on alone, or the round's activations are done."""
+    if state.turn is None or state.left_to_activate(state.turn):
+        return state
+    turn = other(state.turn)
+    return replace(state, turn=turn if state.left_to_activate(turn) else None)
+
+
+def _lost(state: Op40kState, side: int) -> int:
+    return sum(u.points for u in state.sides[side - 1] if u.scores)
+
+
+def _effect(roll: int) -> str:
+    """The damage table (the seed's numbers): 1-3 a test to activate, 4-5 Hold only, 6
+    destroyed."""
+    if roll == DIE:
+        return DESTROYED_EFFECT
+    if roll >= HOLD_ONLY_FROM:
+        return HOLD_ONLY_EFFECT
+    return SHAKEN_EFFECT
+
+
+PLAY = Op40kPlay()
+
+
+def _system(match: Match) -> RuleSystem[Op40kCatalog, Datasheet]:
+    """The game's RuleSystem, from the registry: this module is imported by the game's
+    package (its `play()`), so it does not import the package back."""
+    return cast(RuleSystem[Op40kCatalog, Datasheet], get_system(match.system))

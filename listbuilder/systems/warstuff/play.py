@@ -1,0 +1,518 @@
+"""WarStuff at the table: one-model units taking Wounds and being stunned, alternating
+activations round after round, and a game that lasts until one warband is left standing.
+
+The dice stay on the table: the log records what they decided (a hit that wounded, a kill, a
+failed morale test that stunned), and the state says what follows from it by the rules (a
+stunned unit's next action is Recover, the side that finished activating first opens the next
+round, a side with no unit left has lost). A roster entry with `count` copies fields that many
+one-model units; an event names a copy with `copy` (1 when left out). Readings of unclear
+points: docs/rules-notes.md, WarStuff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, cast
+
+from listbuilder.engine.match import (
+    Event,
+    Kind,
+    Match,
+    Outcome,
+    Play,
+    Refused,
+    event,
+    other,
+    players_of,
+)
+from listbuilder.engine.registry import get_system
+from listbuilder.engine.system import RuleSystem
+from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
+
+# the four actions of the activation table
+HOLD, RECOVER, WALK, RUN = "Hold", "Recover", "Walk", "Run"
+ACTIONS = (HOLD, RECOVER, WALK, RUN)
+NO_ATTACK = (RECOVER,)  # "may not shoot": nor heal, which a Healer does instead of an attack
+
+COMMANDS = 3  # a Leader commands up to three friendly units (three dice, each 4+ one unit)
+HEALED_WOUNDS = 1  # a Healer's 4+ removes one Wound (and allows a free Recover)
+STUNNED_QUALITY = 0  # a stunned unit counts as Quality 0
+
+# What can lift the Quality a hit's wound roll must beat, and so how many Wounds the dice can
+# leave on a unit before every hit kills it (docs/rules-notes.md, "How many Wounds a unit can
+# hold at the table").
+ARMORED_BONUS = 1  # +1 Quality when attacked
+COVER_BONUS = 1  # in or behind cover, against shooting
+CAMOUFLAGED_COVER = 2  # always in cover, +2 instead of +1
+STEALTHY_COVER = 3  # +3 in cover instead of +1
+SMALL_SHOT_BONUS = 1  # Small: +1 Quality when shot at
+LARGE_MELEE_BONUS = 1  # Large: +1 in melee against units without Large
+SMALL_FOE_BONUS = 1  # a Small attacker's enemies (without Small) get +1 defending in melee
+POISON_WOUNDS = 1  # Poison: one more Wound on a hit's 4+ (Undead are immune)
+
+SCORE = "Units standing"
+KILLED = "Enemy points killed"
+
+
+def _has(rules: tuple[str, ...], rule: str) -> bool:
+    return rule.casefold() in rules
+
+
+def most_wounds(quality: int, rules: tuple[str, ...]) -> int | None:
+    """The most Wounds the dice can leave on a unit: a hit wounds only while a D6 plus the
+    Wounds taken stays at or below the Quality it defends with, so the best that Quality can
+    be, plus Poison's extra Wound. None with Regeneration, which turns every kill into one
+    more Wound on a 4+. `rules` are casefolded."""
+    if _has(rules, "Regeneration"):
+        return None
+    cover = max(COVER_BONUS, CAMOUFLAGED_COVER * _has(rules, "Camouflaged"),
+                STEALTHY_COVER * _has(rules, "Stealthy"))
+    shot = cover + SMALL_SHOT_BONUS * _has(rules, "Small")
+    melee = LARGE_MELEE_BONUS * _has(rules, "Large") \
+        + SMALL_FOE_BONUS * (not _has(rules, "Small"))
+    poison = 0 if _has(rules, "Undead") else POISON_WOUNDS
+    return quality + ARMORED_BONUS * _has(rules, "Armored") + max(shot, melee) + poison
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """One copy of a roster entry on the table: a single model."""
+
+    name: str
+    quality: int
+    rules: tuple[str, ...]  # its special rules as the roster gives them
+    points: int  # one copy's cost: what the enemy has killed when it dies
+    most: int | None  # `most_wounds`
+    wounds: int = 0
+    stunned: bool = False
+    alive: bool = True
+    activated: bool = False  # this round
+    action: str = ""  # what it did this round
+    commanded: bool = False  # activated this round by a Leader's command
+    healed: bool = False  # a Healer that has healed this round
+
+    def has(self, rule: str) -> bool:
+        return rule.casefold() in (r.casefold() for r in self.rules)
+
+    @property
+    def to_activate(self) -> bool:
+        return self.alive and not self.activated
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A roster entry: its copies, none when it names no known unit."""
+
+    name: str
+    copies: tuple[UnitState, ...]
+
+
+Where = tuple[int, int, int]  # side, entry, copy
+
+
+@dataclass(frozen=True)
+class WarStuffState:
+    names: tuple[str, ...]  # the players, side 1 first
+    sides: tuple[tuple[Entry, ...], ...]
+    round: int = 1
+    first: int | None = None  # who opens this round: round 1's deployment winner
+    turn: int | None = None  # whose activation is next; None before round 1 or when all done
+    finished: int | None = None  # the side that ran out of units to activate first this round
+    commands: tuple[int, int] | None = None  # a Leader's side and the commands it has left
+    conceded: tuple[int, ...] = ()
+    # a Death Blow has struck: the side whose Death Blow unit is dying, until its death is
+    # recorded (the game can't end between the blow and the death: both fall at once)
+    blow: int | None = None
+
+    def unit(self, side: int, number: int, copy: int = 1) -> UnitState:
+        return self.sides[side - 1][number - 1].copies[copy - 1]
+
+    def with_unit(self, where: Where, unit: UnitState) -> WarStuffState:
+        side, number, copy = where
+        entries = list(self.sides[side - 1])
+        copies = list(entries[number - 1].copies)
+        copies[copy - 1] = unit
+        entries[number - 1] = replace(entries[number - 1], copies=tuple(copies))
+        sides = list(self.sides)
+        sides[side - 1] = tuple(entries)
+        return replace(self, sides=tuple(sides))
+
+    def copies(self, side: int) -> list[tuple[Where, UnitState]]:
+        return [((side, n, c), u) for n, entry in enumerate(self.sides[side - 1], 1)
+                for c, u in enumerate(entry.copies, 1)]
+
+    def left_to_activate(self, side: int) -> bool:
+        return side <= len(self.sides) and any(u.to_activate for _, u in self.copies(side))
+
+    def standing(self, side: int) -> bool:
+        """Still in the game: not conceded, and a unit alive."""
+        return side not in self.conceded and any(u.alive for _, u in self.copies(side))
+
+    def killed_points(self, side: int) -> int:
+        """The points of `side`'s own units that are dead."""
+        return sum(u.points for _, u in self.copies(side) if not u.alive)
+
+
+class WarStuffPlay(Play[WarStuffState]):
+    rounds: ClassVar[int | None] = None  # the game lasts until one side is left
+    kinds: ClassVar[Mapping[str, Kind]] = {
+        "first-turn": Kind("Won deployment: goes first in round 1", unit=False),
+        "activate": Kind("Activate", values={"action": str, "copy": int, "commanded": bool},
+                         optional=("copy", "commanded")),
+        "wound": Kind("Took a Wound", values={"copy": int}, optional=("copy",)),
+        "stun": Kind("Stunned", values={"copy": int}, optional=("copy",)),
+        "kill": Kind("Killed", values={"copy": int, "death_blow": bool},
+                     optional=("copy", "death_blow")),
+        "heal": Kind("Healer: healed a friendly unit (4+)",
+                     values={"copy": int, "target": int, "target_copy": int},
+                     optional=("copy", "target_copy")),
+        "concede": Kind("Concede the game", unit=False),
+        "round-end": Kind("End the round", side=False, unit=False),
+    }
+
+    # -- the start ---------------------------------------------------------------------------
+    def start(self, match: Match) -> WarStuffState:
+        system = _system(match)
+        sides = []
+        for player, catalog in players_of(match, WarStuffCatalog):
+            entries = [Entry(e.unit, ()) for e in player.roster.entries]
+            for p in system.priced(catalog, player.roster):
+                unit = p.unit
+                rules = tuple(unit.special_rules)
+                most = most_wounds(unit.quality, tuple(r.casefold() for r in rules))
+                copy = UnitState(name=unit.name, quality=unit.quality, rules=rules,
+                                 points=unit.pts, most=most)
+                entries[p.index] = Entry(unit.name, (copy,) * max(p.entry.count, 0))
+            sides.append(tuple(entries))
+        state = WarStuffState(names=tuple(p.name for p in match.players), sides=tuple(sides))
+        if len(sides) == 1:  # a solo game has nobody to roll off against
+            state = replace(state, first=1, turn=1)
+        return state
+
+    # -- events ------------------------------------------------------------------------------
+    def apply(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        if ev.kind == "round-end":
+            return self._round_end(state)
+        side = ev.side or 1
+        if side in state.conceded:
+            raise Refused(f"{state.names[side - 1]} has conceded", "Undo the concession first.")
+        if state.blow is not None and ev.kind in ("first-turn", "concede"):
+            raise _dying(state.blow)
+        if ev.kind == "first-turn":
+            return self._first_turn(state, side)
+        if ev.kind == "concede":
+            return replace(state, conceded=(*state.conceded, side))
+        where = self._where(state, side, ev.unit or 1, ev.get("copy"), "copy")
+        unit = state.unit(*where)
+        if not unit.alive:
+            raise Refused(f"{unit.name} (side {side}) is dead", "Pick a unit still alive.")
+        if state.blow is not None:
+            self._during_blow(state.blow, side, unit, ev)
+        handler = {"activate": self._activate, "wound": self._wound, "stun": self._stun,
+                   "kill": self._kill, "heal": self._heal}[ev.kind]
+        return _settle(handler(state, where, unit, ev), side)
+
+    def _where(self, state: WarStuffState, side: int, number: int, copy: Any,
+               name: str) -> Where:
+        """The copy an event names, checked against its entry."""
+        entries = state.sides[side - 1]
+        if not 1 <= number <= len(entries):
+            raise Refused(f"side {side} has no unit {number}",
+                          f"Give a unit numbered 1 to {len(entries)}.")
+        entry = entries[number - 1]
+        if not entry.copies:
+            raise Refused(f"'{entry.name}' names no unit in the catalog, so it is not on the "
+                          "table", "Fix the roster, or leave this entry out of the game.")
+        copy = 1 if copy is None else copy
+        if not 1 <= copy <= len(entry.copies):
+            count = len(entry.copies)
+            raise Refused(f"{entry.name} (side {side}, unit {number}) has {count} "
+                          f"cop{'y' if count == 1 else 'ies'}, so there is no copy {copy}",
+                          f"Give {name} from 1 to {count}.")
+        return side, number, copy
+
+    def _during_blow(self, dying: int, side: int, unit: UnitState, ev: Event) -> None:
+        """Between a Death Blow and its unit's recorded death, only more of its blows (on the
+        other side) or that death."""
+        if side != dying and ev.kind in ("wound", "stun", "kill"):
+            return
+        if side == dying and ev.kind == "kill" and unit.has("Death Blow") \
+                and not ev.get("death_blow", False):
+            return
+        raise _dying(dying)
+
+    def _first_turn(self, state: WarStuffState, side: int) -> WarStuffState:
+        if state.round > 1:
+            raise Refused("from round 2 on, the side that finished activating first in the "
+                          "round before goes first", "Just activate a unit of that side.")
+        if state.first is not None:
+            raise Refused(f"side {state.first} already goes first",
+                          "Undo that event to change who won deployment.")
+        turn = side if state.left_to_activate(side) else other(side)
+        return replace(state, first=side,
+                       turn=turn if state.left_to_activate(turn) else None)
+
+    def _activate(self, state: WarStuffState, where: Where, unit: UnitState,
+                  ev: Event) -> WarStuffState:
+        side = where[0]
+        commanded = bool(ev.get("commanded", False))
+        if state.first is None:
+            raise Refused("nobody has won deployment yet, so nobody may activate",
+                          "Record first-turn for the side that won deployment.")
+        if unit.activated:
+            raise Refused(f"{unit.name} has already activated in round {state.round}",
+                          "Activate a unit that has not, or end the round.")
+        if commanded:
+            if state.commands is None or state.commands[0] != side or state.commands[1] < 1:
+                raise Refused(f"no Leader of side {side} has a command left to give",
+                              f"A Leader commands up to {COMMANDS} units right after it "
+                              "activates; otherwise activate in turn, without commanded.")
+        elif state.turn != side:
+            whose = "no side's: every unit has activated" if state.turn is None \
+                else f"side {state.turn}'s"
+            raise Refused(f"it is {whose} turn to activate a unit",
+                          "Players take turns activating one unit each"
+                          + (", or end the round." if state.turn is None else "."))
+        wanted = str(ev.get("action", "")).strip().casefold()
+        action = next((a for a in ACTIONS if a.casefold() == wanted), None)
+        if action is None:
+            raise Refused(f"there is no action '{ev.get('action')}'",
+                          f"Take one of: {', '.join(ACTIONS)}.")
+        if unit.stunned and action != RECOVER:
+            raise Refused(f"{unit.name} is stunned: its next action must be Recover",
+                          "Activate it with action: Recover (it stands up).")
+        after = replace(unit, activated=True, action=action, commanded=commanded,
+                        stunned=False if action == RECOVER else unit.stunned)
+        state = state.with_unit(where, after)
+        # a Leader's activation opens its commands; they last until the other side activates
+        leader = COMMANDS if unit.has("Leader") else 0
+        if commanded:
+            assert state.commands is not None
+            left = state.commands[1] - 1 + leader
+        else:
+            left = leader
+        state = replace(state, commands=(side, left) if left else None)
+        turn: int | None = other(side)
+        if not state.left_to_activate(other(side)):
+            turn = side if state.left_to_activate(side) else None
+        return replace(state, turn=turn)
+
+    def _wound(self, state: WarStuffState, where: Where, unit: UnitState,
+               ev: Event) -> WarStuffState:
+        if unit.most is not None and unit.wounds >= unit.most:
+            raise Refused(f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave "
+                          "on it: any further hit kills it",
+                          "Record a kill instead (or undo a Wound recorded by mistake).")
+        return state.with_unit(where, replace(unit, wounds=unit.wounds + 1))
+
+    def _stun(self, state: WarStuffState, where: Where, unit: UnitState,
+              ev: Event) -> WarStuffState:
+        if unit.stunned:
+            raise Refused(f"{unit.name} is already stunned",
+                          "It stays stunned until its Recover action.")
+        return state.with_unit(where, replace(unit, stunned=True))
+
+    def _kill(self, state: WarStuffState, where: Where, unit: UnitState,
+              ev: Event) -> WarStuffState:
+        side = where[0]
+        if ev.get("death_blow", False):
+            dying = other(side)
+            if dying > len(state.sides) or not any(
+                    u.alive and u.has("Death Blow") for _, u in state.copies(dying)):
+                raise Refused(f"side {dying} has no Death Blow unit alive to strike it",
+                              "Record the kill without death_blow.")
+            state = replace(state, blow=dying)
+        elif state.blow == side:  # the Death Blow unit's own death closes its blows
+            state = replace(state, blow=None)
+        return state.with_unit(where, replace(unit, alive=False, stunned=False))
+
+    def _heal(self, state: WarStuffState, where: Where, healer: UnitState,
+              ev: Event) -> WarStuffState:
+        side = where[0]
+        if not healer.has("Healer"):
+            raise Refused(f"{healer.name} has no Healer rule", "Only a Healer may heal.")
+        if not healer.activated or healer.action in NO_ATTACK:
+            raise Refused(f"{healer.name} heals instead of attacking, so only in a round it "
+                          f"activated with an action that may attack ({HOLD}, {WALK}, {RUN})",
+                          "Activate it first; a Recover action may not heal.")
+        if healer.healed:
+            raise Refused(f"{healer.name} has already healed in round {state.round}",
+                          "A Healer heals once, in place of its attack.")
+        target_where = self._where(state, side, ev.get("target"), ev.get("target_copy"),
+                                   "target_copy")
+        if target_where == where:
+            raise Refused(f"{healer.name} may not heal itself",
+                          "Heal another friendly unit within 3\".")
+        target = state.unit(*target_where)
+        if not target.alive:
+            raise Refused(f"{target.name} is dead", "Heal a unit still alive.")
+        if not target.wounds and not target.stunned:
+            raise Refused(f"{target.name} has no Wound to remove and is not stunned",
+                          "Heal a wounded or stunned friendly unit.")
+        # the Wound goes, and the free Recover stands a stunned unit up
+        state = state.with_unit(where, replace(healer, healed=True))
+        return state.with_unit(target_where, replace(
+            target, wounds=max(0, target.wounds - HEALED_WOUNDS), stunned=False))
+
+    def _round_end(self, state: WarStuffState) -> WarStuffState:
+        if state.blow is not None:
+            raise _dying(state.blow)
+        if state.first is None:
+            raise Refused("round 1 has not begun: nobody has won deployment yet",
+                          "Record first-turn for the side that won deployment.")
+        waiting = [(w, u) for s in range(1, len(state.sides) + 1)
+                   for w, u in state.copies(s) if u.to_activate and s not in state.conceded]
+        if waiting:
+            (s, n, _), u = waiting[0]
+            raise Refused(f"{len(waiting)} unit(s) have not activated in round {state.round}, "
+                          f"such as side {s}'s {u.name} (unit {n})",
+                          "Activate every unit (Hold, if it does nothing) before the round "
+                          "ends.")
+        sides = tuple(tuple(replace(e, copies=tuple(
+            replace(u, activated=False, action="", commanded=False, healed=False)
+            for u in e.copies)) for e in entries) for entries in state.sides)
+        # the side that ran out of activations first opens the next round
+        first = state.finished or state.first
+        state = replace(state, sides=sides, round=state.round + 1, first=first,
+                        finished=None, commands=None)
+        turn = first if state.left_to_activate(first) else other(first)
+        return replace(state, turn=turn if state.left_to_activate(turn) else None)
+
+    # -- what may come next ------------------------------------------------------------------
+    def choices(self, state: WarStuffState) -> list[Event]:
+        if self.outcome(state).over:
+            return []
+        sides = range(1, len(state.sides) + 1)
+        if state.blow is not None:  # the dying Death Blow unit, first of all
+            dying = next((n, c) for (_, n, c), u in state.copies(state.blow)
+                         if u.alive and u.has("Death Blow"))
+            return [event("kill", state.blow, dying[0], copy=dying[1])]
+        if state.first is None:
+            return [event("first-turn", s) for s in sides]
+        out: list[Event] = []
+        if state.turn is None:
+            out.append(event("round-end"))
+        else:
+            out += self._activations(state, state.turn, False)
+        if state.commands is not None:
+            out += self._activations(state, state.commands[0], True)
+        for s in sides:
+            alive = [(w, u) for w, u in state.copies(s) if u.alive]
+            if not alive:
+                continue
+            (_, n, c), u = alive[0]
+            if u.most is None or u.wounds < u.most:
+                out.append(event("wound", s, n, copy=c))
+            if not u.stunned:
+                out.append(event("stun", s, n, copy=c))
+            if u.wounds or u.stunned:  # most kills come to units already hurt
+                out.append(event("kill", s, n, copy=c))
+            if len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
+                                            for _, e in state.copies(other(s))):
+                out.append(event("kill", s, n, copy=c, death_blow=True))
+            out += self._heals(state, s)
+            if state.round > 2:  # a concession now and then, once the game is under way
+                out.append(event("concede", s))
+        return out
+
+    def _activations(self, state: WarStuffState, side: int, commanded: bool) -> list[Event]:
+        out = []
+        for (_, n, c), u in state.copies(side):
+            if not u.to_activate:
+                continue
+            for action in (RECOVER,) if u.stunned else (HOLD, RUN):
+                out.append(event("activate", side, n, action=action, copy=c, commanded=True)
+                           if commanded else event("activate", side, n, action=action, copy=c))
+        return out
+
+    def _heals(self, state: WarStuffState, side: int) -> list[Event]:
+        units = state.copies(side)
+        for (_, n, c), healer in units:
+            if not (healer.alive and healer.has("Healer") and healer.activated
+                    and healer.action not in NO_ATTACK and not healer.healed):
+                continue
+            for (_, t, tc), target in units:
+                if (t, tc) != (n, c) and target.alive and (target.wounds or target.stunned):
+                    return [event("heal", side, n, copy=c, target=t, target_copy=tc)]
+        return []
+
+    # -- the result --------------------------------------------------------------------------
+    def outcome(self, state: WarStuffState) -> Outcome:
+        sides = range(1, len(state.sides) + 1)
+        scores = ((SCORE, tuple(sum(u.alive for _, u in state.copies(s)) for s in sides)),
+                  (KILLED, tuple(state.killed_points(other(s)) if other(s) in sides else 0
+                                 for s in sides)))
+        standing = [s for s in sides if state.standing(s)]
+        if state.blow is not None:  # the Death Blow's unit falls with its blows
+            return Outcome(False, reason=f"round {state.round}: a Death Blow has struck",
+                           scores=scores)
+        if len(state.sides) == 1:  # solo: over when the side gives up or has nothing left
+            if standing:
+                return Outcome(False, reason=f"round {state.round}", scores=scores)
+            return Outcome(True, None, f"{self._fall(state, 1)}: a solo game has no winner",
+                           scores)
+        if len(standing) > 1:
+            return Outcome(False, reason=f"round {state.round}", scores=scores)
+        if not standing:
+            return Outcome(True, None, "both warbands fell at once: a draw", scores)
+        winner = standing[0]
+        return Outcome(True, winner, self._fall(state, other(winner)), scores)
+
+    def _fall(self, state: WarStuffState, side: int) -> str:
+        name = state.names[side - 1]
+        return f"{name} conceded" if side in state.conceded else f"all of {name}'s units are dead"
+
+    def to_data(self, state: WarStuffState) -> dict[str, Any]:
+        return {"round": state.round, "first": state.first, "turn": state.turn,
+                "finished": state.finished,
+                "commands": list(state.commands) if state.commands else None,
+                "conceded": list(state.conceded), "death_blow": state.blow,
+                "sides": [{"name": name, "standing": state.standing(s),
+                           "units": list(self.units(state, s))}
+                          for s, name in enumerate(state.names, 1)]}
+
+    def units(self, state: WarStuffState, side: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for n, entry in enumerate(state.sides[side - 1], 1):
+            if not entry.copies:
+                out.append({"unit": n, "name": entry.name, "alive": False,
+                            "status": "not in the catalog"})
+            for c, u in enumerate(entry.copies, 1):
+                out.append({"unit": n, "copy": c, "copies": len(entry.copies),
+                            "name": u.name, "alive": u.alive, "quality": u.quality,
+                            "counts_as": STUNNED_QUALITY if u.stunned else u.quality,
+                            "rules": list(u.rules), "points": u.points, "wounds": u.wounds,
+                            "most_wounds": u.most, "stunned": u.stunned,
+                            "activated": u.activated, "action": u.action,
+                            "commanded": u.commanded, "healed": u.healed})
+        return out
+
+
+def _dying(side: int) -> Refused:
+    return Refused(f"a Death Blow of side {side} has struck, and the unit that struck it is "
+                   "dying", f"Record the kill of side {side}'s Death Blow unit first.")
+
+
+def _settle(state: WarStuffState, acted: int) -> WarStuffState:
+    """After an event: note the side that has just run out of units to activate (the side
+    that acted first, when both ran out together), and move the turn on when its side has
+    none left (its units died)."""
+    if state.first is not None and state.finished is None:
+        for s in (acted, other(acted)):
+            if s <= len(state.sides) and not state.left_to_activate(s):
+                state = replace(state, finished=s)
+                break
+    if state.turn is None or state.left_to_activate(state.turn):
+        return state
+    turn = other(state.turn)
+    return replace(state, turn=turn if state.left_to_activate(turn) else None)
+
+
+PLAY = WarStuffPlay()
+
+
+def _system(match: Match) -> RuleSystem[WarStuffCatalog, WarStuffUnit]:
+    """The game's RuleSystem, from the registry: this module is imported by the game's
+    package (its `play()`), so it does not import the package back."""
+    return cast(RuleSystem[WarStuffCatalog, WarStuffUnit], get_system(match.system))
