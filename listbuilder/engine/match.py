@@ -295,6 +295,7 @@ def players_of(match: Match, kind: type[C]) -> list[tuple[Player, C]]:
     return out
 
 
-def with_side(sides: tuple[T, ...], side: int, new: T) -> tuple[T, ...]:
-    """`sides` with side `side` (1 or 2) replaced by `new`."""
-    return (*sides[:side - 1], new, *sides[side:])
+def with_side(items: tuple[T, ...], number: int, new: T) -> tuple[T, ...]:
+    """`items` with the one numbered `number` replaced by `new`: numbered from 1 as players
+    number sides and units."""
+    return (*items[:number - 1], new, *items[number:])

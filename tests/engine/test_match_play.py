@@ -26,6 +26,11 @@ LIBRARY = Library()
 GAMES = tuple(s.id for s in all_systems() if s.play() is not None)
 
 
+def test_every_built_in_game_has_rules_of_play() -> None:
+    assert sorted(GAMES) == sorted(("hammerwars", "op40k", "warstuff", "actionhammer",
+                                    "spaceempires"))
+
+
 def example(system_id: str) -> tuple[Play[Any], Match, tuple[int | None, ...]]:
     path = ROOT / "examples" / system_id / "match.yaml"
     loaded = read_match(path.read_text(encoding="utf-8"), str(path), LIBRARY.read_roster)

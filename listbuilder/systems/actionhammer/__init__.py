@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
 from listbuilder.engine.system import Priced, RuleSystem, Totals
 from listbuilder.systems.actionhammer import build, cards, limits
@@ -76,3 +77,8 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
         from listbuilder.systems.actionhammer.resolve import RESOLVER
 
         return RESOLVER
+
+    def play(self) -> Play[Any]:
+        from listbuilder.systems.actionhammer.play import PLAY
+
+        return PLAY

@@ -24,6 +24,7 @@ from listbuilder.engine.match import (
     event,
     other,
     players_of,
+    with_side,
 )
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
@@ -107,11 +108,8 @@ class Op40kState:
         return self.sides[side - 1][number - 1]
 
     def with_unit(self, side: int, number: int, unit: UnitState) -> Op40kState:
-        units = list(self.sides[side - 1])
-        units[number - 1] = unit
-        sides = list(self.sides)
-        sides[side - 1] = tuple(units)
-        return replace(self, sides=tuple(sides))
+        units = with_side(self.sides[side - 1], number, unit)
+        return replace(self, sides=with_side(self.sides, side, units))
 
     def left_to_activate(self, side: int) -> bool:
         return side <= len(self.sides) and any(u.to_activate for u in self.sides[side - 1])

@@ -1,0 +1,536 @@
+"""ActionHammer at the table: 4 battle rounds of one turn per player, stances, wounds and
+models lost, Leaders with their Bodyguards, morale tests and Stunned units, and the objectives
+that score Victory points from the second round on.
+
+The dice and the tape measure stay on the table: the log records what they decided (the
+wounds a volley dealt, whether a morale test passed, which objective a unit ended its
+activation at), and the state says what follows from it by the rules (a unit at half strength
+tests at its next activation, a Stunned unit's Control is 0, the side with the most Control at
+an objective holds it, the turn's VP). Readings of unclear points: docs/rules-notes.md,
+ActionHammer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, cast
+
+from listbuilder.engine.match import (
+    Event,
+    Kind,
+    Match,
+    MatchError,
+    Outcome,
+    Play,
+    Refused,
+    event,
+    other,
+    players_of,
+    with_side,
+)
+from listbuilder.engine.registry import get_system
+from listbuilder.engine.system import RuleSystem
+from listbuilder.systems.actionhammer.limits import Placed, join_reasons, joined_to
+from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet
+
+# -- the seed's numbers -------------------------------------------------------------------------
+ROUNDS = 4  # the battle ends once the fourth battle round has ended
+OBJECTIVES_MIN, OBJECTIVES_MAX = 3, 5  # "3-5 (or D3+2) objective markers"
+DEFAULT_OBJECTIVES = OBJECTIVES_MIN  # when the match does not say (docs/rules-notes.md)
+SCORING_FROM_ROUND = 2  # objectives score from the second battle round on
+VP_PER_OBJECTIVE = 1  # each objective held at the end of the player's own turn
+VP_PER_TURN_MAX = 3  # at most this many VP a turn
+MORALE_DIVISOR = 2  # a unit at half (or less) of its starting size or Wounds tests
+MULTI_MODEL = 2  # a unit of this many models counts models for morale; fewer, Wounds
+
+# the stances: three a player picks, one a failed morale test imposes
+REGULAR, ATTACKING, DEFENSIVE, STUNNED = "Regular", "Attacking", "Defensive", "Stunned"
+CHOSEN = (REGULAR, ATTACKING, DEFENSIVE)
+OPENING = DEFENSIVE  # every unit before its first activation...
+OPENING_FALLBACK = REGULAR  # ...unless it may not take the Defensive stance
+GROUNDED_IN = (DEFENSIVE, STUNNED)  # Flying units land in these stances
+FLYING = "Flying"
+FEARLESS = "Fearless"  # a sample ability: "this unit never takes morale tests"
+
+OPTIONS = ("objectives",)  # the match options this game knows
+
+VP = "VP"
+HELD = "Objectives held"
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """One roster entry on the table. A Leader joined to a Bodyguard is its own entry: the
+    two share one activation, stance, objective and morale test while both stand."""
+
+    name: str
+    label: str = ""
+    size: int = 0  # models at the start of the game
+    left: int = 0  # models left
+    wounds: int = 1  # Wounds of each model (after upgrades)
+    hurt: int = 0  # wounds on the damaged model: fewer than `wounds`
+    taken: int = 0  # wounds taken in all
+    control: int = 0  # Control of each model
+    morale: int = 0  # the roll its morale test needs
+    fearless: bool = False
+    flying: bool = False
+    leader: bool = False
+    stances: tuple[str, ...] = CHOSEN  # the stances the player may pick for it
+    partner: int = 0  # the entry it is joined to (Leader <-> Bodyguard); 0: none
+    stance: str = OPENING
+    stunned: bool = False  # a failed morale test, until its next activation begins
+    activated: bool = False  # this turn
+    objective: int = 0  # the objective it ended its last activation at; 0: none
+    tests: tuple[str, ...] = ()  # its morale tests, "passed" / "failed", in order
+    known: bool = True  # False: the entry names no datasheet of the catalog
+
+    @property
+    def alive(self) -> bool:
+        return self.known and self.left > 0
+
+    @property
+    def wounds_left(self) -> int:
+        return self.left * self.wounds - self.hurt
+
+
+@dataclass(frozen=True)
+class ActionHammerState:
+    names: tuple[str, ...]  # the players, side 1 first
+    sides: tuple[tuple[UnitState, ...], ...]  # each side's entries, in roster order
+    control: tuple[int, ...]  # each objective's holder: a side, or 0 for nobody
+    vp: tuple[int, ...]  # each side's Victory points
+    round: int = 1
+    first: int | None = None  # who won the deployment roll-off: first turn of every round
+    turn: int | None = None  # whose turn it is; None before the first turn and at the end
+    played: int = 0  # turns finished in this round
+    tested: tuple[int, int] | None = None  # took its morale test: its activation comes now
+    scored: tuple[tuple[int, int, int], ...] = ()  # (round, side, VP) for each turn scored
+    over: bool = False
+    destroyed: int | None = None  # the side whose whole army was destroyed
+
+    @property
+    def objectives(self) -> int:
+        return len(self.control)
+
+    def unit(self, side: int, number: int) -> UnitState:
+        return self.sides[side - 1][number - 1]
+
+    def with_unit(self, side: int, number: int, unit: UnitState) -> ActionHammerState:
+        units = with_side(self.sides[side - 1], number, unit)
+        return replace(self, sides=with_side(self.sides, side, units))
+
+    def members(self, side: int, number: int) -> tuple[int, ...]:
+        """The entries that make up the unit on the table now: the entry, and its Leader or
+        Bodyguard while both stand (when one is destroyed, the other is a unit of its own)."""
+        unit = self.unit(side, number)
+        if unit.partner and unit.alive and self.unit(side, unit.partner).alive:
+            return tuple(sorted((number, unit.partner)))
+        return (number,)
+
+    def head(self, side: int, number: int) -> int:
+        """The entry the tracker offers for the unit's actions: a Bodyguard for its pair."""
+        members = self.members(side, number)
+        return next((n for n in members if not self.unit(side, n).leader), members[0])
+
+    def table_units(self, side: int) -> list[int]:
+        """Each unit standing on the table once, by its head entry."""
+        if side > len(self.sides):
+            return []
+        seen: list[int] = []
+        for n, u in enumerate(self.sides[side - 1], 1):
+            if u.alive and self.head(side, n) == n:
+                seen.append(n)
+        return seen
+
+    def morale_due(self, side: int, number: int) -> bool:
+        """At half its starting size or fewer (a single model: half its starting Wounds),
+        the unit tests at the start of its activation; a Fearless unit never does."""
+        members = [self.unit(side, n) for n in self.members(side, number)]
+        if any(u.fearless for u in members):
+            return False
+        start = sum(u.size for u in members)
+        if start >= MULTI_MODEL:
+            return sum(u.left for u in members) * MORALE_DIVISOR <= start
+        only = members[0]
+        return only.wounds_left * MORALE_DIVISOR <= only.wounds
+
+    def held(self, side: int) -> int:
+        return sum(1 for holder in self.control if holder == side)
+
+    def control_at(self, side: int, objective: int) -> int:
+        """The total Control of a side's models at an objective (a Stunned unit's is 0)."""
+        if side > len(self.sides):
+            return 0
+        return sum(u.left * u.control for u in self.sides[side - 1]
+                   if u.alive and u.objective == objective and not u.stunned)
+
+    def army_left(self, side: int) -> bool:
+        return any(u.alive for u in self.sides[side - 1])
+
+
+class ActionHammerPlay(Play[ActionHammerState]):
+    rounds: ClassVar[int | None] = ROUNDS
+    kinds: ClassVar[Mapping[str, Kind]] = {
+        "first-turn": Kind("Won the deployment roll-off: takes the first turn", unit=False),
+        "morale": Kind("Morale test at the start of its activation", values={"passed": bool}),
+        "activate": Kind("Activate", values={"stance": str, "objective": int},
+                         optional=("stance", "objective")),
+        "wound": Kind("Wounds suffered", values={"wounds": int}),
+        "remove": Kind("Models removed (out of coherency)", values={"models": int}),
+        "end-turn": Kind("End the turn", unit=False),
+    }
+
+    # -- the start ---------------------------------------------------------------------------
+    def start(self, match: Match) -> ActionHammerState:
+        objectives = _objectives(match)
+        system = _system(match)
+        sides = []
+        for player, catalog in players_of(match, ActionHammerCatalog):
+            units = [UnitState(name=e.unit, label=e.label or "", known=False)
+                     for e in player.roster.entries]
+            priced = system.priced(catalog, player.roster)
+            for p in priced:
+                fielded = system.fielded(catalog, p.unit, p.entry)
+                sheet = fielded.unit if fielded is not None else p.unit
+                models = fielded.models if fielded is not None else p.entry.count
+                stances = tuple(name for name in CHOSEN if _open(catalog, name, sheet))
+                units[p.index] = UnitState(
+                    name=sheet.name, label=p.entry.label or "", size=models, left=models,
+                    wounds=sheet.wounds, control=sheet.control, morale=sheet.morale,
+                    fearless=FEARLESS in sheet.special_rules, flying=sheet.has_keyword(FLYING),
+                    leader=sheet.is_leader, stances=stances,
+                    stance=OPENING if OPENING in stances else OPENING_FALLBACK)
+            units = _join(units, Placed.each(priced))
+            sides.append(tuple(units))
+        return ActionHammerState(names=tuple(p.name for p in match.players),
+                                 sides=tuple(sides), control=(0,) * objectives,
+                                 vp=(0,) * len(sides))
+
+    # -- events ------------------------------------------------------------------------------
+    def apply(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        if ev.kind == "first-turn":
+            return self._first_turn(state, ev.side or 1)
+        if state.turn is None:
+            raise Refused("the battle has not begun: nobody has taken the first turn",
+                          "Record first-turn for the side that won the deployment roll-off.")
+        if state.tested is not None and not (
+                ev.kind == "activate" and ev.side == state.tested[0]
+                and ev.unit in state.members(*state.tested)):
+            side, number = state.tested
+            raise Refused(f"{state.unit(side, number).name} has taken its morale test and "
+                          "activates now", f"Record side {side}'s unit {number}'s activation.")
+        if ev.kind == "end-turn":
+            return _settle(self._end_turn(state, ev.side or 1))
+        side, number = ev.side or 1, ev.unit or 1
+        unit = state.unit(side, number)
+        if not unit.known:
+            raise Refused(f"{unit.name} names no datasheet of the catalog, so it is not on "
+                          "the table", "Fix the roster, or leave this entry out of the game.")
+        if not unit.alive:
+            raise Refused(f"{unit.name} has been destroyed", "Pick a unit still on the table.")
+        handler = {"morale": self._morale, "activate": self._activate,
+                   "wound": self._wound, "remove": self._remove}[ev.kind]
+        return _settle(handler(state, side, number, unit, ev))
+
+    def _first_turn(self, state: ActionHammerState, side: int) -> ActionHammerState:
+        if state.first is not None:
+            raise Refused(f"side {state.first} already took the first turn",
+                          "The roll-off is won once a game: undo it to change who won.")
+        return replace(state, first=side, turn=side)
+
+    def _may_activate(self, state: ActionHammerState, side: int, number: int,
+                      unit: UnitState) -> None:
+        if state.turn != side:
+            raise Refused(f"it is side {state.turn}'s turn",
+                          f"A player activates units only in their own turn: side "
+                          f"{state.turn}'s units now, side {side}'s once that turn ends.")
+        if unit.activated:
+            raise Refused(f"{unit.name} has already activated this turn",
+                          "Activate another unit, or end the turn.")
+
+    def _morale(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
+                ev: Event) -> ActionHammerState:
+        self._may_activate(state, side, number, unit)
+        if not state.morale_due(side, number):
+            why = ("it is Fearless" if any(state.unit(side, n).fearless
+                                           for n in state.members(side, number))
+                   else "it is above half its starting size (a single model: its Wounds)")
+            raise Refused(f"{unit.name} takes no morale test: {why}",
+                          "Record its activation.")
+        passed = bool(ev.get("passed"))
+        # the Stunned stance lasts until this activation begins; a failed test brings it back
+        for n in state.members(side, number):
+            u = state.unit(side, n)
+            state = state.with_unit(side, n, replace(
+                u, stunned=not passed, stance=u.stance if passed else STUNNED,
+                tests=(*u.tests, "passed" if passed else "failed")))
+        return replace(state, tested=(side, number))
+
+    def _activate(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
+                  ev: Event) -> ActionHammerState:
+        self._may_activate(state, side, number, unit)
+        members = state.members(side, number)
+        tested = state.tested is not None
+        if not tested and state.morale_due(side, number):
+            raise Refused(f"{unit.name} is at half strength or less: it takes a morale test "
+                          "as its activation begins", f"Record a morale test for side "
+                                                      f"{side}'s unit {number} first.")
+        stunned = tested and unit.stunned  # failed the test it has just taken
+        wanted = ev.get("stance")
+        if stunned:
+            if wanted is not None and str(wanted).casefold() != STUNNED.casefold():
+                raise Refused(f"{unit.name} failed its morale test: it is Stunned and may "
+                              "not pick a stance", "Leave the stance out.")
+            stance = STUNNED
+        else:
+            open_to = tuple(s for s in CHOSEN
+                            if all(s in state.unit(side, n).stances for n in members))
+            if wanted is None:
+                if unit.stance == STUNNED:
+                    raise Refused(f"{unit.name} is no longer Stunned: its player picks its "
+                                  "stance", f"Give a stance: {', '.join(open_to)}.")
+                stance = unit.stance
+            else:
+                found = next((s for s in open_to if s.casefold() == str(wanted).casefold()),
+                             None)
+                if found is None:
+                    raise Refused(f"{unit.name} cannot take the stance '{wanted}'",
+                                  f"Take one of: {', '.join(open_to)}.")
+                stance = found
+        where = ev.get("objective")
+        if where is not None and not 0 <= where <= state.objectives:
+            raise Refused(f"this game has objectives 1 to {state.objectives}, not {where}",
+                          "Give the objective the unit ended its activation at, or 0 for "
+                          "none.")
+        for n in members:
+            u = state.unit(side, n)
+            state = state.with_unit(side, n, replace(
+                u, stance=stance, stunned=stunned, activated=True,
+                objective=u.objective if where is None else where))
+        return replace(state, tested=None)
+
+    def _bodyguard_first(self, state: ActionHammerState, side: int, number: int,
+                         unit: UnitState) -> None:
+        if unit.leader and len(state.members(side, number)) > 1:
+            guard = unit.partner
+            raise Refused(f"{unit.name}'s Bodyguard, {state.unit(side, guard).name}, takes "
+                          "the hits first", f"Record the wounds on side {side}'s unit {guard} "
+                                            "until it is destroyed.")
+
+    def _wound(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
+               ev: Event) -> ActionHammerState:
+        self._bodyguard_first(state, side, number, unit)
+        wounds = int(ev.get("wounds"))
+        if not 1 <= wounds <= unit.wounds_left:
+            rest = (f"; record the rest on its Leader, unit {unit.partner}"
+                    if unit.partner and not unit.leader and unit.partner in
+                    state.members(side, number) else "")
+            raise Refused(f"{unit.name} has {unit.wounds_left} wounds left, so it takes 1 to "
+                          f"{unit.wounds_left}, not {wounds}",
+                          f"Write the wounds this unit suffered{rest}.")
+        # wounds go to the damaged model first: each model lost takes its Wounds
+        total = unit.hurt + wounds
+        lost, hurt = divmod(total, unit.wounds)
+        return state.with_unit(side, number, replace(
+            unit, left=unit.left - lost, hurt=hurt, taken=unit.taken + wounds))
+
+    def _remove(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
+                ev: Event) -> ActionHammerState:
+        models = int(ev.get("models"))
+        if not 1 <= models <= unit.left:
+            raise Refused(f"{unit.name} has {unit.left} models left, so 1 to {unit.left} can "
+                          f"be removed, not {models}", "Write how many models were removed.")
+        # an unhurt model goes first; the damaged one only with the last
+        left = unit.left - models
+        return state.with_unit(side, number, replace(unit, left=left,
+                                                     hurt=unit.hurt if left else 0))
+
+    def _end_turn(self, state: ActionHammerState, side: int) -> ActionHammerState:
+        if state.turn != side:
+            raise Refused(f"it is side {state.turn}'s turn, not side {side}'s",
+                          f"End side {state.turn}'s turn.")
+        waiting = [n for n in state.table_units(side) if not state.unit(side, n).activated]
+        if waiting:
+            raise Refused(f"{len(waiting)} unit(s) of side {side} have not activated this "
+                          f"turn, such as {state.unit(side, waiting[0]).name}",
+                          "Activate every unit in the turn (Remain Stationary, if nothing "
+                          "else).")
+        units = tuple(replace(u, activated=False) for u in state.sides[side - 1])
+        sides = (*state.sides[:side - 1], units, *state.sides[side:])
+        state = replace(state, sides=sides)
+        if state.round >= SCORING_FROM_ROUND:
+            gained = min(VP_PER_TURN_MAX, VP_PER_OBJECTIVE * state.held(side))
+            vp = list(state.vp)
+            vp[side - 1] += gained
+            state = replace(state, vp=tuple(vp),
+                            scored=(*state.scored, (state.round, side, gained)))
+        played = state.played + 1
+        if played < len(state.sides):  # the opponent's turn of this round
+            return replace(state, played=played, turn=other(side))
+        if state.round >= ROUNDS:
+            return replace(state, played=played, turn=None, over=True)
+        return replace(state, round=state.round + 1, played=0, turn=state.first)
+
+    # -- what may come next ------------------------------------------------------------------
+    def choices(self, state: ActionHammerState) -> list[Event]:
+        if state.over or state.destroyed is not None:
+            return []
+        if state.first is None:
+            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
+        if state.tested is not None:
+            return self._activations(state, *state.tested)
+        assert state.turn is not None
+        side = state.turn
+        out: list[Event] = []
+        waiting = [n for n in state.table_units(side) if not state.unit(side, n).activated]
+        for n in waiting[:2]:  # the next two units keep the list short
+            if state.morale_due(side, n):
+                out += [event("morale", side, n, passed=p) for p in (True, False)]
+            else:
+                out += self._activations(state, side, n)
+        if not waiting:
+            out.append(event("end-turn", side))
+        # a few losses, fewer than the activations, so that random games reach round 4
+        # as well as a destroyed army: hits on the enemy's first unit, a straggler of one's own
+        enemy = other(side)
+        found = state.table_units(enemy)
+        if found:
+            u = state.unit(enemy, found[0])
+            out += [event("wound", enemy, found[0], wounds=w)
+                    for w in sorted({1, u.wounds_left})]
+        own = state.table_units(side)
+        if own and state.unit(side, own[0]).left >= MULTI_MODEL:
+            out.append(event("remove", side, own[0], models=1))
+        return out
+
+    def _activations(self, state: ActionHammerState, side: int, number: int) -> list[Event]:
+        unit = state.unit(side, number)
+        places = sorted({0, 1 + (number + state.round) % state.objectives})
+        if state.tested is not None and unit.stunned:
+            return [event("activate", side, number, objective=o) for o in places]
+        members = state.members(side, number)
+        stances = [s for s in CHOSEN if all(s in state.unit(side, n).stances for n in members)]
+        return [event("activate", side, number, stance=s, objective=o)
+                for s in stances[-2:] for o in places]
+
+    # -- the result --------------------------------------------------------------------------
+    def outcome(self, state: ActionHammerState) -> Outcome:
+        sides = range(1, len(state.sides) + 1)
+        scores = ((VP, tuple(state.vp)), (HELD, tuple(state.held(s) for s in sides)))
+        if state.destroyed is not None:
+            lost = state.destroyed
+            if len(state.sides) < 2:
+                return Outcome(True, None, f"{state.names[0]}'s army was destroyed", scores)
+            return Outcome(True, other(lost),
+                           f"{state.names[lost - 1]}'s army was destroyed", scores)
+        if not state.over:
+            return Outcome(False, reason=f"round {state.round} of {ROUNDS}", scores=scores)
+        if len(state.sides) < 2:
+            return Outcome(True, None, f"after round {ROUNDS}: {state.vp[0]} VP, a solo game "
+                                       "has no winner", scores)
+        one, two = state.vp
+        winner = 1 if one > two else 2 if two > one else None
+        reason = (f"after round {ROUNDS}: {max(one, two)} VP to {min(one, two)}" if winner
+                  else f"after round {ROUNDS}: a draw at {one} VP each")
+        return Outcome(True, winner, reason, scores)
+
+    def to_data(self, state: ActionHammerState) -> dict[str, Any]:
+        return {"round": state.round, "rounds": ROUNDS, "first": state.first,
+                "turn": state.turn, "over": state.over or state.destroyed is not None,
+                "tested": list(state.tested) if state.tested else None,
+                "objectives": [{"objective": k, "held_by": holder or None,
+                                "control": [state.control_at(s, k)
+                                            for s in range(1, len(state.sides) + 1)]}
+                               for k, holder in enumerate(state.control, 1)],
+                "scored": [{"round": r, "side": s, "vp": v} for r, s, v in state.scored],
+                "sides": [{"name": name, "vp": state.vp[s - 1],
+                           "units": list(self.units(state, s))}
+                          for s, name in enumerate(state.names, 1)]}
+
+    def units(self, state: ActionHammerState, side: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for n, u in enumerate(state.sides[side - 1], 1):
+            if not u.known:
+                out.append({"unit": n, "name": u.name, "alive": False,
+                            "status": "not in the catalog"})
+                continue
+            members = state.members(side, n)
+            joined = next((m for m in members if m != n), None)
+            out.append({
+                "unit": n, "name": u.name, "alive": u.alive, "label": u.label,
+                "models": u.left, "size": u.size, "wounds_each": u.wounds,
+                "wounds_taken": u.taken, "hurt": u.hurt, "stance": u.stance if u.alive else "",
+                "stunned": u.stunned and u.alive,
+                "grounded": u.flying and u.alive and u.stance in GROUNDED_IN,
+                "joined_to": joined or 0, "activated": u.activated,
+                "objective": u.objective if u.alive else 0,
+                "morale": f"{u.morale}+", "morale_due": u.alive and state.morale_due(side, n),
+                "tests": list(u.tests)})
+        return out
+
+
+def _settle(state: ActionHammerState) -> ActionHammerState:
+    """After every event: who holds each objective, and whether an army is gone."""
+    control = list(state.control)
+    for k in range(1, state.objectives + 1):
+        totals = [state.control_at(s, k) for s in range(1, len(state.sides) + 1)]
+        best = max(totals, default=0)
+        if best == 0:
+            continue  # nobody's Control there: the last holder keeps it
+        leaders = [s for s, t in enumerate(totals, 1) if t == best]
+        control[k - 1] = leaders[0] if len(leaders) == 1 else 0
+    state = replace(state, control=tuple(control))
+    for s in range(1, len(state.sides) + 1):
+        had = any(u.known and u.size for u in state.sides[s - 1])
+        if had and not state.army_left(s) and state.destroyed is None:
+            state = replace(state, destroyed=s, turn=None, tested=None)
+    return state
+
+
+def _join(units: list[UnitState], placed: Sequence[Placed]) -> list[UnitState]:
+    """Each Leader that joins a Bodyguard by the roster's `joins`, when the join keeps the
+    rules (one Leader to a Bodyguard): the two share a stance, the one both may take."""
+    taken: set[int] = set()
+    for index, guard in sorted(joined_to(placed).items()):
+        leader = next(p for p in placed if p.index == index)
+        if join_reasons(leader.sheet, guard.sheet, guard.entry.count) or guard.index in taken:
+            continue
+        taken.add(guard.index)
+        a, b = units[index], units[guard.index]
+        stances = tuple(s for s in a.stances if s in b.stances)
+        stance = OPENING if OPENING in stances else OPENING_FALLBACK
+        units[index] = replace(a, partner=guard.index + 1, stances=stances, stance=stance)
+        units[guard.index] = replace(b, partner=index + 1, stances=stances, stance=stance)
+    return units
+
+
+def _open(catalog: ActionHammerCatalog, name: str, sheet: Datasheet) -> bool:
+    """May a player put the unit in this stance (Mounted units may not defend)?"""
+    stance = catalog.stance(name)
+    return stance is None or stance.open_to(sheet)
+
+
+def _objectives(match: Match) -> int:
+    """How many objective markers the game has (option `objectives`, 3 to 5)."""
+    unknown = sorted(set(dict(match.options)) - set(OPTIONS))
+    if unknown:
+        raise MatchError(0, None, f"ActionHammer has no option '{unknown[0]}'",
+                         f"Its options are: {', '.join(OPTIONS)}.")
+    wanted = match.option("objectives", DEFAULT_OBJECTIVES)
+    if isinstance(wanted, bool) or not isinstance(wanted, int) \
+            or not OBJECTIVES_MIN <= wanted <= OBJECTIVES_MAX:
+        raise MatchError(0, None, f"a game has {OBJECTIVES_MIN} to {OBJECTIVES_MAX} objective "
+                                  f"markers, not {wanted!r}",
+                         f"Set objectives to a number from {OBJECTIVES_MIN} to "
+                         f"{OBJECTIVES_MAX} (or roll D3+2).")
+    return wanted
+
+
+PLAY = ActionHammerPlay()
+
+
+def _system(match: Match) -> RuleSystem[ActionHammerCatalog, Datasheet]:
+    """The game's RuleSystem, from the registry: this module is imported by the game's
+    package (its `play()`), so it does not import the package back."""
+    return cast(RuleSystem[ActionHammerCatalog, Datasheet], get_system(match.system))
