@@ -600,8 +600,10 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
     try:
         state = replay(play, game)
     except MatchError as exc:
-        line = loaded.lines[exc.position - 1] if 0 < exc.position <= len(loaded.lines) else None
-        click.echo(f"{match_file}:{line or ''}: {exc}", err=True)
+        # an event names its own line; the match itself (a refused option) the options'
+        line = loaded.lines[exc.position - 1] if 0 < exc.position <= len(loaded.lines) \
+            else loaded.options_line
+        click.echo(f"{match_file}:{line}: {exc}" if line else f"{match_file}: {exc}", err=True)
         sys.exit(EXIT_ILLEGAL)
     outcome = play.outcome(state)
     if as_json:

@@ -35,6 +35,7 @@ class LoadedMatch:
     match: Match
     rosters: tuple[LoadedRoster, ...]
     lines: tuple[int | None, ...]  # each event's line in the file
+    options_line: int | None = None  # where the options are (a refused option points there)
 
 
 class MatchFileError(DataLoadError):
@@ -100,7 +101,8 @@ def read_match(text: str, file: str, read_roster: ReadRoster) -> LoadedMatch:
     events = tuple(_event(raw, ("events", i), fail) for i, raw in enumerate(events_raw))
     match = Match(system, tuple(players), events, tuple(sorted(options.items())))
     lines = tuple(where(("events", i)) for i in range(len(events)))
-    return LoadedMatch(match, tuple(rosters), lines)
+    return LoadedMatch(match, tuple(rosters), lines,
+                       where(("options",)) if "options" in data else None)
 
 
 def _is_value(value: Any) -> bool:

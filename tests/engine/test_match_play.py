@@ -121,3 +121,18 @@ def test_an_event_sent_twice_is_kept_once(system_id: str) -> None:
     assert twice == once and play.to_data(again) == play.to_data(after)
     assert play.to_data(replay(play, Match(start.system, start.players, (tapped, tapped),
                                            start.options))) == play.to_data(after)
+
+
+def test_an_option_the_game_refuses_points_at_the_options_line(tmp_path: Path) -> None:
+    """ActionHammer plays 3 to 5 objectives: 9 is refused before the first event, and the
+    command line names the line of the options, not an event's."""
+    _, match, _ = example("actionhammer")
+    path = tmp_path / "match.yaml"
+    path.write_text(dump_match(Match(match.system, match.players, match.events,
+                                     (("objectives", 9),))), encoding="utf-8")
+    line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if text.startswith("options:"))
+    done = CliRunner().invoke(main, ["match", str(path)])
+    assert done.exit_code == 1
+    assert f"{path}:{line}: the match: " in done.output
+    assert "objectives" in done.output
