@@ -49,17 +49,48 @@ def start(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
                              "--threads", "2", *extra], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
-    wait_until_answering(proc, port)
+    try:
+        wait_until_answering(proc, port)
+    except BaseException:
+        stop_and_close(proc)  # not left running (and warned about) into the next test
+        raise
     return proc
 
 
+# How long a server may take to answer its first page: nginx listens at once, gunicorn's
+# workers load the app after it; on a machine busy with three test processes and a browser
+# that has taken over 30 s (a CI run saw 502s until then).
+FIRST_ANSWER = 120.0
+
+
 def wait_until_answering(proc: subprocess.Popen[bytes], port: int) -> None:
+    """Until `/` answers 200; else the last status and the server's own output."""
     wait_until_listening(proc, port)
-    for _ in range(300):
-        if get(port, "/", timeout=5)[0] == 200:
+    deadline = time.monotonic() + FIRST_ANSWER
+    status = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        status = get(port, "/", timeout=10)[0]
+        if status == 200:
             return
-        time.sleep(0.1)
-    raise AssertionError("the server listens but never answers 200")
+        time.sleep(0.2)
+    output = stop_and_close(proc)
+    raise AssertionError(f"the server listens but never answers 200 (last: {status}); "
+                         f"its output:\n{output[-4000:]}")
+
+
+def stop_and_close(proc: subprocess.Popen[bytes]) -> str:
+    """Stop the server (its group: gunicorn's workers, nginx) and its output, as text."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+        try:
+            out = proc.communicate(timeout=20)[0]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out = proc.communicate()[0]
+    else:
+        out = proc.communicate()[0]
+    return (out or b"").decode("utf-8", "replace")
 
 
 def get(port: int, path: str, timeout: float) -> tuple[int, float]:
