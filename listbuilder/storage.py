@@ -624,3 +624,39 @@ class PackTombstoneRow(Links, Base):
     __tablename__ = "pack_tombstones"
 
     deleted: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- matches (the store is listbuilder/match_storage.py) ------------------------------------
+
+class MatchRow(Base):
+    """A match at the table (migration 0011): its players' rosters and options as the match
+    file's header, a private link for each side (only their hashes) and a read-only link for
+    spectators. `version` counts every change, so a phone polling it sees one at once."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    side1_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    # None: a solo game, one side played here
+    side2_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True,
+                                                   nullable=True)
+    watch_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    system: Mapped[str] = mapped_column(String(40))
+    header: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MatchEventRow(Base):
+    """One event of a match's log, in order (`seq` from 1), as the match file writes it."""
+
+    __tablename__ = "match_events"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)  # the event's mapping, as JSON
+    event_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    side: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose phone sent it
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -35,6 +35,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "printing": frozenset({"engine", "locations", "templates_loader"}),
     "storage": frozenset({"engine"}),
     "pack_storage": frozenset({"engine", "storage"}),
+    "match_storage": frozenset({"engine", "storage"}),
     "ratelimit": frozenset({"storage"}),
     "liveness": frozenset({"storage"}),
     "migrations": frozenset({"locations", "ratelimit", "storage"}),
@@ -43,8 +44,8 @@ LAYERS: dict[str, frozenset[str]] = {
     # the web app: everything below the commands (cli, db_commands, server, front) and the
     # testing kit
     "web": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
-                      "storage", "pack_storage", "ratelimit", "liveness", "migrations",
-                      "backup"}),
+                      "storage", "pack_storage", "match_storage", "ratelimit", "liveness",
+                      "migrations", "backup"}),
     "testing": frozenset({"engine", "printing", "web"}),  # the contract systems' tests call
     "db_commands": frozenset({"backup", "liveness", "locations", "migrations", "storage"}),
     "server": frozenset({"front", "liveness", "printing", "web"}),  # gunicorn: `serve`
@@ -294,7 +295,7 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
 
 # -- inside the web app: features on a shared layer ------------------------------------------
 
-WEB_FEATURES = ("builder", "home", "studio", "prints", "resolve", "site")
+WEB_FEATURES = ("builder", "home", "studio", "prints", "resolve", "site", "table")
 
 
 def web_feature(module: str) -> str | None:

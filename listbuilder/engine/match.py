@@ -102,6 +102,19 @@ class Kind:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A match option a game offers when a match starts (how many objectives): a whole
+    number from `low` to `high`."""
+
+    name: str
+    label: str
+    low: int
+    high: int
+    default: int
+    help: str = ""
+
+
+@dataclass(frozen=True)
 class Outcome:
     """Whether the game is over and who won, by the game's own rule, and each side's score
     as the game counts it (VP, points of enemy killed, morale left…)."""
@@ -143,6 +156,7 @@ class Play(Generic[S]):
 
     kinds: ClassVar[Mapping[str, Kind]] = {}
     rounds: ClassVar[int | None] = None  # how many rounds a game lasts, when the rules say
+    settings: ClassVar[tuple[Setting, ...]] = ()  # the options a new match may set
 
     def start(self, match: Match) -> S:
         """The state before the first event, from the players' rosters and the options."""
@@ -172,13 +186,21 @@ class Play(Generic[S]):
         and `alive`; the rest is the game's own."""
         raise NotImplementedError
 
+    def situation(self, state: S, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the state sets of quick-resolve's situation when `attacker` (side, unit)
+        attacks `defender`: models left, wounds taken, stance, stunned, lives... by the
+        option keys of the game's resolver (`engine/odds.py` drops any it doesn't offer for
+        the pair). The default: nothing, the units as fielded."""
+        return {}
+
 
 def unit_words(unit: Mapping[str, Any]) -> str:
     """A unit of `Play.units` in words (the command line's and the tracker's row): each value
     that says something, by its name; nothing for what is empty, zero or no."""
     words = []
     for key, value in unit.items():
-        if key in ("unit", "name", "alive") or value in (None, "", 0, False, (), []):
+        if key in ("unit", "name", "alive", "known") or value in (None, "", 0, False, (), []):
             continue
         label = key.replace("_", " ")
         if value is True:
@@ -188,6 +210,36 @@ def unit_words(unit: Mapping[str, Any]) -> str:
         else:
             words.append(f"{label} {value}")
     return "; ".join(words)
+
+
+def value_words(name: str, value: Value) -> str:
+    """One value of an event as a button or the log says it: "first", "not passed",
+    "models 3", "Hold"."""
+    label = name.replace("_", " ")
+    if value is True:
+        return label
+    if value is False:
+        return f"not {label}"
+    if name in ("action", "stance", "card", "chit", "planet", "where"):
+        return str(value)
+    return f"{label} {value}"
+
+
+def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) -> str:
+    """An event in words: its kind's label, whose unit, and its values; what the log and the
+    tracker's buttons say."""
+    kind = play.kinds.get(ev.kind)
+    words = kind.label if kind else ev.kind
+    who = ""
+    if ev.side is not None and 1 <= ev.side <= len(match.players):
+        player = match.players[ev.side - 1]
+        who = player.name
+        entries = player.roster.entries
+        if unit_too and ev.unit is not None and 1 <= ev.unit <= len(entries):
+            entry = entries[ev.unit - 1]
+            who += f"'s {entry.label or entry.unit}"
+    values = ", ".join(value_words(k, v) for k, v in ev.values)
+    return " · ".join(part for part in (who, words + (f": {values}" if values else "")) if part)
 
 
 def check_shape(play: Play[Any], match: Match, ev: Event) -> None:

@@ -1,5 +1,5 @@
 """The web app: `create_app` builds it from one package per feature (builder, home, studio,
-resolve, prints, site), each listing its blueprints in `BLUEPRINTS`, on a thin shared layer
+resolve, prints, table, site), each listing its blueprints in `BLUEPRINTS`, on a thin shared layer
 (config, services, templating, forms, rosters). docs/architecture.md draws the map.
 """
 
@@ -58,13 +58,15 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.store"] = store
     from listbuilder.pack_storage import PackStore
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
+    from listbuilder.match_storage import MatchStore
+    app.extensions["listbuilder.matches"] = MatchStore(store.engine)
     csrf.init_app(app)
 
-    from listbuilder.web import builder, home, prints, resolve, site, studio, templating
+    from listbuilder.web import builder, home, prints, resolve, site, studio, table, templating
 
     templating.init_app(app)
     site.init_app(app)
-    for feature in (home, builder, studio, resolve, prints):
+    for feature in (home, builder, studio, resolve, prints, table):
         for blueprint in feature.BLUEPRINTS:
             app.register_blueprint(blueprint)
     site.limits.init_app(app)  # last: it limits endpoints of the blueprints above by name

@@ -60,6 +60,9 @@ class Config:
     # pack checks: as the player types (one at each pause of half a second), and pack pages
     LIMIT_CHECK = os.environ.get("LISTBUILDER_LIMIT_CHECK", "120 per minute; 2400 per hour")
     LIMIT_PRINT = os.environ.get("LISTBUILDER_LIMIT_PRINT", "60 per minute")  # previews too
+    # a match's events and undos: a busy turn is a tap every few seconds from each phone, and
+    # a queue kept offline arrives in one burst when the connection is back
+    LIMIT_PLAY = os.environ.get("LISTBUILDER_LIMIT_PLAY", "240 per minute; 3000 per hour")
     # Where the counts are kept: unset means the app's own database (every worker and machine
     # shares it); else a storage URI handed to Flask-Limiter as it is (redis://host:6379/0).
     LIMIT_STORAGE = os.environ.get("LISTBUILDER_RATELIMIT_STORAGE") or None
@@ -72,5 +75,5 @@ class TestConfig(Config):
     UPGRADE_DATABASE = True
     LISTBUILDER_DATA = None
     # off, so no test counts against another's limits; tests/web/test_limits.py turns them on
-    LIMIT_CREATE = LIMIT_IMPORT = LIMIT_SAVE = LIMIT_CHECK = LIMIT_PRINT = ""
+    LIMIT_CREATE = LIMIT_IMPORT = LIMIT_SAVE = LIMIT_CHECK = LIMIT_PRINT = LIMIT_PLAY = ""
     LIMIT_STORAGE = None

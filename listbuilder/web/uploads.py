@@ -21,6 +21,11 @@ class UploadProblem(Exception):
 
 
 def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
+    return read_upload_text(library, upload)[0]
+
+
+def read_upload_text(library: Library, upload: FileStorage) -> tuple[LoadedRoster, str]:
+    """The roster an upload holds, and its text (a match carries its rosters' texts)."""
     name = (upload.filename or "roster.yaml")[-100:]
     text = None
     try:
@@ -29,6 +34,6 @@ def read_upload(library: Library, upload: FileStorage) -> LoadedRoster:
         finally:
             upload.close()  # a large upload is spooled to a temporary file: let it go now
         text = roster_text(raw, name)
-        return library.read_roster(text, name)
+        return library.read_roster(text, name), text
     except DataLoadError as exc:
         raise UploadProblem([str(e) for e in exc.errors], name, text) from exc

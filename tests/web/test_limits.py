@@ -50,7 +50,8 @@ ALL_LIMITS = {"LIMIT_CREATE": "30 per minute; 120 per hour",
               "LIMIT_IMPORT": "30 per minute; 120 per hour",
               "LIMIT_SAVE": "120 per minute; 1200 per hour",
               "LIMIT_CHECK": "120 per minute; 2400 per hour",
-              "LIMIT_PRINT": "60 per minute"}
+              "LIMIT_PRINT": "60 per minute",
+              "LIMIT_PLAY": "240 per minute; 3000 per hour"}
 HTMX = {"HX-Request": "true"}
 
 
@@ -293,7 +294,7 @@ def test_the_growth_stated_is_what_the_limits_allow() -> None:
     grown = limits.growth_per_hour(vars(Config))
     kb = 1024
     assert grown == {"create": 120 * 1280 * kb, "import": 120 * 1280 * kb,
-                     "save": 1200 * 768 * kb}
+                     "save": 1200 * 768 * kb, "play": 3000 * 2 * kb}
     stated = (ROOT / "docs" / "hostile-input.md").read_text(encoding="utf-8")
     assert f"{sum(v for v in grown.values() if v) // kb // kb:,} MB an hour" in stated
     assert limits.growth_per_hour({**vars(Config), "LIMIT_SAVE": ""})["save"] is None
@@ -451,7 +452,7 @@ def test_limits_are_read_from_the_environment(tmp_path: Path) -> None:
     """Defaults a club never reaches; an empty value turns a limit off."""
     shown = "from listbuilder.web.config import Config as C; " \
         "print(repr((C.LIMIT_CREATE, C.LIMIT_IMPORT, C.LIMIT_SAVE, C.LIMIT_CHECK, " \
-        "C.LIMIT_PRINT, C.LIMIT_STORAGE)))"
+        "C.LIMIT_PRINT, C.LIMIT_PLAY, C.LIMIT_STORAGE)))"
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("LISTBUILDER_LIMIT_") and k != "LISTBUILDER_RATELIMIT_STORAGE"}
 
@@ -465,7 +466,7 @@ def test_limits_are_read_from_the_environment(tmp_path: Path) -> None:
                     LISTBUILDER_LIMIT_SAVE="10/minute", LISTBUILDER_LIMIT_CHECK="",
                     LISTBUILDER_RATELIMIT_STORAGE="redis://cache:6379/0") == (
         "", "30 per minute; 120 per hour", "10/minute", "", "5/minute",
-        "redis://cache:6379/0")
+        "240 per minute; 3000 per hour", "redis://cache:6379/0")
     assert {kind.setting: getattr(TestConfig, kind.setting) for kind in KINDS} == \
         dict.fromkeys(ALL_LIMITS, "")
 

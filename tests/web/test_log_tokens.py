@@ -102,6 +102,21 @@ def use_every_link_kind(port: int) -> dict[str, str]:
     assert v.post(f"{edit}/packs/add", version=v.found(r'name="version" [^>]*value="(\d+)"'),
                   link=v.origin + pack_share) == 200
 
+    # a match at the table: both sides' private links and the spectators'
+    assert v.go("GET", f"{edit}/play") == 200
+    assert v.post(f"{edit}/play", me="Ann", source="link", link=v.origin + share) == 200
+    side1 = v.path
+    assert side1.startswith("/m/")
+    side2 = v.found(r'id="opponent-link" class="copyable" type="text" readonly '
+                    r'value="[^"]*(/m/[A-Za-z0-9_-]+)"')
+    watch = v.found(r'id="watch-link" class="copyable" type="text" readonly '
+                    r'value="[^"]*(/m/[A-Za-z0-9_-]+)"')
+    assert v.post(f"{side1}/event", base="1", kind="first-turn", side="1") == 200
+    assert v.go("GET", f"{side1}/board?v=1") == 200
+    assert v.go("GET", side1.replace("/m/", "/m%2F") + "/match.yaml") == 200
+    assert v.go("GET", f"{side2}/summary") == 200
+    assert v.go("GET", watch) == 200
+
     assert v.go("GET", "/") == 200
     assert v.post("/mine/link") == 200
     listed = v.found(r'id="list-link" class="copyable" type="text" readonly value="[^"]*'
@@ -113,7 +128,8 @@ def use_every_link_kind(port: int) -> dict[str, str]:
     assert other.post(f"{listed}/join") == 200
     assert other.go("GET", "/") == 200
     return {"edit": edit[3:], "share": share[3:], "pack edit": pack[10:],
-            "pack share": pack_share[10:], "list": listed[3:]}
+            "pack share": pack_share[10:], "list": listed[3:], "match side 1": side1[3:],
+            "match side 2": side2[3:], "match watch": watch[3:]}
 
 
 def serve_and_visit(tmp_path: Path, *flags: str) -> tuple[str, dict[str, str]]:

@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 from webtools import Player, csrf_of
 
 from listbuilder.storage import (
+    MatchEventRow,
+    MatchRow,
     PackRow,
     PackTombstoneRow,
     PackVersionRow,
@@ -26,7 +28,8 @@ from listbuilder.web.studio import views as studio
 
 # queue and the rate limits' counters are left out on purpose: a print asked for by a GET is
 # laid out once and kept for whoever asks next, which changes no one's roster, pack or list.
-KEPT = (RosterRow, RosterListRow, RosterHistoryRow, PackRow, PackVersionRow, PackTombstoneRow)
+KEPT = (RosterRow, RosterListRow, RosterHistoryRow, PackRow, PackVersionRow, PackTombstoneRow,
+        MatchRow, MatchEventRow)
 # What a browser keeps in its session: its rosters, its list link, its packs, its undo list.
 LISTS = (collection.MINE, collection.LIST, studio.PACKS, "deleted")
 
@@ -141,7 +144,8 @@ def every_get(app: Flask, values: dict[str, str]) -> list[str]:
             key = name
             if name == "token":
                 key = "pack" if url.startswith("/studio/") else \
-                    "list" if url.startswith("/l/") else "token"
+                    "list" if url.startswith("/l/") else \
+                    "match" if url.startswith("/m/") else "token"
             elif name == "share" and url.startswith("/studio/"):
                 key = "pack_share"
             url = re.sub(rf"<(?:\w+:)?{name}>", values[key], url)
@@ -165,14 +169,22 @@ def test_no_get_changes_the_database_or_the_browsers_lists(app: Flask) -> None:
     revision = re.search(r"/revision/([^\"/]+)\.yaml", pack_page)
     assert pack_share is not None and revision is not None
     link = made_link(owner).rsplit("/", 1)[1]
+    play_page = owner.client.get(f"/r/{token}/play").get_data(as_text=True)
+    match = owner.client.post(f"/r/{token}/play", data={
+        "csrf_token": csrf_of(play_page), "me": "Owner", "source": "solo"
+    }).headers["Location"].split("?")[0].rsplit("/", 1)[1]
+    owner.client.post(f"/m/{match}/event", data={
+        "csrf_token": csrf_of(play_page), "base": 1, "kind": "first-turn", "side": 1})
 
     visitor.start("warstuff", "Visitor")
     made_link(visitor)
     visiting = owner.client, visitor.client
     values = {"token": token, "share": share[1], "pack": pack, "pack_share": pack_share[1],
-              "list": link, "system_id": "op40k", "kind": "rules", "revision": revision[1]}
+              "list": link, "system_id": "op40k", "kind": "rules", "revision": revision[1],
+              "match": match}
     urls = every_get(app, values)
     assert len(urls) >= 35 and f"/l/{link}" in urls and f"/r/{token}" in urls
+    assert f"/m/{match}" in urls and f"/r/{token}/play" in urls
     for client in visiting:
         for url in urls:
             before, kept = database(app), lists(client)

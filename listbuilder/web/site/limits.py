@@ -36,6 +36,7 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
 from listbuilder.engine.packs import MAX_PACK_BYTES
+from listbuilder.match_storage import MAX_EVENT_BYTES
 from listbuilder.ratelimit import SCHEME, DatabaseStorage
 from listbuilder.storage import MAX_TEXT, RosterStore
 
@@ -78,7 +79,8 @@ KINDS = (
     Kind("create", "LIMIT_CREATE", "LISTBUILDER_LIMIT_CREATE", "Too many new rosters",
          "new rosters, copies, packs or list links",
          ("home.new", "home.duplicate", "shared.copy", "studio.new", "studio.copy",
-          "studio.new_roster", "roster_lists.make_link"), ("POST",), most=NEW_ROSTER),
+          "studio.new_roster", "roster_lists.make_link", "table.start"), ("POST",),
+         most=NEW_ROSTER),
     # A file opened as a new roster is a new roster; opened onto one, the roster's row grows
     # to the file's size and its history gets the file: the same at most.
     Kind("import", "LIMIT_IMPORT", "LISTBUILDER_LIMIT_IMPORT", "Too many roster files",
@@ -111,6 +113,11 @@ KINDS = (
           "print.chits", "print.roster_preview_by_edit", "print.roster_preview_by_share",
           "print.system_preview", "studio_print.cards_by_edit", "studio_print.preview_by_edit",
           "studio_print.cards_by_share", "studio_print.preview_by_share"), waits_in_line=True),
+    # A match's events and undos (a match is started under "create": its row carries two
+    # rosters, at most a new roster's size). An event is one row of at most MAX_EVENT_BYTES.
+    Kind("play", "LIMIT_PLAY", "LISTBUILDER_LIMIT_PLAY", "Too many taps",
+         "match events or undos", ("table.event", "table.undo"), ("POST",),
+         most=MAX_EVENT_BYTES),
 )
 BY_SCOPE = {kind.scope: kind for kind in KINDS}
 # Session key: the addresses of the prints this browser was told are in line (202). Their

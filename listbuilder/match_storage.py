@@ -1,0 +1,205 @@
+"""Matches at the table, kept like rosters: a private link for each side (only its hash is
+stored), a read-only link for spectators, and the log of events in order.
+
+The store keeps what happened, not what it means: the rules of play (`engine/match.py` and
+each game's play.py) check an event against the log before it is appended, and the state is
+always the log replayed. Each change (an event appended, the last one undone) raises the
+match's `version` in the same transaction that writes the log, and carries the version it was
+based on: two phones adding at once take turns (the second is checked again on the log as it
+now is), and an undo based on a log that has moved on is refused (`StaleMatch`), so it never
+takes back the other player's event. The tables are made by migration 0011.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from listbuilder.engine.match import MAX_EVENTS, Event
+from listbuilder.storage import (
+    EDIT_TOKEN_BYTES,
+    SHARE_TOKEN_BYTES,
+    MatchEventRow,
+    MatchRow,
+    Sessions,
+    _now,
+    _plausible,
+    _utc,
+    hash_token,
+)
+
+# An event as stored (its JSON): a kind, a side, a unit and a few short values. The web form
+# reads at most MAX_EVENT_VALUES values of at most 80 characters each, well inside this.
+MAX_EVENT_BYTES = 2048
+WATCHER = 0  # the side of whoever holds the spectators' link: no side, read only
+
+
+def new_token() -> str:
+    """A side's private link: as long as a roster's edit link."""
+    return secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+
+
+@dataclass(frozen=True)
+class Logged:
+    """An event as kept: the event, whose phone sent it (a side; None if unknown) and when."""
+
+    event: Event
+    side: int | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    id: int
+    system: str
+    header: str  # the match file without its events: players, rosters, options
+    version: int
+    watch_token: str
+    sides: int  # 2, or 1 for a solo game
+    created: datetime
+    updated: datetime
+    log: tuple[Logged, ...]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(logged.event for logged in self.log)
+
+
+class StaleMatch(Exception):
+    """The match changed since the version a change was based on."""
+
+    def __init__(self, current: StoredMatch) -> None:
+        self.current = current
+        super().__init__(f"match {current.id} is at version {current.version}")
+
+
+class MatchStore:
+    """Create and find matches, append to and undo their logs, in the rosters' database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.sessions = Sessions(engine)
+
+    def create(self, system: str, header: str, tokens: Sequence[str]) -> StoredMatch:
+        """A new match with no events, for one side or two, each with its private token
+        (`new_token`), of which only the hash is stored."""
+        now = _now()
+        row = MatchRow(side1_hash=hash_token(tokens[0]),
+                       side2_hash=hash_token(tokens[1]) if len(tokens) > 1 else None,
+                       watch_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES), system=system,
+                       header=header, version=1, created=now, updated=now)
+        with self.sessions.writing() as session:
+            session.add(row)
+        return _stored(row, ())
+
+    def by_token(self, token: str) -> tuple[StoredMatch, int] | None:
+        """The match a link opens and whose it is: a side (1 or 2) for a private link,
+        WATCHER for the spectators' link; None when no match has it."""
+        if not _plausible(token):
+            return None
+        digest = hash_token(token)
+        with self.sessions.reading() as session:
+            row = session.scalars(select(MatchRow).where(
+                (MatchRow.side1_hash == digest) | (MatchRow.side2_hash == digest)
+                | (MatchRow.watch_token == token))).first()
+            if row is None:
+                return None
+            side = 1 if row.side1_hash == digest else 2 if row.side2_hash == digest \
+                else WATCHER
+            return _stored(row, _log(session, row.id)), side
+
+    def version_by_token(self, token: str) -> int | None:
+        """The version of the match a link opens, alone: what a phone polls every few
+        seconds to know whether to redraw (one indexed row, no log)."""
+        if not _plausible(token):
+            return None
+        digest = hash_token(token)
+        with self.sessions.reading() as session:
+            return session.scalars(select(MatchRow.version).where(
+                (MatchRow.side1_hash == digest) | (MatchRow.side2_hash == digest)
+                | (MatchRow.watch_token == token))).first()
+
+    def get(self, match_id: int) -> StoredMatch:
+        with self.sessions.reading() as session:
+            row = session.scalars(select(MatchRow).where(MatchRow.id == match_id)).first()
+            if row is None:
+                raise LookupError(f"match {match_id} does not exist")
+            return _stored(row, _log(session, row.id))
+
+    def append(self, match_id: int, base_version: int, event: Event,
+               side: int | None) -> StoredMatch:
+        """Append `event`, sent by `side`'s phone, if the match is still at `base_version`
+        (else StaleMatch: the caller checks it again on the log as it now is)."""
+        with self.sessions.writing() as session:
+            row = self._at(session, match_id, base_version)
+            count = session.scalar(select(func.count()).select_from(MatchEventRow)
+                                   .where(MatchEventRow.match_id == match_id)) or 0
+            if count >= MAX_EVENTS:
+                raise ValueError(f"a match holds at most {MAX_EVENTS} events")
+            data = json.dumps(event.to_data(), ensure_ascii=False)
+            if len(data.encode("utf-8")) > MAX_EVENT_BYTES:
+                raise ValueError(f"an event is at most {MAX_EVENT_BYTES} bytes")
+            now = _now()
+            session.add(MatchEventRow(match_id=match_id, seq=count + 1, data=data,
+                                      event_id=event.id or None, side=side, at=now))
+            row.version, row.updated = base_version + 1, now
+            session.flush()
+            return _stored(row, _log(session, match_id))
+
+    def undo(self, match_id: int, base_version: int) -> StoredMatch:
+        """Remove the last event, if the match is still at `base_version` (else StaleMatch:
+        the log moved on, and the last event may be another phone's)."""
+        with self.sessions.writing() as session:
+            row = self._at(session, match_id, base_version)
+            last = session.scalar(select(func.max(MatchEventRow.seq))
+                                  .where(MatchEventRow.match_id == match_id))
+            if last is not None:
+                session.execute(delete(MatchEventRow).where(MatchEventRow.match_id == match_id,
+                                                            MatchEventRow.seq == last))
+                row.version, row.updated = base_version + 1, _now()
+            session.flush()
+            return _stored(row, _log(session, match_id))
+
+    def _at(self, session: Session, match_id: int, base_version: int) -> MatchRow:
+        # the version moves first, in the write lock: of two changes based on one version,
+        # exactly one finds it
+        result = session.execute(update(MatchRow).where(
+            MatchRow.id == match_id, MatchRow.version == base_version)
+            .values(version=base_version))
+        row = session.scalars(select(MatchRow).where(MatchRow.id == match_id)
+                              .with_for_update()).first()
+        if row is None:
+            raise LookupError(f"match {match_id} does not exist")
+        if int(getattr(result, "rowcount", 0)) != 1:
+            raise StaleMatch(_stored(row, _log(session, match_id)))
+        return row
+
+
+def event_of(data: dict[str, object]) -> Event:
+    """An event from its mapping as stored (`Event.to_data`)."""
+    known = ("kind", "side", "unit", "id")
+    values = tuple(sorted((k, v) for k, v in data.items() if k not in known))
+    side, unit = data.get("side"), data.get("unit")
+    return Event(str(data["kind"]), side if isinstance(side, int) else None,
+                 unit if isinstance(unit, int) else None,
+                 values,  # type: ignore[arg-type]
+                 str(data.get("id") or ""))
+
+
+def _log(session: Session, match_id: int) -> tuple[Logged, ...]:
+    rows = session.execute(select(MatchEventRow.data, MatchEventRow.side, MatchEventRow.at)
+                           .where(MatchEventRow.match_id == match_id)
+                           .order_by(MatchEventRow.seq)).all()
+    return tuple(Logged(event_of(json.loads(data)), side, _utc(at)) for data, side, at in rows)
+
+
+def _stored(row: MatchRow, log: Sequence[Logged]) -> StoredMatch:
+    return StoredMatch(row.id, row.system, row.header, row.version, row.watch_token,
+                       2 if row.side2_hash else 1, _utc(row.created), _utc(row.updated),
+                       tuple(log))

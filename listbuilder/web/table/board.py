@@ -1,0 +1,202 @@
+"""The board a phone shows: the score, each side's units with what they may do next, the
+game's own actions and the log, laid out from the rules of play (`Play.choices`, `units`,
+`outcome`) so that templates only draw.
+
+The rules hand out one event per possibility they want a button for (`choices`): "Activate:
+Hold" and "Activate: Run", a shot removing 1 model and one removing 13. Taps are grouped by
+kind and unit: what is the same in every choice of a group is fixed, and what varies becomes
+the one thing to pick: a button each for yes/no or a few words, a list for many words, a
+number box (from the least to the most the choices show) for a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from listbuilder.engine.match import Event, Value, describe, unit_words, value_words
+from listbuilder.web.table.matches import Table
+
+FEW_WORDS = 4  # up to this many word choices are buttons; more are a list
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A value the player picks before tapping: a number box or a list."""
+
+    name: str
+    label: str
+    kind: str  # "number" or "list"
+    value: Value
+    low: int | None = None
+    high: int | None = None
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One button: a form posting an event, with its fixed values and what is left to pick."""
+
+    label: str
+    kind: str
+    side: int | None
+    unit: int | None
+    fixed: tuple[tuple[str, str], ...]  # v_<name> -> the value as the form sends it
+    picks: tuple[Pick, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    side: int
+    unit: int
+    name: str
+    alive: bool
+    words: str
+    taps: tuple[Tap, ...]
+    current: bool = False
+    copy: int = 0  # which of the entry's copies, for a game that plays them apart (WarStuff)
+
+    @property
+    def key(self) -> str:
+        return f"u{self.side}-{self.unit}" + (f"-{self.copy}" if self.copy else "")
+
+
+@dataclass(frozen=True)
+class SideView:
+    side: int
+    name: str
+    mine: bool
+    units: tuple[UnitRow, ...]
+    taps: tuple[Tap, ...]  # the side's own actions (not one unit's)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    position: int
+    words: str
+    side: int | None
+    at: str
+
+
+@dataclass(frozen=True)
+class Board:
+    headline: str
+    over: bool
+    winner: str
+    scores: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    sides: tuple[SideView, ...]
+    game_taps: tuple[Tap, ...]  # the game's own (a round ends)
+    log: tuple[LogLine, ...] = field(default_factory=tuple)
+    last: str = ""  # the last event, in words: what undo takes back
+    broken: str = ""
+
+
+def form_value(value: Value) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
+    """The buttons for `events` (choices of one side, unit or the game), grouped."""
+    groups: dict[tuple[str, int | None, int | None], list[Event]] = {}
+    for ev in events:
+        groups.setdefault((ev.kind, ev.side, ev.unit), []).append(ev)
+    out: list[Tap] = []
+    for (kind, side, unit), group in groups.items():
+        label = table.play.kinds[kind].label if kind in table.play.kinds else kind
+        names = list(dict.fromkeys(name for ev in group for name, _ in ev.values))
+        seen: dict[str, list[Value]] = {n: [] for n in names}
+        for ev in group:
+            for name, value in ev.values:
+                if value not in seen[name]:
+                    seen[name].append(value)
+        varying = [n for n in names if len(seen[n]) > 1]
+        fixed = tuple((n, form_value(seen[n][0])) for n in names if n not in varying)
+        if not varying:
+            out.append(Tap(label, kind, side, unit, fixed))
+            continue
+        one = varying[0] if len(varying) == 1 else None
+        values = seen[one] if one else []
+        if one and (all(isinstance(v, bool) for v in values)
+                    or (all(isinstance(v, str) for v in values) and len(values) <= FEW_WORDS)):
+            for v in values:
+                out.append(Tap(f"{label}: {value_words(one, v)}", kind, side, unit,
+                               (*fixed, (one, form_value(v)))))
+            continue
+        picks = []
+        for name in varying:
+            vs = seen[name]
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+                ints = [int(v) for v in vs]
+                picks.append(Pick(name, name.replace("_", " "), "number", ints[0], min(ints),
+                                  max(ints) if one else None))
+            else:
+                picks.append(Pick(name, name.replace("_", " "), "list", form_value(vs[0]),
+                                  options=tuple(form_value(v) for v in vs)))
+        out.append(Tap(label, kind, side, unit, fixed, tuple(picks)))
+    return tuple(out)
+
+
+def board(table: Table, current: tuple[int, int] | None = None) -> Board:
+    play, match, state = table.play, table.match, table.state
+    outcome = table.outcome
+    choices = [] if table.watching or outcome.over or table.broken else play.choices(state)
+    by_unit: dict[tuple[int, int], list[Event]] = {}
+    by_side: dict[int, list[Event]] = {}
+    game: list[Event] = []
+    for ev in choices:
+        if ev.side is None:
+            game.append(ev)
+        elif ev.unit is None:
+            by_side.setdefault(ev.side, []).append(ev)
+        else:
+            by_unit.setdefault((ev.side, ev.unit), []).append(ev)
+    current = current or _current(table)
+    sides = []
+    order = sorted(range(1, len(match.players) + 1), key=lambda s: s != table.side)
+    for side in order:
+        player = match.players[side - 1]
+        rows = tuple(_row(table, side, unit, by_unit.get((side, unit["unit"]), []), current)
+                     for unit in play.units(state, side))
+        sides.append(SideView(side, player.name, side == table.side, rows,
+                              taps(table, by_side.get(side, []))))
+    names = [p.name for p in match.players]
+    scores = tuple((label, tuple(zip(names, values, strict=False)))
+                   for label, values in outcome.scores)
+    log = tuple(LogLine(i, describe(match, play, logged.event), logged.side,
+                        logged.at.strftime("%H:%M"))
+                for i, logged in enumerate(table.stored.log, 1))
+    winner = names[outcome.winner - 1] if outcome.over and outcome.winner else ""
+    broken = str(table.broken) if table.broken else ""
+    return Board(outcome.reason, outcome.over, winner, scores, tuple(sides),
+                 taps(table, game), tuple(reversed(log)), log[-1].words if log else "", broken)
+
+
+def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
+         current: tuple[int, int] | None) -> UnitRow:
+    number = int(unit["unit"])
+    copy = int(unit.get("copy") or 0)
+    if copy:  # one row a copy: its own taps
+        choices = [ev for ev in choices if ev.get("copy") in (None, copy)]
+        words = unit_words({k: v for k, v in unit.items() if k not in ("copy", "copies")})
+        name = f"{unit['name']} ({copy} of {unit.get('copies', copy)})" \
+            if int(unit.get("copies") or 1) > 1 else str(unit["name"])
+    else:
+        words, name = unit_words(unit), str(unit["name"])
+    return UnitRow(side, number, name, bool(unit.get("alive", True)), words,
+                   taps(table, choices), current == (side, number), copy)
+
+
+def _current(table: Table) -> tuple[int, int] | None:
+    """The unit the rules say is acting (its activation under way), if they say."""
+    data = table.play.to_data(table.state)
+    for key in ("current", "tested", "ready"):
+        found = data.get(key)
+        if isinstance(found, list | tuple) and len(found) == 2 \
+                and all(isinstance(v, int) for v in found):
+            return int(found[0]), int(found[1])
+    return None
