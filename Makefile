@@ -50,6 +50,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/calls.py
 	test ! -f benchmarks/print.py || $(BIN)/python benchmarks/print.py
 	$(BIN)/python benchmarks/studio.py
+	$(BIN)/python benchmarks/matchup.py
+	$(BIN)/python benchmarks/table.py
 
 schema: $(STAMP)
 	$(BIN)/listbuilder schema -o docs/roster.schema.json
