@@ -100,8 +100,8 @@ def test_the_game_is_registered_and_starts_from_the_rosters() -> None:
     assert trukk.actions == ("Hold", "Move", "Cruise")
     rows = PLAY.units(state, 1)
     assert rows[0] == {"unit": 1, "name": "Ork Boyz", "alive": True, "status": STEADY,
-                       "points": 50, "activated": False, "action": "", "must_test": False,
-                       "tests": [], "models": 10, "size": 10}
+                       "points": 50, "activated": False, "action": "", "reacted": False,
+                       "must_test": False, "tests": [], "models": 10, "size": 10}
     assert rows[2]["vehicle"] is True and rows[2]["damage"] == []
 
 
@@ -415,3 +415,29 @@ def test_the_example_match_is_won_by_the_space_marines_last_round_rally() -> Non
     assert outcome.reason == "after round 4: 225 pts to 175"
     assert {e.kind for e in match.events} == set(PLAY.kinds)
     assert 20 <= len(match.events) <= 60
+
+
+def test_an_overwatch_unit_reacts_once_a_round_during_an_enemy_activation() -> None:
+    """The seed's Overwatch "may react once per round by firing at enemy movement": the
+    reaction is its own event (its models removed are a shot on the target), refused a second
+    time in the round, on the unit's own side's activation, or for a unit not on Overwatch.
+    Reading: docs/rules-notes.md#at-the-table-overwatch-reacts-once-a-round"""
+    watching = (event("first-turn", 1), act(1, BOYZ, "Overwatch"), act(2, MARINES_UNIT, "Walk"))
+    reacted = play(*watching, event("react", 1, BOYZ), event("shot", 2, MARINES_UNIT, models=2))
+    assert unit(reacted, 1, BOYZ).reacted and unit(reacted, 2, MARINES_UNIT).left == 3
+    assert event("react", 1, BOYZ) not in PLAY.choices(reacted)
+    again = refused_last(PLAY, TWO, (*watching, event("react", 1, BOYZ),
+                                     event("react", 1, BOYZ)))
+    assert "already reacted this round" in again.message
+    own = refused_last(PLAY, TWO, (event("first-turn", 1), act(1, BOYZ, "Overwatch"),
+                                   event("react", 1, BOYZ)))
+    assert "its own side's" in own.message
+    not_on = refused_last(PLAY, TWO, (event("first-turn", 1), act(1, BOYZ, "Walk"),
+                                      act(2, MARINES_UNIT, "Walk"), event("react", 1, BOYZ)))
+    assert "not on Overwatch" in not_on.message
+    # the round's end clears it with the action: a new round, a new reaction
+    round_one = (*watching, event("react", 1, BOYZ), act(1, GRETCHIN), act(2, PREDATOR),
+                 act(1, TRUKK), event("round-end"))
+    assert not unit(play(*round_one), 1, BOYZ).reacted
+    assert unit(play(*round_one, *watching[:1], act(1, BOYZ, "Overwatch"),
+                     act(2, MARINES_UNIT, "Walk"), event("react", 1, BOYZ)), 1, BOYZ).reacted

@@ -24,6 +24,8 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Setting,
+    Value,
     event,
     other,
     players_of,
@@ -171,6 +173,11 @@ class ActionHammerState:
 
 class ActionHammerPlay(Play[ActionHammerState]):
     rounds: ClassVar[int | None] = ROUNDS
+    settings: ClassVar[tuple[Setting, ...]] = (
+        Setting("objectives", "Objective markers", OBJECTIVES_MIN, OBJECTIVES_MAX,
+                DEFAULT_OBJECTIVES, f"{OBJECTIVES_MIN} to {OBJECTIVES_MAX}, as the players "
+                                    f"set them out (or roll D3+2); {DEFAULT_OBJECTIVES} if "
+                                    f"left empty."),)
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the deployment roll-off: takes the first turn", unit=False),
         "morale": Kind("Morale test at the start of its activation", values={"passed": bool}),
@@ -434,6 +441,37 @@ class ActionHammerPlay(Play[ActionHammerState]):
         reason = (f"after round {ROUNDS}: {max(one, two)} VP to {min(one, two)}" if winner
                   else f"after round {ROUNDS}: a draw at {one} VP each")
         return Outcome(True, winner, reason, scores)
+
+    def situation(self, state: ActionHammerState, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the log sets of quick-resolve (docs/rules-notes.md, "At the table: odds for
+        ActionHammer"), from each roster entry's own state (a Bodyguard's entry fields its
+        Leader too, as the roster joins them; only the Bodyguard's models are set):
+
+        - `attacker_stance`, `defender_stance`: each unit's `stance`, `STUNNED` while a failed
+          morale test holds it (`stunned`); before its first activation, the opening stance.
+          The play state spells stances as the catalog does (Regular, Attacking, Defensive,
+          Stunned), which is how the resolver offers them.
+        - `attacker_models`, `defender_models`: each entry's `left`, the models its wounds
+          and removals have left it (none left: destroyed, no odds).
+        - `defender_start`: the target's `size`, its models at the start, for its morale test.
+        - `wounds_lost`: the target's `hurt`, the wounds on its damaged model (always fewer
+          than a model's Wounds).
+        """
+        out: dict[str, Value] = {}
+        for key, at in (("attacker", attacker), ("defender", defender)):
+            side, number = at
+            if not (side <= len(state.sides) and 1 <= number <= len(state.sides[side - 1])):
+                continue
+            unit = state.unit(side, number)
+            if not unit.alive:
+                continue
+            out[f"{key}_stance"] = STUNNED if unit.stunned else unit.stance
+            out[f"{key}_models"] = unit.left
+            if key == "defender":
+                out["defender_start"] = unit.size
+                out["wounds_lost"] = unit.hurt
+        return out
 
     def to_data(self, state: ActionHammerState) -> dict[str, Any]:
         return {"round": state.round, "rounds": ROUNDS, "first": state.first,

@@ -23,6 +23,7 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Value,
     event,
     other,
     players_of,
@@ -409,6 +410,21 @@ class HammerWarsPlay(Play[HammerWarsState]):
         reason = (f"{state.ended}: {max(one, two)} VP to {min(one, two)}" if winner
                   else f"{state.ended}: a draw at {one} VP each")
         return Outcome(True, winner, reason, scores)
+
+    def situation(self, state: HammerWarsState, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the log sets of quick-resolve: the target's `lives`, the fewest lives left
+        of its type's models on the table (`on_table`: the most hurt, the one a player
+        finishes off), or the card's `lives` when none is deployed (docs/rules-notes.md, "At
+        the table: odds for Hammer Wars"). Nothing of the attacker: its lives change nothing
+        it rolls, and whether it stands within 2" of its Duty marker is not in the log."""
+        side, number = defender
+        if not (state.present(side) and 1 <= number <= len(state.side(side).units)):
+            return {}
+        unit = state.side(side).unit(number)
+        if not unit.known or unit.lives < 1:
+            return {}
+        return {"lives": min(unit.on_table) if unit.on_table else unit.lives}
 
     def to_data(self, state: HammerWarsState) -> dict[str, Any]:
         turn = None if state.ended else state.active  # an ended game has nobody's turn

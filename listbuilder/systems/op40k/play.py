@@ -21,6 +21,7 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Value,
     event,
     other,
     players_of,
@@ -35,6 +36,7 @@ DIE = 6  # the damage table is numbered 1 to 6: a 6 destroys the vehicle
 HOLD_ONLY_FROM = 4  # rolls 4-5: Hold only for the rest of the game; 1-3: a test to activate
 HOLD = "Hold"  # the one action a vehicle with a 4-5 damage result may still take
 ASSAULT = "Assault"  # the action whose fight the `assault` event records
+OVERWATCH = "Overwatch"  # the action that may react once a round (the `react` event)
 
 # a unit's standing, as the tracker lists it
 STEADY = "steady"
@@ -68,6 +70,7 @@ class UnitState:
     status: str = STEADY
     activated: bool = False  # this round
     action: str = ""  # what it did this round
+    reacted: bool = False  # fired on Overwatch this round (once a round)
     must_test: bool = False  # a morale test is due (halved by an attack, or lost an assault)
     shaken: bool = False  # a 1-3 damage result: a Quality test before it next activates
     hold_only: bool = False  # a 4-5 damage result: Hold for the rest of the game
@@ -146,6 +149,7 @@ class Op40kPlay(Play[Op40kState]):
         "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int}),
         "morale": Kind("Morale test", values={"passed": bool}),
         "off-table": Kind("Fled off the table"),
+        "react": Kind("Overwatch: fires at a moving enemy (once a round)"),
         "round-end": Kind("End the round", side=False, unit=False),
     }
 
@@ -186,7 +190,8 @@ class Op40kPlay(Play[Op40kState]):
         handler = {"activate": self._activate, "rally": self._rally,
                    "vehicle-test": self._vehicle_test, "shot": self._shot,
                    "assault": self._assault, "vehicle-damage": self._vehicle_damage,
-                   "morale": self._morale, "off-table": self._off_table}[ev.kind]
+                   "morale": self._morale, "off-table": self._off_table,
+                   "react": self._react}[ev.kind]
         return handler(state, side, number, unit, ev)
 
     def _no_test_pending(self, state: Op40kState) -> None:
@@ -422,6 +427,25 @@ class Op40kPlay(Play[Op40kState]):
                                                       must_test=False))
         return _settle(state)
 
+    def _react(self, state: Op40kState, side: int, number: int, unit: UnitState,
+               ev: Event) -> Op40kState:
+        """An Overwatch unit fires at an enemy moving across its field of fire: once a round,
+        during an enemy unit's activation. The models it removes are a `shot` on the target."""
+        self._in_round(state)
+        if unit.action != OVERWATCH:
+            raise Refused(f"{unit.name} is not on Overwatch this round"
+                          + (f" (it took {unit.action})" if unit.action else ""),
+                          "Only a unit that activated with Overwatch this round may react.")
+        if unit.reacted:
+            raise Refused(f"{unit.name} has already reacted this round",
+                          "Overwatch reacts once a round: record the next round's instead.")
+        assert state.current is not None  # _in_round
+        if state.current[0] == side:
+            raise Refused(f"{unit.name} reacts to enemy movement, and the unit acting now is "
+                          f"its own side's", "Record the reaction during an enemy "
+                                             "unit's activation.")
+        return state.with_unit(side, number, replace(unit, reacted=True))
+
     def _round_end(self, state: Op40kState) -> Op40kState:
         self._no_test_pending(state)
         waiting = [(s, n) for s, units in enumerate(state.sides, 1)
@@ -432,8 +456,8 @@ class Op40kPlay(Play[Op40kState]):
                           f"such as side {s}'s {state.unit(s, n).name}",
                           "Activate every unit (Hold, if it does nothing) before the round "
                           "ends.")
-        sides = tuple(tuple(replace(u, activated=False, action="") for u in units)
-                      for units in state.sides)
+        sides = tuple(tuple(replace(u, activated=False, action="", reacted=False)
+                            for u in units) for units in state.sides)
         last = state.round >= ROUNDS
         return replace(state, sides=sides, round=state.round if last else state.round + 1,
                        first=None, turn=None, current=None, assaulted=False, ready=None,
@@ -469,7 +493,17 @@ class Op40kPlay(Play[Op40kState]):
                     out += [event("activate", state.turn, n, action=a)
                             for a in self._actions(u)[-2:]]
         out += self._attacks(state)
+        out += self._reactions(state)
         return out
+
+    def _reactions(self, state: Op40kState) -> list[Event]:
+        """Overwatch units of the side not acting now that have not reacted this round."""
+        if state.current is None or state.ready is not None:
+            return []
+        acting = state.current[0]
+        return [event("react", s, n) for s, units in enumerate(state.sides, 1) if s != acting
+                for n, u in enumerate(units, 1)
+                if u.on_table and u.action == OVERWATCH and not u.reacted]
 
     def _actions(self, unit: UnitState) -> tuple[str, ...]:
         return (HOLD,) if unit.hold_only else unit.actions
@@ -526,6 +560,39 @@ class Op40kPlay(Play[Op40kState]):
                   if winner else f"after round {ROUNDS}: a draw at {one} pts each")
         return Outcome(True, winner, reason, scores)
 
+    def situation(self, state: Op40kState, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the log sets of quick-resolve (docs/rules-notes.md, "At the table: odds for
+        One Page 40k"):
+
+        - `attacker_models`, `defender_models`: each unit's `left`, the models the shots and
+          assaults have left it (a vehicle has none to set; a destroyed unit, none left, sets
+          nothing and has no odds at all).
+        - `action`: the attacker's shooting action, `HOLD` for a vehicle whose 4-5 damage
+          result (`hold_only`) leaves it nothing else; else the action it took this round
+          (`action`), which the resolver keeps only when it shoots (Run and Cruise don't).
+        - `attack`: `ASSAULT` when that is the action it took this round: the fight its
+          `assault` event records.
+        """
+        out: dict[str, Value] = {}
+        side, number = attacker
+        if side <= len(state.sides) and 1 <= number <= len(state.sides[side - 1]):
+            unit = state.unit(side, number)
+            if unit.on_table and not unit.vehicle and unit.left >= 1:
+                out["attacker_models"] = unit.left
+            if unit.on_table and unit.vehicle and unit.hold_only:
+                out["action"] = HOLD
+            elif unit.on_table and unit.action == ASSAULT:
+                out["attack"] = ASSAULT
+            elif unit.on_table and unit.action:
+                out["action"] = unit.action
+        side, number = defender
+        if side <= len(state.sides) and 1 <= number <= len(state.sides[side - 1]):
+            target = state.unit(side, number)
+            if target.on_table and not target.vehicle and target.left >= 1:
+                out["defender_models"] = target.left
+        return out
+
     def to_data(self, state: Op40kState) -> dict[str, Any]:
         return {"round": state.round, "rounds": ROUNDS, "first": state.first,
                 "turn": state.turn, "over": state.over,
@@ -541,7 +608,8 @@ class Op40kPlay(Play[Op40kState]):
             row: dict[str, Any] = {"unit": n, "name": u.name, "alive": u.on_table,
                                    "status": u.status, "points": u.points,
                                    "activated": u.activated, "action": u.action,
-                                   "must_test": u.must_test, "tests": list(u.tests)}
+                                   "reacted": u.reacted, "must_test": u.must_test,
+                                   "tests": list(u.tests)}
             if u.vehicle:
                 row.update(vehicle=True, shaken=u.shaken, hold_only=u.hold_only,
                            damage=list(u.damage))

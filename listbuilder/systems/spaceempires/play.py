@@ -26,7 +26,18 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar, cast
 
-from listbuilder.engine.match import Event, Kind, Match, Outcome, Play, Refused, event, with_side
+from listbuilder.engine.match import (
+    Event,
+    Kind,
+    Match,
+    Outcome,
+    Play,
+    Refused,
+    Setting,
+    Value,
+    event,
+    with_side,
+)
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.spaceempires.limits import Empire
@@ -37,7 +48,8 @@ from listbuilder.systems.spaceempires.model import (
     PlanetKind,
     SpaceEmpiresCatalog,
 )
-from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, battle, card_bonus
+from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, battle, card_bonus, card_key
+from listbuilder.systems.spaceempires.resolve import SIDES as SIDE_WORDS
 
 # The seven phases of a Warp Empires game turn, in order (the seed's turn sequence).
 PHASES = ("Draw", "Move", "Battle", "Revenue", "Recruit", "Upkeep", "Control")
@@ -334,6 +346,11 @@ def _unit_of(side: SideState, name: str) -> Chit:
 # -- the rules of play ------------------------------------------------------------------------
 
 class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
+    settings: ClassVar[tuple[Setting, ...]] = (
+        Setting("planets", "Planets on the map", 1, MAX_MAP_PLANETS, DEFAULT_MAP_PLANETS,
+                f"All the planets of your map, yours included (at most {MAX_MAP_PLANETS}); "
+                f"{DEFAULT_MAP_PLANETS} if left empty. A map smaller than the empires hold is "
+                f"read as just big enough."),)
     kinds: ClassVar[Mapping[str, Kind]] = {
         "draw": Kind("Draw a card", unit=False, values={"card": str}),
         "discard": Kind("Discard a card", unit=False, values={"card": str}),
@@ -776,6 +793,35 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 return Outcome(True, n, f"{_who(s, n)} holds {s.held(n)} of the map's "
                                         f"{s.map_planets} planets, over {pct}%", scores)
         return Outcome(False, None, f"turn {s.turn}, {PHASES[s.phase]} Phase", scores)
+
+    def situation(self, state: SpaceEmpiresState, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the log sets of quick-resolve: only the battle being fought, if any
+        (docs/rules-notes.md, "At the table: odds for Space Empires"). No map is kept, so
+        outside a battle nothing says where two stacks would meet: the defaults stand.
+
+        - `battle`: the open battle's `where`, space or ground.
+        - `bombard`: no, in a ground battle whose invader is the defender's side: the
+          resolver's attacker is the invader, and a defending planet's ships don't fight on
+          the ground (the tracker refuses them).
+        - the cards each side has played into it (the battle's `cards`, by side), counted per
+          card as `attacker_<card>` for the attacker's side, `defender_<card>` for the other:
+          Force cards are played only into a battle, so these are all the state knows.
+        """
+        b = state.battle
+        if b is None:
+            return {}
+        out: dict[str, Value] = {"battle": b.where}
+        if b.where == GROUND and attacker[0] != b.attacker:
+            out["bombard"] = False
+        played = Counter(b.cards)
+        for (side, name), count in sorted(played.items()):
+            i = state.card(name)
+            if i is None:
+                continue
+            who = SIDE_WORDS[0] if side == attacker[0] else SIDE_WORDS[1]
+            out[card_key(who, state.cards[i])] = count
+        return out
 
     def to_data(self, state: SpaceEmpiresState) -> dict[str, Any]:
         s = state

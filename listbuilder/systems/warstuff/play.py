@@ -22,6 +22,7 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Value,
     event,
     other,
     players_of,
@@ -29,6 +30,7 @@ from listbuilder.engine.match import (
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
+from listbuilder.systems.warstuff.resolve import MAX_WOUNDS
 
 # the four actions of the activation table
 HOLD, RECOVER, WALK, RUN = "Hold", "Recover", "Walk", "Run"
@@ -462,6 +464,23 @@ class WarStuffPlay(Play[WarStuffState]):
     def _fall(self, state: WarStuffState, side: int) -> str:
         name = state.names[side - 1]
         return f"{name} conceded" if side in state.conceded else f"all of {name}'s units are dead"
+
+    def situation(self, state: WarStuffState, attacker: tuple[int, int],
+                  defender: tuple[int, int]) -> Mapping[str, Value]:
+        """What the log sets of quick-resolve: the target's `wounds` (its Wounds taken, at
+        most the resolver's `MAX_WOUNDS`) and `stunned`, from one copy of the target's entry,
+        the most hurt one still alive: the most Wounds, a stunned one first at equal Wounds,
+        then the lowest copy (docs/rules-notes.md, "At the table: odds for WarStuff"). The
+        attacker's state sets nothing: a stunned attacker may only Recover, and its Wounds
+        change nothing it does. An entry with no copy alive sets nothing (it has no odds)."""
+        side, number = defender
+        if not (side <= len(state.sides) and 1 <= number <= len(state.sides[side - 1])):
+            return {}
+        alive = [u for u in state.sides[side - 1][number - 1].copies if u.alive]
+        if not alive:
+            return {}
+        target = max(alive, key=lambda u: (u.wounds, u.stunned))  # the first of equals
+        return {"wounds": min(target.wounds, MAX_WOUNDS), "stunned": target.stunned}
 
     def to_data(self, state: WarStuffState) -> dict[str, Any]:
         return {"round": state.round, "first": state.first, "turn": state.turn,
