@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from webtools import Player
 
 from listbuilder import migrations
-from listbuilder.storage import RosterStore, make_engine, sqlite_url
+from listbuilder.storage import Base, RosterStore, make_engine, sqlite_url
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 
@@ -92,10 +92,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     url = request.getfixturevalue("pg_migrated")
     server: pgserver.Server = request.getfixturevalue("pg_server")
     with server.admin(url) as connection:  # far quicker than a new database per test
-        # print_jobs too: a print left waiting by an earlier test would take a place in the
-        # line's share of the address every test client asks from (prints.queue)
-        connection.execute("TRUNCATE rosters, roster_history, print_cache, packs, pack_versions, "
-                           "pack_tombstones, print_jobs RESTART IDENTITY")
+        # every table of ours, print_jobs too: a print left waiting by an earlier test would
+        # take a place in the line's share of the address every test client asks from
+        connection.execute(f"TRUNCATE {', '.join(sorted(Base.metadata.tables))} "
+                           f"RESTART IDENTITY")
     yield url
 
 

@@ -70,13 +70,21 @@
     current().querySelectorAll(".unit.waiting").forEach(function (li) {
       li.classList.remove("waiting");
     });
+    current().querySelectorAll(".tap-pending").forEach(function (note) { note.remove(); });
     queue.forEach(function (tap) {
       var li = document.createElement("li");
       li.textContent = "Waiting to send: " + tap.label;
       list.appendChild(li);
       if (tap.unitKey) {
+        // on the unit itself too: what was tapped shows where the player looks
         var unit = document.getElementById(tap.unitKey);
-        if (unit && unit.parentNode) unit.parentNode.classList.add("waiting");
+        if (unit && unit.parentNode) {
+          unit.parentNode.classList.add("waiting");
+          var note = document.createElement("span");
+          note.className = "tap-pending";
+          note.textContent = "Tapped, not sent yet: " + tap.what;
+          unit.querySelector("summary").appendChild(note);
+        }
       }
     });
     if (queue.length && offline) {
@@ -123,6 +131,15 @@
       if (name !== "csrf_token" && name !== "base" && name !== "id") out.push([name, value]);
     });
     return out;
+  }
+
+  // the numbers and words picked on the tap's own boxes, as they read: " (models 3)"
+  function picked(form) {
+    var parts = Array.prototype.map.call(form.querySelectorAll(".pick"), function (label) {
+      var box = label.querySelector("input, select");
+      return label.firstChild.textContent.trim() + " " + (box ? box.value : "");
+    });
+    return parts.length ? " (" + parts.join(", ") + ")" : "";
   }
 
   function send(url, pairs, id) {
@@ -177,7 +194,8 @@
       queue.push({
         url: form.getAttribute("action"), fields: fields(form, event.submitter), id: newId(),
         label: (details ? details.querySelector(".unit-name").textContent + ": " : "") +
-          (button ? button.textContent.trim() : "tap"),
+          (button ? button.textContent.trim() : "tap") + picked(form),
+        what: (button ? button.textContent.trim() : "tap") + picked(form),
         unitKey: details ? details.id : ""
       });
       save();
