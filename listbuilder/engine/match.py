@@ -173,6 +173,13 @@ class Play(Generic[S]):
         of them must be accepted by `apply`."""
         raise NotImplementedError
 
+    def offers(self, state: S) -> list[Event]:
+        """Every event the rules allow now, as the tracker's buttons: each kind that may
+        happen to each unit, each word value it may take, and for a number its least and its
+        most (two events; the button's box takes any between). `choices` is a sample of
+        these for random games; by default the two are the same."""
+        return self.choices(state)
+
     def outcome(self, state: S) -> Outcome:
         raise NotImplementedError
 

@@ -411,6 +411,62 @@ class ActionHammerPlay(Play[ActionHammerState]):
             out.append(event("remove", side, own[0], models=1))
         return out
 
+    def offers(self, state: ActionHammerState) -> list[Event]:
+        """Every event the rules allow now: the deployment roll-off; after a morale test,
+        the tested unit's activation; else, in a side's turn, each unit not yet activated
+        (by either entry of a Leader and its Bodyguard): its morale test when due, or its
+        activation in each stance open to it, at objective 0 (none) to the last; the turn's
+        end once all have; wounds (1 to all left) on every unit alive that takes them (a
+        Leader's only once its Bodyguard is gone) and models removed (1 to all left) from
+        every unit of two models or more."""
+        if state.over or state.destroyed is not None:
+            return []
+        if state.first is None:
+            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
+        if state.tested is not None:
+            side, number = state.tested
+            return [ev for n in state.members(side, number)
+                    for ev in self._every_activation(state, side, n)]
+        assert state.turn is not None
+        side = state.turn
+        out: list[Event] = []
+        waiting = [n for n in state.table_units(side) if not state.unit(side, n).activated]
+        for head in waiting:
+            for n in state.members(side, head):
+                if state.morale_due(side, n):
+                    out += [event("morale", side, n, passed=p) for p in (True, False)]
+                else:
+                    out += self._every_activation(state, side, n)
+        if not waiting:
+            out.append(event("end-turn", side))
+        for s in range(1, len(state.sides) + 1):
+            for n, u in enumerate(state.sides[s - 1], 1):
+                if not u.alive:
+                    continue
+                if not (u.leader and len(state.members(s, n)) > 1):
+                    out += [event("wound", s, n, wounds=w) for w in sorted({1, u.wounds_left})]
+                if u.left >= MULTI_MODEL:
+                    out += [event("remove", s, n, models=m) for m in (1, u.left)]
+        return out
+
+    def _every_activation(self, state: ActionHammerState, side: int,
+                          number: int) -> list[Event]:
+        """Each stance the unit may take (none to pick when Stunned by its test), at no
+        objective or at the last (any between). What the unit has now comes first, so that
+        the tracker's button shows it before the player changes it: an activation that keeps
+        its stance and its objective, as a player who says neither means, is one tap."""
+        unit = state.unit(side, number)
+        places = tuple(dict.fromkeys((unit.objective, 0, state.objectives)))
+        if state.tested is not None and unit.stunned:
+            return [event("activate", side, number, objective=o) for o in places]
+        members = state.members(side, number)
+        stances = [s for s in CHOSEN if all(s in state.unit(side, n).stances for n in members)]
+        stances.sort(key=lambda s: s != unit.stance)
+        if not stances:  # none open to both of a joined pair: it keeps the one it has
+            return [event("activate", side, number, objective=o) for o in places]
+        return [event("activate", side, number, stance=s, objective=o)
+                for s in stances for o in places]
+
     def _activations(self, state: ActionHammerState, side: int, number: int) -> list[Event]:
         unit = state.unit(side, number)
         places = sorted({0, 1 + (number + state.round) % state.objectives})

@@ -387,6 +387,33 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 out.append(event("declare", s, objective=2))
         return out
 
+    def offers(self, state: HammerWarsState) -> list[Event]:
+        """Every event the rules allow now: `choices`, with a hit on every model on the table
+        (model 1 to the last deployed, 1 life to all it has left; no model named when all of
+        the type have the same lives left, for then it is all the same which) and a declared
+        objective from the first marker to the last."""
+        out = []
+        for ev in self.choices(state):
+            if ev.kind == "hit" or ev.kind == "declare":
+                continue
+            out.append(ev)
+        if state.over or state.ended or state.first is None:
+            return out
+        if state.active is not None and state.phase != DEPLOYMENT:
+            for s in range(1, len(state.sides) + 1):
+                for n, u in enumerate(state.side(s).units, 1):
+                    if len(set(u.on_table)) == 1:  # which model is hit changes nothing
+                        out += [event("hit", s, n, lives=v) for v in sorted({1, u.on_table[0]})]
+                    else:
+                        out += [event("hit", s, n, model=m, lives=v)
+                                for m, lives in enumerate(u.on_table, 1)
+                                for v in sorted({1, lives})]
+        for s in range(1, len(state.sides) + 1):
+            side = state.side(s)
+            if side.goal in DECLARED_GOALS and side.objective is None:
+                out += [event("declare", s, objective=o) for o in (1, OBJECTIVES)]
+        return out
+
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: HammerWarsState) -> Outcome:
         numbers = range(1, len(state.sides) + 1)

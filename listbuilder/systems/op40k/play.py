@@ -37,6 +37,7 @@ HOLD_ONLY_FROM = 4  # rolls 4-5: Hold only for the rest of the game; 1-3: a test
 HOLD = "Hold"  # the one action a vehicle with a 4-5 damage result may still take
 ASSAULT = "Assault"  # the action whose fight the `assault` event records
 OVERWATCH = "Overwatch"  # the action that may react once a round (the `react` event)
+PAPER_MOST = 20  # the most models a solo game's paper enemy is offered to lose in an assault
 
 # a unit's standing, as the tracker lists it
 STEADY = "steady"
@@ -465,18 +466,30 @@ class Op40kPlay(Play[Op40kState]):
 
     # -- what may come next ------------------------------------------------------------------
     def choices(self, state: Op40kState) -> list[Event]:
+        out, alone = self._activations(state, every=False)
+        if alone:
+            return out
+        return out + self._attacks(state) + self._reactions(state)
+
+    def _activations(self, state: Op40kState, every: bool) -> tuple[list[Event], bool]:
+        """What may start or end an activation now, and whether nothing else may come yet:
+        morale tests first while any is due; the unit that passed its test to activate, each
+        of its actions; the roll-off; each unit of the side whose turn it is, its actions
+        (`every` one, or two of them: the random games' short list) or its test; the
+        round's end."""
         if state.over:
-            return []
+            return [], True
         pending = state.pending_tests
         if pending:
-            return [event("morale", s, n, passed=p) for s, n in pending for p in (True, False)]
+            return [event("morale", s, n, passed=p) for s, n in pending
+                    for p in (True, False)], True
         if state.ready is not None:
             s, n = state.ready
             return [event("activate", s, n, action=a)
-                    for a in self._actions(state.unit(s, n))]
-        if state.first is None and any(state.left_to_activate(s)
-                                       for s in range(1, len(state.sides) + 1)):
-            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
+                    for a in self._actions(state.unit(s, n))], True
+        sides = range(1, len(state.sides) + 1)
+        if state.first is None and any(state.left_to_activate(s) for s in sides):
+            return [event("first-turn", s) for s in sides], True
         out: list[Event] = []
         if state.turn is None:
             out.append(event("round-end"))
@@ -489,11 +502,58 @@ class Op40kPlay(Play[Op40kState]):
                 elif u.shaken:
                     out += [event("vehicle-test", state.turn, n, passed=p)
                             for p in (True, False)]
-                else:  # two of its actions keep the list short
+                else:
+                    actions = self._actions(u)
                     out += [event("activate", state.turn, n, action=a)
-                            for a in self._actions(u)[-2:]]
-        out += self._attacks(state)
+                            for a in (actions if every else actions[-2:])]
+        return out, False
+
+    def offers(self, state: Op40kState) -> list[Event]:
+        """Every event the rules allow now: every activation (`_activations`); once a unit
+        has acted, a shot on every unit on the table (1 model to all left), a damage roll
+        (1 to 6) on every vehicle, the flee off the table of every fleeing unit, the acting
+        unit's assault on each enemy and every Overwatch reaction."""
+        out, alone = self._activations(state, every=True)
+        if alone or state.current is None:
+            return out
+        for s, units in enumerate(state.sides, 1):
+            for n, u in enumerate(units, 1):
+                if not u.on_table:
+                    continue
+                if u.vehicle:
+                    out += [event("vehicle-damage", s, n, roll=r) for r in (1, DIE)]
+                else:
+                    out += [event("shot", s, n, models=m) for m in sorted({1, u.left})]
+                if u.status == FLEEING:
+                    out.append(event("off-table", s, n))
+        out += self._assaults(state)
         out += self._reactions(state)
+        return out
+
+    def _assaults(self, state: Op40kState) -> list[Event]:
+        """The acting unit's assault, when it took the Assault action and has not fought:
+        on each enemy unit on the table, its own models lost from none to all, the enemy's
+        from none to all (a vehicle: its damage roll, 1 to 6); in a solo game, on the paper
+        enemy, whose losses only the players know."""
+        assert state.current is not None
+        s, n = state.current
+        unit = state.unit(s, n)
+        if unit.action != ASSAULT or state.assaulted or unit.status not in (STEADY, RALLIED):
+            return []
+        lost = sorted({0, unit.left})
+        if len(state.sides) < 2:
+            return [event("assault", s, n, target=1, lost=x, killed=k)
+                    for x in lost for k in (0, PAPER_MOST)]
+        out: list[Event] = []
+        for t, enemy in enumerate(state.sides[other(s) - 1], 1):
+            if not enemy.on_table:
+                continue
+            if enemy.vehicle:
+                out += [event("assault", s, n, target=t, lost=x, damage=r)
+                        for x in lost for r in (1, DIE)]
+            else:
+                out += [event("assault", s, n, target=t, lost=x, killed=k)
+                        for x in lost for k in sorted({0, enemy.left})]
         return out
 
     def _reactions(self, state: Op40kState) -> list[Event]:

@@ -66,6 +66,7 @@ MOVE_CARD, FORCE_CARD, LOOK_CARD, UPGRADE_CARD, CANCEL_CARD = (
 # How many choices of one sort `choices` offers per side: enough to vary a game, few enough
 # that a random walk still reaches the next phase.
 CHOICE_SPREAD = 4
+SPREAD = ("discard", "recruit", "join", "disband")  # kinds `choices` keeps short
 
 
 @dataclass(frozen=True)
@@ -722,16 +723,44 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
 
     # -- what next ----------------------------------------------------------------------------
     def choices(self, state: SpaceEmpiresState) -> list[Event]:
-        return [ev for ev in self._candidates(state) if self._accepts(state, ev)]
+        """The offers, with at most CHOICE_SPREAD of a side's chits or cards for each kind
+        that names one (the random games' short list), and no counts."""
+        out: list[Event] = []
+        named: Counter[tuple[str, int | None]] = Counter()
+        for ev in self._every_candidate(state):
+            key = (ev.kind, ev.side)
+            if ev.kind in SPREAD and named[key] >= CHOICE_SPREAD:
+                continue
+            if self._accepts(state, ev):
+                named[key] += 1
+                out.append(ev)
+        return out
 
-    def _accepts(self, state: SpaceEmpiresState, ev: Event) -> bool:
-        try:
-            self.apply(state, ev)
-        except Refused:
-            return False
-        return True
+    def offers(self, state: SpaceEmpiresState) -> list[Event]:
+        """Every event the rules allow now: each card to draw, discard or play, each chit
+        to add to a battle, lose, recruit (on each kind of planet) or disband, each planet to
+        take (unclaimed, or taken from the other player), a resolve that applies its losses
+        or not; a count from 1 to the most the rules allow."""
+        out: list[Event] = []
+        for ev in self._every_candidate(state):
+            if ev.kind in ("join", "disband"):
+                out += self._counts(state, ev)
+            elif self._accepts(state, ev):
+                out.append(ev)
+        return out
 
-    def _candidates(self, s: SpaceEmpiresState) -> Iterable[Event]:
+    def _counts(self, state: SpaceEmpiresState, ev: Event) -> list[Event]:
+        """`ev` with count 1 and with the most accepted (none, when 1 is refused)."""
+        me = state.side(ev.side or 1)
+        i = me.chit(str(ev.get("chit")))
+        most = me.chits[i].in_play if i is not None else 1
+        def counted(n: int) -> Event:
+            return Event(ev.kind, ev.side, None, tuple(sorted((*ev.values, ("count", n)))))
+
+        counts = [n for n in range(1, most + 1) if self._accepts(state, counted(n))]
+        return [counted(n) for n in sorted({min(counts), max(counts)})] if counts else []
+
+    def _every_candidate(self, s: SpaceEmpiresState) -> Iterable[Event]:
         sides = range(1, len(s.sides) + 1)
         yield event("next-phase")
         for n in sides:
@@ -739,44 +768,37 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             held = [c.name for c, h in zip(s.cards, me.hand, strict=True) if h]
             for name in held:
                 yield event("play", n, card=name)
-            if s.phase in (DRAW, BATTLE):
-                pool = s.deck if sum(s.deck) else s.discard
-                for card, left in zip(s.cards, pool, strict=True):
-                    if left:
-                        yield event("draw", n, card=card.name)
-            if s.phase == DRAW:
-                for name in held[:CHOICE_SPREAD]:
-                    yield event("discard", n, card=name)
-            if s.phase == BATTLE:
-                yield from self._battle_candidates(s, n)
-            if s.phase == RECRUIT:
-                cheap = sorted((u.cost, u.name) for u, c in zip(me.units, me.chits, strict=True)
-                               if c.in_pile and u.cost <= me.treasury)
-                for _, name in cheap[:CHOICE_SPREAD]:
+                yield event("discard", n, card=name)
+            pool = s.deck if sum(s.deck) else s.discard
+            for card, left in zip(s.cards, pool, strict=True):
+                if left:
+                    yield event("draw", n, card=card.name)
+            if s.battle is None:
+                for where in WHERE:
+                    yield event("battle", n, where=where)
+            else:
+                for c in me.chits:
+                    yield event("join", n, chit=c.name)
+                    yield event("lose", n, chit=c.name)
+            for c in me.chits:
+                if c.in_pile:
                     for kind in s.planet_kinds:
-                        yield event("recruit", n, chit=name, planet=kind.name)
-            if s.phase == UPKEEP:
-                for kept in [c for c in me.chits if c.in_play][:CHOICE_SPREAD]:
-                    yield event("disband", n, chit=kept.name)
-            if s.phase == CONTROL:
-                for kind in s.planet_kinds:
-                    yield event("capture", n, planet=kind.name)
-                    yield event("capture", n, planet=kind.name, taken=True)
-        if s.battle is not None and not s.battle.resolved:
-            yield event("resolve")
-            yield event("resolve", apply=True)
+                        yield event("recruit", n, chit=c.name, planet=kind.name)
+                if c.in_play:
+                    yield event("disband", n, chit=c.name)
+            for kind in s.planet_kinds:
+                for taken in (False, True):
+                    yield event("capture", n, planet=kind.name, taken=taken)
+        if s.battle is not None:
+            for apply in (False, True):
+                yield event("resolve", apply=apply)
 
-    def _battle_candidates(self, s: SpaceEmpiresState, n: int) -> Iterable[Event]:
-        b, me = s.battle, s.side(n)
-        if b is None:
-            for where in WHERE:
-                yield event("battle", n, where=where)
-        elif not b.resolved:
-            for c in [c for c in me.chits if c.in_play][:CHOICE_SPREAD]:
-                yield event("join", n, chit=c.name)
-        else:
-            for name in sorted(b.left(n)):
-                yield event("lose", n, chit=name)
+    def _accepts(self, state: SpaceEmpiresState, ev: Event) -> bool:
+        try:
+            self.apply(state, ev)
+        except Refused:
+            return False
+        return True
 
     # -- the end and what is shown ------------------------------------------------------------
     def outcome(self, state: SpaceEmpiresState) -> Outcome:

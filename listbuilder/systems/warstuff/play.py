@@ -418,6 +418,83 @@ class WarStuffPlay(Play[WarStuffState]):
                 out.append(event("concede", s))
         return out
 
+    def offers(self, state: WarStuffState) -> list[Event]:
+        """Every event the rules allow now: while a Death Blow unit is dying, its death and
+        its blows (a wound, a stun or a kill of any enemy unit alive); else the deployment
+        roll-off, the activations of the side whose turn it is (each action: Recover only
+        when stunned) and of the units a Leader may command, a wound, a stun and a kill (by
+        a Death Blow, when the enemy has one) of every unit alive, each heal a Healer may
+        give and each side's concession."""
+        if self.outcome(state).over:
+            return []
+        sides = range(1, len(state.sides) + 1)
+        if state.blow is not None:
+            out = [event("kill", state.blow, n, copy=c, death_blow=False)
+                   for (_, n, c), u in state.copies(state.blow)
+                   if u.alive and u.has("Death Blow") and state.blow not in state.conceded]
+            for s in sides:
+                if s != state.blow and s not in state.conceded:
+                    out += self._losses(state, s)
+            return out
+        concede = [event("concede", s) for s in sides if s not in state.conceded]
+        if state.first is None:
+            return [event("first-turn", s) for s in sides] + concede
+        out = []
+        commands = state.commands is not None and state.commands[1] >= 1
+        if state.turn is None:
+            out.append(event("round-end"))
+        else:  # commanded: no, said only when a command may activate the same units
+            both = commands and state.commands is not None and state.commands[0] == state.turn
+            out += self._every_activation(state, state.turn, False if both else None)
+        if commands and state.commands is not None:
+            out += self._every_activation(state, state.commands[0], True)
+        for s in sides:
+            if s in state.conceded:
+                continue
+            out += self._losses(state, s)
+            out += self._every_heal(state, s)
+        return out + concede
+
+    def _every_activation(self, state: WarStuffState, side: int,
+                          commanded: bool | None) -> list[Event]:
+        """Each action of each unit of `side` to activate (a stunned one: Recover);
+        `commanded` None: left out."""
+        if side in state.conceded:
+            return []
+        return [event("activate", side, n, action=action, copy=c) if commanded is None
+                else event("activate", side, n, action=action, copy=c, commanded=commanded)
+                for (_, n, c), u in state.copies(side) if u.to_activate
+                for action in ((RECOVER,) if u.stunned else ACTIONS)]
+
+    def _losses(self, state: WarStuffState, side: int) -> list[Event]:
+        """A wound (while the dice can leave one more), a stun (unless stunned) and a kill,
+        by a Death Blow too when the enemy has a Death Blow unit alive, of each unit alive."""
+        blow = len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
+                                            for _, e in state.copies(other(side)))
+        out = []
+        for (_, n, c), u in state.copies(side):
+            if not u.alive:
+                continue
+            if u.most is None or u.wounds < u.most:
+                out.append(event("wound", side, n, copy=c))
+            if not u.stunned:
+                out.append(event("stun", side, n, copy=c))
+            out += [event("kill", side, n, copy=c, death_blow=b)
+                    for b in ((False, True) if blow else (False,))]
+        return out
+
+    def _every_heal(self, state: WarStuffState, side: int) -> list[Event]:
+        units = state.copies(side)
+        out = []
+        for (_, n, c), healer in units:
+            if not (healer.alive and healer.has("Healer") and healer.activated
+                    and healer.action not in NO_ATTACK and not healer.healed):
+                continue
+            out += [event("heal", side, n, copy=c, target=t, target_copy=tc)
+                    for (_, t, tc), target in units
+                    if (t, tc) != (n, c) and target.alive and (target.wounds or target.stunned)]
+        return out
+
     def _activations(self, state: WarStuffState, side: int, commanded: bool) -> list[Event]:
         out = []
         for (_, n, c), u in state.copies(side):

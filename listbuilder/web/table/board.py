@@ -1,12 +1,13 @@
 """The board a phone shows: the score, each side's units with what they may do next, the
-game's own actions and the log, laid out from the rules of play (`Play.choices`, `units`,
+game's own actions and the log, laid out from the rules of play (`Play.offers`, `units`,
 `outcome`) so that templates only draw.
 
-The rules hand out one event per possibility they want a button for (`choices`): "Activate:
-Hold" and "Activate: Run", a shot removing 1 model and one removing 13. Taps are grouped by
-kind and unit: what is the same in every choice of a group is fixed, and what varies becomes
-the one thing to pick: a button each for yes/no or a few words, a list for many words, a
-number box (from the least to the most the choices show) for a count.
+The rules hand out every event they allow now (`offers`): "Activate: Hold" and "Activate:
+Run", a shot removing 1 model and one removing 13. Taps are grouped by kind, unit and the
+values they name: what is the same in every event of a group is fixed, and what varies
+becomes the thing to pick: a button each for yes/no or a few words, a list for many words, a
+number box (from the least to the most offered) for a count. The first value offered is the
+one a box or list shows before the player changes it (a unit's own stance, say).
 """
 
 from __future__ import annotations
@@ -101,14 +102,17 @@ def form_value(value: Value) -> str:
 
 
 def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
-    """The buttons for `events` (choices of one side, unit or the game), grouped."""
-    groups: dict[tuple[str, int | None, int | None], list[Event]] = {}
+    """The buttons for `events` (the offers of one side, unit or the game), grouped."""
+    # an event that names other values is another button (an assault on a vehicle gives its
+    # damage roll, one on a unit the models it killed)
+    groups: dict[tuple[str, int | None, int | None, tuple[str, ...]], list[Event]] = {}
     for ev in events:
-        groups.setdefault((ev.kind, ev.side, ev.unit), []).append(ev)
+        named = tuple(name for name, _ in ev.values)
+        groups.setdefault((ev.kind, ev.side, ev.unit, named), []).append(ev)
     out: list[Tap] = []
-    for (kind, side, unit), group in groups.items():
+    for (kind, side, unit, named), group in groups.items():
         label = table.play.kinds[kind].label if kind in table.play.kinds else kind
-        names = list(dict.fromkeys(name for ev in group for name, _ in ev.values))
+        names = list(named)
         seen: dict[str, list[Value]] = {n: [] for n in names}
         for ev in group:
             for name, value in ev.values:
@@ -144,7 +148,7 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
 def board(table: Table, current: tuple[int, int] | None = None) -> Board:
     play, match, state = table.play, table.match, table.state
     outcome = table.outcome
-    choices = [] if table.watching or outcome.over or table.broken else play.choices(state)
+    choices = [] if table.watching or outcome.over or table.broken else play.offers(state)
     by_unit: dict[tuple[int, int], list[Event]] = {}
     by_side: dict[int, list[Event]] = {}
     game: list[Event] = []

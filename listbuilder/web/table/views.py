@@ -291,7 +291,7 @@ def odds_page(token: str) -> Any:
             problem = str(exc) or "These two units have no odds."
     record: tuple[Tap, ...] = ()
     if defender and not table.watching and not table.outcome.over and not table.broken:
-        record = taps(table, [ev for ev in table.play.choices(table.state)
+        record = taps(table, [ev for ev in table.play.offers(table.state)
                               if (ev.side, ev.unit) == defender])
     ctx = {**_context(table), "attacker": attacker, "defender": defender, "result": result,
            "problem": problem, "applied": options, "from_state": from_state,
