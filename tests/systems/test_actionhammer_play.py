@@ -449,13 +449,51 @@ def test_a_solo_game_has_one_turn_a_round_and_no_winner() -> None:
     assert PLAY.outcome(gone).over and PLAY.outcome(gone).winner is None
 
 
+# docs/rules-notes.md, ActionHammer, "At the table: conceding"
+# round 2: Ann's Marshal ends at objective 1 and her turn scores it; Ben's turn begins
+ANN_AHEAD = (*START, *QUIET_ROUND, act(1, TROOPERS), act(1, MARSHAL, objective=1),
+             act(1, DRAGOONS), act(1, WALKER), end(1))
+
+
+def test_a_concession_ends_the_battle_at_once_and_the_other_side_wins() -> None:
+    """Any time, in either side's turn: the other side wins whatever the VP, and nothing
+    more is recorded."""
+    state = play(*ANN_AHEAD, event("concede", 1))  # in Ben's turn, Ann 1 VP up
+    outcome = PLAY.outcome(state)
+    assert (outcome.over, outcome.winner, outcome.reason) == (True, 2, "Ann conceded")
+    assert dict(outcome.scores)[VP] == (1, 0)
+    shown = PLAY.to_data(state)
+    assert (shown["conceded"], shown["over"], shown["turn"]) == (1, True, None)
+    assert PLAY.choices(state) == [] and PLAY.offers(state) == []
+    assert refused(*ANN_AHEAD, event("concede", 1), act(2, MOB)).message == "the game is over"
+    assert PLAY.outcome(play(event("concede", 2))).winner == 1  # before the first turn too
+    # between a morale test and the activation it opens
+    tested = (*START, wound(1, DRAGOONS, 6), event("morale", 1, DRAGOONS, passed=False))
+    assert event("concede", 2) in PLAY.offers(play(*tested))
+    assert PLAY.outcome(play(*tested, event("concede", 2))).winner == 1
+
+
+def test_undoing_a_concession_brings_the_battle_back() -> None:
+    back = play(*ANN_AHEAD)  # the log without the concession
+    assert not PLAY.outcome(back).over and (back.turn, back.vp) == (2, (1, 0))
+    assert {event("concede", 1), event("concede", 2)} <= set(PLAY.offers(back))
+    assert unit(play(*ANN_AHEAD, act(2, MOB)), 2, MOB).activated
+
+
+def test_a_solo_concession_ends_the_battle_with_no_winner() -> None:
+    outcome = PLAY.outcome(play(*START, event("concede", 1), match=SOLO))
+    assert outcome.over and outcome.winner is None
+    assert outcome.reason == "Ann conceded: a solo game has no winner"
+
+
 def test_the_example_match_is_won_by_ann_on_vp() -> None:
-    """The example replays to the end of round 4, uses every kind of event, and is short."""
+    """The example replays to the end of round 4, uses every kind of event but a
+    concession (which would end it early), and is short."""
     path = ROOT / "examples" / "actionhammer" / "match.yaml"
     match = read_match(path.read_text(encoding="utf-8"), str(path), LIBRARY.read_roster).match
     state = replay(PLAY, match)
     outcome = PLAY.outcome(state)
     assert (outcome.over, outcome.winner) == (True, 1)
     assert outcome.reason == "after round 4: 6 VP to 4"
-    assert {e.kind for e in match.events} == set(PLAY.kinds)
+    assert {e.kind for e in match.events} == set(PLAY.kinds) - {"concede"}
     assert 20 <= len(match.events) <= 60

@@ -374,6 +374,48 @@ def test_equal_vp_is_a_draw() -> None:
     assert outcome.over and outcome.winner is None and "a draw at 1 VP each" in outcome.reason
 
 
+# -- conceding ------------------------------------------------------------------------------
+# docs/rules-notes.md, Hammer Wars, "At the table: conceding"
+HEAVY_LOST = (*rounds(2), event("deploy", 1, HEAVY), kill(1, HEAVY, 5))  # Ben: 1 VP
+
+
+def test_a_concession_ends_the_game_at_once_and_the_other_side_wins() -> None:
+    """Any time before the game ends, in either side's turn: the game is over, the other
+    side wins whatever the VP say, and no goal is scored."""
+    state = play(*HEAVY_LOST, event("concede", 2))  # in Ann's deployment phase
+    outcome = PLAY.outcome(state)
+    assert (outcome.over, outcome.winner, outcome.reason) == (True, 1, "Ben conceded")
+    assert dict(outcome.scores) == {"VP": (0, 1), "Morale": (6, 8)}
+    assert state.goal_result(2) is None  # Revenge is not judged: the game did not end
+    shown = PLAY.to_data(state)
+    assert (shown["conceded"], shown["over"], shown["turn"], shown["ended"]) == (
+        2, True, None, None)
+    assert PLAY.choices(state) == [] and PLAY.offers(state) == []
+    assert PLAY.outcome(play(event("concede", 1))).winner == 2  # before the roll-off too
+
+
+def test_nothing_is_recorded_after_a_concession_and_undo_brings_the_game_back() -> None:
+    conceded = (*HEAVY_LOST, event("concede", 2))
+    assert refused(*conceded, event("end-deployment", 1)).message == "the game is over"
+    assert refused(*conceded, event("concede", 1)).message == "the game is over"
+    back = play(*conceded[:-1])  # undo: the log without its last event
+    assert back == play(*HEAVY_LOST) and not PLAY.outcome(back).over
+    assert {event("concede", 1), event("concede", 2)} <= set(PLAY.offers(back))
+    assert play(*conceded[:-1], event("end-deployment", 1)).phase == "combat"
+
+
+def test_no_concession_once_the_game_has_ended_and_goals_are_scored() -> None:
+    """At 0 morale the game has ended: VP and goals decide it, a concession changes nothing."""
+    assert "only the goals" in refused(*rounds(9), event("concede", 1)).message
+    assert event("concede", 1) not in PLAY.offers(play(*rounds(9)))
+
+
+def test_a_solo_concession_ends_the_game_with_no_winner() -> None:
+    outcome = PLAY.outcome(play(*ANN_FIRST, event("concede", 1), match=SOLO))
+    assert outcome.over and outcome.winner is None
+    assert outcome.reason == "Ann conceded: a solo game has no winner"
+
+
 # -- a solo game -----------------------------------------------------------------------------
 def test_a_solo_game_plays_its_one_side_and_asks_for_every_goal() -> None:
     assert PLAY.choices(play(match=SOLO)) == [event("roll-off", 1, first=True),
@@ -405,7 +447,7 @@ def test_an_entry_naming_no_card_never_deploys() -> None:
 def test_the_example_match_ends_with_bens_win() -> None:
     path = ROOT / "examples" / "hammerwars" / "match.yaml"
     match = read_match(path.read_text(encoding="utf-8"), str(path), LIBRARY.read_roster).match
-    assert {e.kind for e in match.events} == set(PLAY.kinds)
+    assert {e.kind for e in match.events} == set(PLAY.kinds) - {"concede"}
     outcome = PLAY.outcome(replay(PLAY, match))
     assert (outcome.over, outcome.winner) == (True, 2)
     assert dict(outcome.scores) == {"VP": (1, 3), "Morale": (0, 4)}

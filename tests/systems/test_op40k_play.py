@@ -406,6 +406,41 @@ def test_a_solo_game_plays_alone_and_names_no_winner() -> None:
     assert "needs a side, 1, not 2" in refused(event("first-turn", 2), match=SOLO).message
 
 
+# docs/rules-notes.md, One Page 40k, "At the table: conceding"
+# Ork's Predator kill is worth 120 pts; the halved Gretchin's morale test is due
+TEST_DUE = (event("first-turn", 1), act(1, BOYZ), event("vehicle-damage", 2, PREDATOR, roll=6),
+            event("shot", 1, GRETCHIN, models=5))
+
+
+def test_a_concession_ends_the_game_at_once_and_the_other_side_wins() -> None:
+    """Any round, anyone's turn, a morale test due or not: the other side wins whatever the
+    points say, and nothing more is recorded."""
+    state = play(*TEST_DUE, event("concede", 1))
+    outcome = PLAY.outcome(state)
+    assert (outcome.over, outcome.winner, outcome.reason) == (True, 2, "Ork conceded")
+    assert dict(outcome.scores)[SCORE] == (120, 0)
+    shown = PLAY.to_data(state)
+    assert (shown["conceded"], shown["over"], shown["turn"]) == (1, True, None)
+    assert PLAY.choices(state) == [] and PLAY.offers(state) == []
+    assert refused(*TEST_DUE, event("concede", 1),
+                   event("morale", 1, GRETCHIN, passed=True)).message == "the game is over"
+    assert PLAY.outcome(play(event("concede", 2))).winner == 1  # before the first roll-off
+
+
+def test_undoing_a_concession_brings_the_game_back() -> None:
+    back = play(*TEST_DUE)  # the log without the concession
+    assert not PLAY.outcome(back).over and back.pending_tests == ((1, GRETCHIN),)
+    assert {event("concede", 1), event("concede", 2)} <= set(PLAY.offers(back))
+    assert play(*TEST_DUE, event("morale", 1, GRETCHIN, passed=False)).unit(
+        1, GRETCHIN).status == FLEEING
+
+
+def test_a_solo_concession_ends_the_game_with_no_winner() -> None:
+    outcome = PLAY.outcome(play(*QUIET_ROUND[:2], event("concede", 1), match=SOLO))
+    assert outcome.over and outcome.winner is None
+    assert outcome.reason == "Ork conceded: a solo game has no winner"
+
+
 def test_the_example_match_is_won_by_the_space_marines_last_round_rally() -> None:
     path = ROOT / "examples" / "op40k" / "match.yaml"
     match = read_match(path.read_text(encoding="utf-8"), str(path), LIBRARY.read_roster).match
@@ -413,7 +448,7 @@ def test_the_example_match_is_won_by_the_space_marines_last_round_rally() -> Non
     outcome = PLAY.outcome(state)
     assert (outcome.over, outcome.winner) == (True, 2)
     assert outcome.reason == "after round 4: 225 pts to 175"
-    assert {e.kind for e in match.events} == set(PLAY.kinds)
+    assert {e.kind for e in match.events} == set(PLAY.kinds) - {"concede"}
     assert 20 <= len(match.events) <= 60
 
 

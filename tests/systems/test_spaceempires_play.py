@@ -507,6 +507,37 @@ def test_over_eighty_percent_of_the_planets_wins() -> None:
                                          event("next-phase"), planets=10)
 
 
+# docs/rules-notes.md, Space Empires, "At the table: conceding"
+def test_a_concession_ends_the_game_at_once_and_the_other_side_wins() -> None:
+    """Any phase, a battle open or not: the other empire wins whatever the planets say, and
+    nothing more is recorded."""
+    fighting = (*to_phase(BATTLE), event("battle", 2, where="space"))
+    assert {event("concede", 1), event("concede", 2)} <= set(PLAY.offers(play(*fighting)))
+    s = play(*fighting, event("concede", 2))
+    out = PLAY.outcome(s)
+    assert (out.over, out.winner, out.reason) == (True, 1, "Ben conceded")
+    assert dict(out.scores)["Planets"] == (1, 6)
+    assert PLAY.to_data(s)["conceded"] == 2
+    assert PLAY.choices(s) == [] and PLAY.offers(s) == []
+    assert "the game is over" in refused(*fighting, event("concede", 2),
+                                         event("join", 2, chit="Eclipse Cruiser"))
+    assert PLAY.outcome(play(event("concede", 1))).winner == 2  # before the first draw too
+
+
+def test_undoing_a_concession_brings_the_game_back() -> None:
+    fighting = (*to_phase(BATTLE), event("battle", 2, where="space"))
+    back = play(*fighting)  # the log without the concession
+    assert not PLAY.outcome(back).over and back.battle is not None
+    assert PLAY.to_data(back)["conceded"] is None
+    assert {e.kind for e in PLAY.choices(back)} == {"join"}  # turn 1: no concession sampled
+
+
+def test_a_solo_concession_ends_the_game_with_no_winner() -> None:
+    out = PLAY.outcome(play(*to_phase(MOVE, (ANN_HAND,)), event("concede", 1), rosters=(ANN,)))
+    assert out.over and out.winner is None
+    assert out.reason == "Ann conceded: a solo game has no winner"
+
+
 def test_the_turn_runs_through_seven_phases() -> None:
     """Draw, Move, Battle, Revenue, Recruit, Upkeep, Control; then the next turn's Draw."""
     assert PHASES == ("Draw", "Move", "Battle", "Revenue", "Recruit", "Upkeep", "Control")
@@ -543,5 +574,5 @@ def test_the_example_match_ends_with_ben_holding_eight_of_nine() -> None:
     s = replay(PLAY, loaded.match)
     out = PLAY.outcome(s)
     assert out.over and out.winner == 2 and dict(out.scores)["Planets"] == (1, 8)
-    assert {e.kind for e in loaded.match.events} == set(PLAY.kinds)
+    assert {e.kind for e in loaded.match.events} == set(PLAY.kinds) - {"concede"}
     assert 20 <= len(loaded.match.events) <= 60

@@ -352,3 +352,19 @@ def test_no_get_of_a_match_changes_it(app: Flask, client: FlaskClient) -> None:
                 "/odds?a=1.1&d=2.1"):
         assert client.get(match + url).status_code < 500, url
     assert rows(app) == before
+
+
+def test_conceding_is_folded_away_and_ends_the_game_for_both_phones(
+        client: FlaskClient) -> None:
+    match, data = started(client, "op40k")
+    page = client.get(match).get_data(as_text=True)
+    fold = re.search(r'<details class="ending" id="end-2">(.*?)</details>', page, re.S)
+    assert fold is not None and 'name="kind" value="concede"' in fold[1]
+    assert page.count('value="concede"') == 2  # one a side, each in its own fold
+    status, page = tap(client, match, {"kind": "concede", "side": 2}, page)
+    assert status == 200
+    winner = data["players"][0]["name"]
+    assert f"Game over: {winner} won" in html.unescape(page)
+    assert 'name="kind"' not in page  # no tap is left to make
+    summary = html.unescape(client.get(match + "/summary").get_data(as_text=True))
+    assert f"{winner} won: {data['players'][1]['name']} conceded" in summary

@@ -110,6 +110,12 @@ class ActionHammerState:
     scored: tuple[tuple[int, int, int], ...] = ()  # (round, side, VP) for each turn scored
     over: bool = False
     destroyed: int | None = None  # the side whose whole army was destroyed
+    conceded: int | None = None  # the side that gave up: the game is over at once
+
+    @property
+    def ended(self) -> bool:
+        """Over: after round 4, an army destroyed or a side conceded."""
+        return self.over or self.destroyed is not None or self.conceded is not None
 
     @property
     def objectives(self) -> int:
@@ -186,6 +192,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
         "wound": Kind("Wounds suffered", values={"wounds": int}),
         "remove": Kind("Models removed (out of coherency)", values={"models": int}),
         "end-turn": Kind("End the turn", unit=False),
+        "concede": Kind("Concede the game", unit=False),
     }
 
     # -- the start ---------------------------------------------------------------------------
@@ -216,6 +223,8 @@ class ActionHammerPlay(Play[ActionHammerState]):
 
     # -- events ------------------------------------------------------------------------------
     def apply(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        if ev.kind == "concede":  # any time, a tested unit's activation pending or not
+            return replace(state, conceded=ev.side or 1, turn=None, tested=None)
         if ev.kind == "first-turn":
             return self._first_turn(state, ev.side or 1)
         if state.turn is None:
@@ -381,7 +390,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
 
     # -- what may come next ------------------------------------------------------------------
     def choices(self, state: ActionHammerState) -> list[Event]:
-        if state.over or state.destroyed is not None:
+        if state.ended:
             return []
         if state.first is None:
             return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
@@ -409,6 +418,11 @@ class ActionHammerPlay(Play[ActionHammerState]):
         own = state.table_units(side)
         if own and state.unit(side, own[0]).left >= MULTI_MODEL:
             out.append(event("remove", side, own[0], models=1))
+        if state.round == ROUNDS and not waiting and len(state.vp) > 1:
+            # now and then the side behind gives up as its last turn ends: rare, so that
+            # random games still reach the end of round 4 and destroyed armies
+            out += [event("concede", s) for s in range(1, len(state.sides) + 1)
+                    if state.vp[s - 1] < state.vp[other(s) - 1]]
         return out
 
     def offers(self, state: ActionHammerState) -> list[Event]:
@@ -418,15 +432,17 @@ class ActionHammerPlay(Play[ActionHammerState]):
         activation in each stance open to it, at objective 0 (none) to the last; the turn's
         end once all have; wounds (1 to all left) on every unit alive that takes them (a
         Leader's only once its Bodyguard is gone) and models removed (1 to all left) from
-        every unit of two models or more."""
-        if state.over or state.destroyed is not None:
+        every unit of two models or more; and each side's concession, at any time until the
+        game is over."""
+        if state.ended:
             return []
         if state.first is None:
-            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
+            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)
+                    ] + _concessions(state)
         if state.tested is not None:
             side, number = state.tested
             return [ev for n in state.members(side, number)
-                    for ev in self._every_activation(state, side, n)]
+                    for ev in self._every_activation(state, side, n)] + _concessions(state)
         assert state.turn is not None
         side = state.turn
         out: list[Event] = []
@@ -447,7 +463,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
                     out += [event("wound", s, n, wounds=w) for w in sorted({1, u.wounds_left})]
                 if u.left >= MULTI_MODEL:
                     out += [event("remove", s, n, models=m) for m in (1, u.left)]
-        return out
+        return out + _concessions(state)
 
     def _every_activation(self, state: ActionHammerState, side: int,
                           number: int) -> list[Event]:
@@ -481,6 +497,12 @@ class ActionHammerPlay(Play[ActionHammerState]):
     def outcome(self, state: ActionHammerState) -> Outcome:
         sides = range(1, len(state.sides) + 1)
         scores = ((VP, tuple(state.vp)), (HELD, tuple(state.held(s) for s in sides)))
+        if state.conceded is not None:
+            name = state.names[state.conceded - 1]
+            if len(state.sides) < 2:
+                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
+                               scores)
+            return Outcome(True, other(state.conceded), f"{name} conceded", scores)
         if state.destroyed is not None:
             lost = state.destroyed
             if len(state.sides) < 2:
@@ -531,7 +553,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
 
     def to_data(self, state: ActionHammerState) -> dict[str, Any]:
         return {"round": state.round, "rounds": ROUNDS, "first": state.first,
-                "turn": state.turn, "over": state.over or state.destroyed is not None,
+                "turn": state.turn, "over": state.ended, "conceded": state.conceded,
                 "tested": list(state.tested) if state.tested else None,
                 "objectives": [{"objective": k, "held_by": holder or None,
                                 "control": [state.control_at(s, k)
@@ -562,6 +584,11 @@ class ActionHammerPlay(Play[ActionHammerState]):
                 "morale": f"{u.morale}+", "morale_due": u.alive and state.morale_due(side, n),
                 "tests": list(u.tests)})
         return out
+
+
+def _concessions(state: ActionHammerState) -> list[Event]:
+    """Each side's concession: any time until the game is over."""
+    return [event("concede", s) for s in range(1, len(state.sides) + 1)]
 
 
 def _settle(state: ActionHammerState) -> ActionHammerState:

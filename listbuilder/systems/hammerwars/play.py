@@ -47,6 +47,7 @@ PTS_PER_PHASE = 6  # pts a side gets at the start of each of its deployment phas
 XP_PER_PHASE = 1  # xp likewise; pts left at the phase's end are lost, xp is kept
 OBJECTIVES = 3  # objective markers on the table, numbered 1 to 3
 GOAL_VP = 1  # what a goal met at the end is worth
+CONCEDE_AT = 1  # random games (`choices`) may concede in a combat phase from this morale
 
 HERO = "Hero"
 HEAVY = "Heavy"
@@ -108,6 +109,7 @@ class HammerWarsState:
     step: int = 0  # index in `order` of the side whose turn it is; len(order): round done
     phase: str = DEPLOYMENT
     ended: str = ""  # why the game ended ("" while it goes on)
+    conceded: int | None = None  # the side that gave up: the game is over at once
 
     @property
     def active(self) -> int | None:
@@ -147,6 +149,8 @@ class HammerWarsState:
 
     @property
     def over(self) -> bool:
+        if self.conceded is not None:
+            return True
         return bool(self.ended) and not any(self.goal_pending(s)
                                             for s in range(1, len(self.sides) + 1))
 
@@ -163,6 +167,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
         "declare": Kind("Declare the goal's objective", unit=False,
                         values={"objective": int}),
         "goal": Kind("Goal met at the end?", unit=False, values={"met": bool}),
+        "concede": Kind("Concede the game", unit=False),
     }
 
     # -- the start ---------------------------------------------------------------------------
@@ -193,6 +198,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
             raise Refused(f"the game has ended ({state.ended}): only the goals are left to "
                           "score", f"Record whether side {waiting[0]} met its goal."
                           if waiting else "Nothing is left to record.")
+        if ev.kind == "concede":  # any time before the game ends, the roll-off too
+            return replace(state, conceded=ev.side or 1)
         if ev.kind == "goal":
             raise Refused("goals are scored when the game ends, once a morale counter "
                           "reaches 0", "Record it then; declare a Deception or Duty "
@@ -374,6 +381,10 @@ class HammerWarsPlay(Play[HammerWarsState]):
             out.append(event("end-deployment", active))
         else:
             out.append(event("end-turn", active))
+            if state.side(active).morale <= CONCEDE_AT:
+                # now and then a side about to break gives up: rare, so that random games
+                # still reach a morale counter's 0 and the goals
+                out.append(event("concede", active))
             # the attacks of a combat phase: one life, or all of them, off the first model
             # of each type on the table
             for s in range(1, len(state.sides) + 1):
@@ -391,13 +402,17 @@ class HammerWarsPlay(Play[HammerWarsState]):
         """Every event the rules allow now: `choices`, with a hit on every model on the table
         (model 1 to the last deployed, 1 life to all it has left; no model named when all of
         the type have the same lives left, for then it is all the same which) and a declared
-        objective from the first marker to the last."""
+        objective from the first marker to the last, and each side's concession until the game
+        has ended."""
         out = []
         for ev in self.choices(state):
-            if ev.kind == "hit" or ev.kind == "declare":
+            if ev.kind in ("hit", "declare", "concede"):
                 continue
             out.append(ev)
-        if state.over or state.ended or state.first is None:
+        if state.over or state.ended:
+            return out
+        out += _concessions(state)
+        if state.first is None:
             return out
         if state.active is not None and state.phase != DEPLOYMENT:
             for s in range(1, len(state.sides) + 1):
@@ -430,6 +445,12 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 reason = (f"round {state.round}: {state.side(state.active).name}'s "
                           f"{state.phase} phase")
             return Outcome(False, reason=reason, scores=scores)
+        if state.conceded is not None:
+            name = state.side(state.conceded).name
+            if len(state.sides) < 2:
+                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
+                               scores)
+            return Outcome(True, other(state.conceded), f"{name} conceded", scores)
         if len(state.sides) < 2:
             return Outcome(True, None, f"{state.ended}: a solo game has no winner", scores)
         one, two = state.score(1), state.score(2)
@@ -454,10 +475,12 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return {"lives": min(unit.on_table) if unit.on_table else unit.lives}
 
     def to_data(self, state: HammerWarsState) -> dict[str, Any]:
-        turn = None if state.ended else state.active  # an ended game has nobody's turn
+        # an ended (or conceded) game has nobody's turn
+        turn = None if state.ended or state.conceded else state.active
         return {"round": state.round, "first": state.first, "turn": turn,
                 "phase": state.phase if turn is not None else None,
                 "ended": state.ended or None, "over": state.over,
+                "conceded": state.conceded,
                 "sides": [self._side_data(state, s) for s in range(1, len(state.sides) + 1)]}
 
     def _side_data(self, state: HammerWarsState, number: int) -> dict[str, Any]:
@@ -479,6 +502,11 @@ class HammerWarsPlay(Play[HammerWarsState]):
                  "on_table": len(u.on_table), "lives_left": list(u.on_table),
                  "killed": u.killed, "known": u.known}
                 for n, u in enumerate(state.side(side).units, 1)]
+
+
+def _concessions(state: HammerWarsState) -> list[Event]:
+    """Each side's concession: any time until the game ends (not while goals are scored)."""
+    return [event("concede", s) for s in range(1, len(state.sides) + 1)]
 
 
 def _with(units: tuple[UnitState, ...], number: int, unit: UnitState) -> tuple[UnitState, ...]:

@@ -107,6 +107,7 @@ class Op40kState:
     assaulted: bool = False  # the current unit has recorded its assault
     ready: tuple[int, int] | None = None  # passed its test to activate and activates now
     over: bool = False
+    conceded: int | None = None  # the side that gave up: the game is over at once
 
     def unit(self, side: int, number: int) -> UnitState:
         return self.sides[side - 1][number - 1]
@@ -152,6 +153,7 @@ class Op40kPlay(Play[Op40kState]):
         "off-table": Kind("Fled off the table"),
         "react": Kind("Overwatch: fires at a moving enemy (once a round)"),
         "round-end": Kind("End the round", side=False, unit=False),
+        "concede": Kind("Concede the game", unit=False),
     }
 
     # -- the start ---------------------------------------------------------------------------
@@ -177,6 +179,8 @@ class Op40kPlay(Play[Op40kState]):
 
     # -- events ------------------------------------------------------------------------------
     def apply(self, state: Op40kState, ev: Event) -> Op40kState:
+        if ev.kind == "concede":  # any time, a morale test due or not: the game is over
+            return replace(state, conceded=ev.side or 1, over=True, turn=None, ready=None)
         if ev.kind == "round-end":
             return self._round_end(state)
         if ev.kind == "first-turn":
@@ -469,7 +473,19 @@ class Op40kPlay(Play[Op40kState]):
         out, alone = self._activations(state, every=False)
         if alone:
             return out
-        return out + self._attacks(state) + self._reactions(state)
+        out += self._attacks(state) + self._reactions(state)
+        if state.round == ROUNDS and state.turn is None:
+            # now and then the side behind gives up as the last round ends: rare, so that
+            # random games still reach the end of round 4
+            out += [event("concede", s) for s in range(1, len(state.sides) + 1)
+                    if state.score(s) < state.score(other(s))]
+        return out
+
+    def _concessions(self, state: Op40kState) -> list[Event]:
+        """Each side's concession, while the game is not over."""
+        if state.over:
+            return []
+        return [event("concede", s) for s in range(1, len(state.sides) + 1)]
 
     def _activations(self, state: Op40kState, every: bool) -> tuple[list[Event], bool]:
         """What may start or end an activation now, and whether nothing else may come yet:
@@ -512,10 +528,11 @@ class Op40kPlay(Play[Op40kState]):
         """Every event the rules allow now: every activation (`_activations`); once a unit
         has acted, a shot on every unit on the table (1 model to all left), a damage roll
         (1 to 6) on every vehicle, the flee off the table of every fleeing unit, the acting
-        unit's assault on each enemy and every Overwatch reaction."""
+        unit's assault on each enemy and every Overwatch reaction; and each side's concession,
+        at any time until the game is over."""
         out, alone = self._activations(state, every=True)
         if alone or state.current is None:
-            return out
+            return out + self._concessions(state)
         for s, units in enumerate(state.sides, 1):
             for n, u in enumerate(units, 1):
                 if not u.on_table:
@@ -528,7 +545,7 @@ class Op40kPlay(Play[Op40kState]):
                     out.append(event("off-table", s, n))
         out += self._assaults(state)
         out += self._reactions(state)
-        return out
+        return out + self._concessions(state)
 
     def _assaults(self, state: Op40kState) -> list[Event]:
         """The acting unit's assault, when it took the Assault action and has not fought:
@@ -611,6 +628,12 @@ class Op40kPlay(Play[Op40kState]):
                   (LOST, tuple(_lost(state, s) for s in sides)))
         if not state.over:
             return Outcome(False, reason=f"round {state.round} of {ROUNDS}", scores=scores)
+        if state.conceded is not None:
+            name = state.names[state.conceded - 1]
+            if len(state.sides) < 2:
+                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
+                               scores)
+            return Outcome(True, other(state.conceded), f"{name} conceded", scores)
         if len(state.sides) < 2:
             return Outcome(True, None, f"after round {ROUNDS}: a solo game has no winner",
                            scores)
@@ -655,7 +678,7 @@ class Op40kPlay(Play[Op40kState]):
 
     def to_data(self, state: Op40kState) -> dict[str, Any]:
         return {"round": state.round, "rounds": ROUNDS, "first": state.first,
-                "turn": state.turn, "over": state.over,
+                "turn": state.turn, "over": state.over, "conceded": state.conceded,
                 "current": list(state.current) if state.current else None,
                 "ready": list(state.ready) if state.ready else None,
                 "sides": [{"name": name, "score": state.score(s),

@@ -185,6 +185,7 @@ class SpaceEmpiresState:
     refill: bool = False  # a battle has just ended: hands fill back to 7 before play goes on
     reshuffles: int = 0
     ended_by: str = ""
+    conceded: int | None = None  # the side that gave up: the game is over at once
 
     @property
     def rules(self) -> Constants:
@@ -368,6 +369,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         "capture": Kind("Take control of a planet", unit=False,
                         values={"planet": str, "taken": bool}, optional=("taken",)),
         "next-phase": Kind("Next phase", side=False, unit=False),
+        "concede": Kind("Concede the game", unit=False),
     }
 
     def start(self, match: Match) -> SpaceEmpiresState:
@@ -376,6 +378,10 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
     def apply(self, state: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         handler = getattr(self, "_" + ev.kind.replace("-", "_"))
         return cast(SpaceEmpiresState, handler(state, ev))
+
+    def _concede(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
+        """A side gives up, in any phase, a battle open or not: the game is over at once."""
+        return replace(s, conceded=ev.side or 1)
 
     # -- cards --------------------------------------------------------------------------------
     def _draw(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
@@ -731,6 +737,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             key = (ev.kind, ev.side)
             if ev.kind in SPREAD and named[key] >= CHOICE_SPREAD:
                 continue
+            if ev.kind == "concede" and state.turn < 2:
+                continue  # from turn 2 only: random games still reach a planet victory
             if self._accepts(state, ev):
                 named[key] += 1
                 out.append(ev)
@@ -740,7 +748,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         """Every event the rules allow now: each card to draw, discard or play, each chit
         to add to a battle, lose, recruit (on each kind of planet) or disband, each planet to
         take (unclaimed, or taken from the other player), a resolve that applies its losses
-        or not; a count from 1 to the most the rules allow."""
+        or not, each side's concession; a count from 1 to the most the rules allow. Nothing
+        once the game is over."""
         out: list[Event] = []
         for ev in self._every_candidate(state):
             if ev.kind in ("join", "disband"):
@@ -761,6 +770,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         return [counted(n) for n in sorted({min(counts), max(counts)})] if counts else []
 
     def _every_candidate(self, s: SpaceEmpiresState) -> Iterable[Event]:
+        if self.outcome(s).over:
+            return
         sides = range(1, len(s.sides) + 1)
         yield event("next-phase")
         for n in sides:
@@ -792,6 +803,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         if s.battle is not None:
             for apply in (False, True):
                 yield event("resolve", apply=apply)
+        for n in sides:
+            yield event("concede", n)
 
     def _accepts(self, state: SpaceEmpiresState, ev: Event) -> bool:
         try:
@@ -808,6 +821,12 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                   ("Revenue", tuple(s.revenue(n) for n in sides)),
                   ("Treasury", tuple(s.side(n).treasury for n in sides)),
                   ("Units in play", tuple(s.side(n).in_play for n in sides)))
+        if s.conceded is not None:
+            name = _who(s, s.conceded)
+            if len(s.sides) < 2:
+                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
+                               scores)
+            return Outcome(True, 3 - s.conceded, f"{name} conceded", scores)
         pct = s.rules.victory_planet_percent
         for n in sides:
             # "over 80%": strictly more, counted in whole numbers
@@ -849,6 +868,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         s = state
         return {
             "turn": s.turn, "phase": PHASES[s.phase], "map_planets": s.map_planets,
+            "conceded": s.conceded,
             "unclaimed_planets": s.unclaimed,
             "deck": _cards(s, s.deck), "deck_left": sum(s.deck),
             "discard": _cards(s, s.discard), "discard_size": sum(s.discard),

@@ -20,6 +20,7 @@ from listbuilder.engine.match import Event, Value, describe, unit_words, value_w
 from listbuilder.web.table.matches import Table
 
 FEW_WORDS = 4  # up to this many word choices are buttons; more are a list
+ENDING = ("concede",)  # kinds that end the game at a side's word: behind a fold of their own
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,7 @@ class SideView:
     mine: bool
     units: tuple[UnitRow, ...]
     taps: tuple[Tap, ...]  # the side's own actions (not one unit's)
+    ending: tuple[Tap, ...] = ()  # conceding: folded away, so no stray tap ends the game
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,10 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
         player = match.players[side - 1]
         rows = tuple(_row(table, side, unit, by_unit.get((side, unit["unit"]), []), current)
                      for unit in play.units(state, side))
+        own = by_side.get(side, [])
         sides.append(SideView(side, player.name, side == table.side, rows,
-                              taps(table, by_side.get(side, []))))
+                              taps(table, [ev for ev in own if ev.kind not in ENDING]),
+                              taps(table, [ev for ev in own if ev.kind in ENDING])))
     names = [p.name for p in match.players]
     scores = tuple((label, tuple(zip(names, values, strict=False)))
                    for label, values in outcome.scores)
