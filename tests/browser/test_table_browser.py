@@ -341,9 +341,11 @@ def lose_answer(route: Any, lost: list[int]) -> None:
 
 @pytest.fixture
 def phones(browser: Any) -> Iterator[tuple[Any, Any]]:
-    """Two phones: browser contexts of their own (cookies, storage, service worker)."""
-    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-            for _ in range(2)]
+    """Two phones: browser contexts of their own (cookies, storage). Only phone 2, which is
+    reloaded offline, runs the site's service worker: each worker asks the shared test server
+    for every game's rules sheet, and those prints queue ahead of other tests' previews."""
+    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                service_workers=workers) for workers in ("block", "allow")]
     for ctx in made:
         ctx.set_default_timeout(15_000)
     try:
@@ -477,7 +479,8 @@ def test_the_board_on_a_small_phone(server: str, browser: Any, scheme: str,
                                     screenshots: Path) -> None:
     size = {"width": 375, "height": 740}
     made = [browser.new_context(viewport=size, is_mobile=True, has_touch=True,
-                                color_scheme=scheme) for _ in range(2)]
+                                color_scheme=scheme, service_workers="block")
+            for _ in range(2)]
     try:
         match = start_match(server, made[0].new_page(), made[1].new_page(), "op40k")
         one, two = match.one, match.two
@@ -525,7 +528,7 @@ def test_the_board_on_a_small_phone(server: str, browser: Any, scheme: str,
 
 def test_the_boards_other_controls_are_44_px_high(server: str, browser: Any) -> None:
     ctx = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True,
-                              has_touch=True)
+                              has_touch=True, service_workers="block")
     try:
         page = ctx.new_page()
         start_match(server, page, ctx.new_page(), "op40k")
@@ -554,7 +557,7 @@ def test_the_spectators_link_changes_nothing(server: str, browser: Any,
     reaches(match.two, at)
     assert match.two.locator("#board form.tap").count() > 0
 
-    stranger = browser.new_context(viewport=PHONE)
+    stranger = browser.new_context(viewport=PHONE, service_workers="block")
     try:
         page = stranger.new_page()
         page.goto(match.watch)
