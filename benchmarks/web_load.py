@@ -1,6 +1,8 @@
 """Many players editing at once over real HTTP: the server started as `make run` starts it
 (`listbuilder db upgrade`, then `listbuilder serve`: gunicorn), and Werkzeug's development
-server (what `make run` used to be) measured in the same run as the reference.
+server (what `make run` used to be) measured in the same run as the reference. The server is
+started with `serve --printers 0`: no print worker of its own (with --printers, the benchmark
+starts its own print workers beside it; see --print-workers).
 
 Each of N closed-loop clients (default 50, one thread and one keep-alive connection each, its
 own session cookie) makes a roster (empty, or with `--roster-size` units already in it, as a
@@ -13,7 +15,8 @@ spent on each edit (which bounds what the machine can do when nothing else runs 
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--edits 2000] [--workers W]
         [--threads T] [--roster-size UNITS] [--database-url URL] [--no-reference]
-        [--tls [--no-lanes] | --front] [--printers N] [--print-cards CARDS] [--pause SECONDS]
+        [--tls [--no-lanes] | --front] [--pause SECONDS]
+        [--printers N [--print-cards CARDS] [--print-workers K | --compare-workers]]
 
 --pause SECONDS (default 0): each player waits between an answer and its next edit, as a
 person does who reads the page and picks the next unit: a time drawn evenly from half to one
@@ -48,12 +51,43 @@ browser does, it follows the print queue: a 202 ("your print is 3rd in line") or
 queue full) is asked again at the same address after the Retry-After the answer gives (the
 page's meta refresh says the same), until the answer is the PDF (200, application/pdf). The
 server then runs two spells, one after the other: the players alone, then new players with
-the printers, and prints the edits' figures of both, the printers' (prints made, p50/p95 from
-first asking to the PDF, errors), and the ratio of the edits' p95 with printers to the p95
-without (the aim: at most 2). A print still in line when the edits end is left unfinished and
-counted apart. A print of 100 cards takes some 15 s of CPU on a 2-core virtual machine, so
-spells of a few seconds end before any PDF comes: give `--edits` enough for a minute or more,
-or smaller prints (`--print-cards 10`) to see the queue turn over in a short run.
+the printers, and prints the edits' figures of both; the printers' (prints made in the spell
+and so prints finished a minute, p50/p95 from first asking to the PDF, places in line the
+waiting pages gave, errors); the print workers' CPU seconds in each spell, and so roughly
+their CPU a print; and the ratios of the edits' p50 and p95 with printers to those without
+(the aim for p95: at most 2). A print still in line when the edits end is left unfinished and
+counted apart (as are PDFs answered while the printers were being stopped: they are not
+among the prints a minute). A print of 100 cards takes some 15 s of CPU on a 2-core virtual
+machine, so spells of a few seconds end before any PDF comes: give `--edits` enough for a
+minute or more, or smaller prints (`--print-cards 10`) to see the queue turn over in a short
+run.
+
+--print-workers K (default 1; only with --printers): the prints are laid out by K separate
+`listbuilder worker --nice 10` processes (each one print at a time: `--concurrency 1`, each
+in a process group of its own, stopped with SIGTERM at the end), reading the queue any worker
+of these settings would (Huey's SQLite file beside the run's SQLite database; the huey_*
+tables of a --database-url PostgreSQL; Redis if LISTBUILDER_REDIS_URL is set, as the
+environment is passed on). They start before the server and the benchmark waits until they
+are idle (their renderer's warm-up done); on a --database-url it also waits (up to ten
+minutes) until the line an earlier run left there is empty, and every printer's roster has a
+name of its own so that no print comes from an earlier run's print cache. They run through
+both spells, idle in the first. gunicorn's web workers never lay out a print (`serve
+--printers 0`), so the server's CPU is the edits' and the print pages', and the workers' CPU
+is counted apart: from /proc, every process in their process groups (the consumer, its
+worker process, and any it restarted and reaped), as the server's is counted from its
+process tree. Werkzeug's reference run gets the same K workers. The workers run at nice 10,
+as the one `serve` starts: while clients that never pause keep every core busy, the
+scheduler gives the prints what the web server and clients (at nice 0) leave, so prints a
+minute then say how much is left, not how fast a worker is; with `--pause` the players
+leave the cores time to print.
+
+--compare-workers (only with --printers): gunicorn measured twice, one after the other (each
+time a fresh SQLite database, or the --database-url's line emptied first): with 1 print worker,
+then with 2 (--print-workers is then only the reference's), and a table of both at the end: the
+printers' spell's edits a second, edits' p50 and p95 (and p95's ratio to the spell without
+printers), prints a minute, and the workers' CPU seconds (and per print). The two runs are
+minutes apart on a shared machine: compare them with the machine speed each prints (a fixed
+Python loop, before and after).
 
 Every client connects from 127.0.0.1, so the server runs with the per-address limits of
 listbuilder/web/site/limits.py off (each LISTBUILDER_LIMIT_* set empty) and no per-address share
@@ -62,7 +96,9 @@ in a minute would be turned away (429) as one client making too many, and 8 prin
 share one address's 3 places in line.
 
 The clients run on the same machine as the server and take some of its CPU; other work on the
-machine (load average printed) slows both servers alike.
+machine (load average printed) slows both servers alike. Each run's temporary folder (its
+database and the logs of the server and workers) is removed at the end unless a log holds a
+traceback, when its path is printed.
 """
 
 from __future__ import annotations
@@ -73,6 +109,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import signal
 import socket
 import ssl
@@ -85,7 +122,7 @@ import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
@@ -116,6 +153,9 @@ BOYZ_UPGRADES = ("Shootas", "Boss Nob", "Rokkit Launcha")
 PLACE = re.compile(r"Your print is (\d+)(?:st|nd|rd|th) in line")
 REFRESH = re.compile(r'<meta http-equiv="refresh" content="(\d+)')
 # the limits kept per client address: every client here is 127.0.0.1 (see the docstring)
+# the CPU priority `serve` gives the print worker it starts (SERVE_NICENESS): the benchmark's
+# own workers run as a host's beside the web server would
+WORKER_NICENESS = 10
 NO_LIMITS = {**{kind.env: "" for kind in KINDS}, "LISTBUILDER_PRINT_QUEUE_PER_CLIENT": "0"}
 
 
@@ -155,6 +195,7 @@ class Settings:
     print_cards: int
     database_url: str | None
     pause: float = 0.0  # seconds a player waits between edits, on average
+    print_workers: int = 1  # `listbuilder worker` processes laying out the printers' prints
 
 
 @dataclass
@@ -171,6 +212,8 @@ class Prints:
     """What the printers saw."""
 
     times: list[float] = field(default_factory=list)  # seconds from first asking to the PDF
+    finished: list[float] = field(default_factory=list)  # perf_counter() at each PDF
+    in_spell: int = 0  # PDFs that came before the edits ended
     sizes: list[int] = field(default_factory=list)  # bytes of each PDF
     asks: int = 0  # requests for prints, first asks and asking again
     busy: int = 0  # answers 503: the queue was full
@@ -290,7 +333,10 @@ class Printer(Client):
         status, data, headers = self.send(
             "POST", "/import", {"csrf_token": self.csrf}, page="/",
             upload=("file", "printer.yaml",
-                    big_roster(f"Load printer {self.number}", self.cards)))
+                    # a name of its own: a print's key is of the roster's text, and a run on a
+                    # --database-url the last run used must not find its PDFs in the cache
+                    big_roster(f"Load printer {self.number} {secrets.token_hex(4)}",
+                               self.cards)))
         if status not in (302, 303):
             raise RuntimeError(f"importing a roster answered {status}: {words(data)}")
         self.path = urllib.parse.urlsplit(headers["location"]).path
@@ -306,9 +352,11 @@ class Printer(Client):
             with prints.lock:
                 prints.asks += 1
             if status == 200 and headers.get("content-type", "").startswith("application/pdf"):
-                took = time.perf_counter() - began
+                now = time.perf_counter()
+                took = now - began
                 with prints.lock:
                     prints.times.append(took)
+                    prints.finished.append(now)
                     prints.sizes.append(len(data))
                 return took
             if status not in (202, 503):
@@ -479,27 +527,105 @@ def drive(target: Target, clients: int, edits: int, roster_size: int = 0, printe
     began = time.perf_counter()
     for t in threads:
         t.join()
-    wall = time.perf_counter() - began
+    ended = time.perf_counter()
+    wall = ended - began
     done.set()
     for t in printing_threads:
         t.join()
+    # a PDF answered while the printers were being told to stop is not the spell's
+    prints.in_spell = sum(1 for moment in prints.finished if moment <= ended)
     return results, prints, wall
 
 
-def server_cpu(pid: int) -> float:
-    """CPU seconds used so far by the server: the process and all it started (from /proc)."""
+def proc_stats() -> dict[int, list[str]]:
+    """Every process's /proc/<pid>/stat fields after the command name (field 3 onwards)."""
     stats: dict[int, list[str]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             stats[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:  # gone meanwhile
             continue
+    return stats
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds used so far by the server: the process and all it started (from /proc)."""
+    stats = proc_stats()
     family, frontier = {pid}, {pid}
     while frontier:
         frontier = {p for p, fields in stats.items() if int(fields[1]) in frontier} - family
         family |= frontier
     ticks = sum(int(stats[p][11]) + int(stats[p][12]) for p in family if p in stats)
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def groups_cpu(groups: list[int]) -> float:
+    """CPU seconds used so far by these process groups (from /proc): each member's own, and
+    its children's that it reaped (a worker process Huey restarted after it died)."""
+    ticks = sum(sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+                for fields in proc_stats().values() if int(fields[2]) in groups)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def group_size(group: int) -> int:
+    return sum(1 for fields in proc_stats().values() if int(fields[2]) == group)
+
+
+def start_workers(count: int, env: dict[str, str], folder: Path) -> list[subprocess.Popen[bytes]]:
+    """`count` print workers (`listbuilder worker --nice 10`, as `serve` starts its own), each
+    in a process group of its own, once each has forked its worker process and all are idle
+    (their renderer's warm-up is start-up, not the prints measured)."""
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        for n in range(count):
+            with (folder / f"worker-{n + 1}.log").open("wb") as out:
+                workers.append(subprocess.Popen(
+                    [*CLI, "worker", "--nice", str(WORKER_NICENESS)], env=env, cwd=ROOT,
+                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True))
+        deadline = time.monotonic() + 120
+        for n, proc in enumerate(workers):
+            # the consumer and the worker process it forks (and Huey's scheduler thread)
+            while group_size(proc.pid) < 2:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log = (folder / f"worker-{n + 1}.log").read_text(errors="replace")
+                    raise SystemExit(f"print worker {n + 1} did not start: {log[-2000:]}")
+                time.sleep(0.2)
+        settle(lambda: groups_cpu([w.pid for w in workers]))
+    except BaseException:
+        stop_workers(workers)
+        raise
+    return workers
+
+
+def drain_line(env: dict[str, str], workers: list[subprocess.Popen[bytes]]) -> None:
+    """Wait until the print line is empty: a --database-url the last run used keeps the prints
+    it left in line (the queue is in that database), which these workers would lay out in the
+    spells measured. For at most ten minutes."""
+    began = time.monotonic()
+    deadline = began + 600
+    while True:
+        status = subprocess.run([*CLI, "worker", "status"], env=env, cwd=ROOT,
+                                capture_output=True, text=True).stdout
+        left = sum(int(n) for n in re.findall(r"^(?:waiting|being laid out): (\d+)$", status,
+                                              re.MULTILINE))
+        if not left:
+            break
+        if time.monotonic() > deadline:
+            print(f"  {plural(left, 'print')} of an earlier run still in line after 10 "
+                  f"minutes: the spells share the workers with them", flush=True)
+            return
+        time.sleep(5)
+    waited = time.monotonic() - began
+    if waited > 5:
+        print(f"  waited {waited:.0f} s for an earlier run's prints left in line",
+              flush=True)
+        settle(lambda: groups_cpu([w.pid for w in workers]))
+
+
+def stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
+    for proc in workers:
+        if proc.poll() is None:
+            stop_server(proc)  # SIGTERM: the prints in hand go back in line, as in a restart
 
 
 def start_server(command: list[str], env: dict[str, str], port: int,
@@ -515,7 +641,7 @@ def start_server(command: list[str], env: dict[str, str], port: int,
             raise SystemExit(f"the server stopped: {log.read_text(errors='replace')[-2000:]}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                settle(proc.pid)
+                settle(lambda: server_cpu(proc.pid))
                 return proc
         except OSError:
             time.sleep(0.2)
@@ -523,14 +649,15 @@ def start_server(command: list[str], env: dict[str, str], port: int,
     raise SystemExit("the server did not listen within 120 s")
 
 
-def settle(pid: int) -> None:
-    """Wait until the server is idle: its workers' print warm-up (layout processes started and
-    a sample card laid out in each) is start-up, not the edits being measured."""
+def settle(cpu: Callable[[], float]) -> None:
+    """Wait until processes are idle (`cpu`: the CPU seconds they used so far), for at most a
+    minute: start-up (a print worker's renderer warm-up, a spell's prints still being laid
+    out) is not what is measured."""
     deadline = time.monotonic() + 60
-    used = server_cpu(pid)
+    used = cpu()
     while time.monotonic() < deadline:
         time.sleep(1)
-        now = server_cpu(pid)
+        now = cpu()
         if now - used < 0.05:
             return
         used = now
@@ -592,16 +719,20 @@ class Spell:
     front_cpu: float  # nginx's
     client_cpu: float
     printers: int
+    worker_cpu: float = 0.0  # the print workers' (their process groups')
+    print_workers: int = 0
 
 
 def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
-          front: subprocess.Popen[bytes] | None, settings: Settings,
-          printers: int) -> Spell:
+          front: subprocess.Popen[bytes] | None, settings: Settings, printers: int,
+          workers: list[subprocess.Popen[bytes]] | None = None) -> Spell:
     before: dict[str, float] = {}
+    groups = [worker.pid for worker in workers or []]
 
     def cpus() -> dict[str, float]:
         return {"server": server_cpu(proc.pid), "client": time.process_time(),
-                "front": server_cpu(front.pid) if front is not None else 0.0}
+                "front": server_cpu(front.pid) if front is not None else 0.0,
+                "workers": groups_cpu(groups)}
 
     def started() -> None:  # making and filling the rosters is not what is measured
         before.update(cpus())
@@ -612,13 +743,15 @@ def spell(label: str, target: Target, proc: subprocess.Popen[bytes],
     after = cpus()
     return Spell(label, results, prints, wall, after["server"] - before["server"],
                  after["front"] - before["front"], after["client"] - before["client"],
-                 printers)
+                 printers, after["workers"] - before["workers"], len(groups))
 
 
 def measure(label: str, command: list[str], settings: Settings,
-            tls: bool = False, lanes: int = 0) -> None:
-    """Start the server (`command`) and measure it; `lanes`: the number of workers to give
-    their own lanes, as docs/deploying.md has the host run them behind nginx (0: none)."""
+            tls: bool = False, lanes: int = 0) -> list[Spell]:
+    """Start the server (`command`), and `settings.print_workers` print workers beside it if
+    there are printers, and measure it; `lanes`: the number of gunicorn workers to give their
+    own lanes, as docs/deploying.md has the host run them behind nginx (0: none). The spells
+    measured: edits alone, then with the printers if any."""
     folder = Path(tempfile.mkdtemp(prefix="listbuilder-load-"))
     env = {**os.environ, "LISTBUILDER_INSTANCE": str(folder / "instance"),
            "LISTBUILDER_DATA": str(folder / "no-data"), **NO_LIMITS}
@@ -632,25 +765,34 @@ def measure(label: str, command: list[str], settings: Settings,
     own: list[str] = []
     if lanes:
         own = ["--lanes", str(free_lanes(lanes, besides=port)), "--workers", str(lanes)]
-    proc = start_server([*command, str(port)] if command is WERKZEUG else
-                        [*command, "--port", str(port), *own], env, port,
-                        folder / "server.log")
+    # started first, so that the server's start-up is measured idle (they warm up meanwhile)
+    workers = (start_workers(settings.print_workers, env, folder) if settings.printers
+               else [])
+    if workers and settings.database_url:
+        drain_line(env, workers)
     front = None
     spells: list[Spell] = []
     try:
-        target = Target(port)
-        if tls:
-            front, target = start_front(env, port, folder, own)
-        spells.append(spell("edits alone", target, proc, front, settings, 0))
-        if settings.printers:
-            settle(proc.pid)  # the first spell's work done: the second starts from idle
-            printers = f"{settings.printers} printer{'' if settings.printers == 1 else 's'}"
-            spells.append(spell(f"edits with {printers} beside them", target, proc, front,
-                                settings, settings.printers))
+        proc = start_server([*command, str(port)] if command is WERKZEUG else
+                            [*command, "--port", str(port), *own], env, port,
+                            folder / "server.log")
+        try:
+            target = Target(port)
+            if tls:
+                front, target = start_front(env, port, folder, own)
+            spells.append(spell("edits alone", target, proc, front, settings, 0, workers))
+            if settings.printers:
+                # the first spell's work done: the second starts from idle
+                settle(lambda: server_cpu(proc.pid) + groups_cpu([w.pid for w in workers]))
+                printers = f"{plural(settings.printers, 'printer')}"
+                spells.append(spell(f"edits with {printers} beside them", target, proc, front,
+                                    settings, settings.printers, workers))
+        finally:
+            if front is not None:
+                stop_server(front, signal.SIGQUIT)  # nginx's graceful stop
+            stop_server(proc)
     finally:
-        if front is not None:
-            stop_server(front, signal.SIGQUIT)  # nginx's graceful stop
-        stop_server(proc)
+        stop_workers(workers)
     lanes_said = f" and its workers' lanes from {own[1]} (least_conn)" if own else ""
     print(f"\n{label}" + (f"\n  over HTTPS: nginx (TLS) at {target.origin}, in front of the "
                           f"server at 127.0.0.1:{port}{lanes_said}" if tls else ""))
@@ -664,19 +806,58 @@ def measure(label: str, command: list[str], settings: Settings,
         logged = access_log(folder / "access.log")
         print(f"  nginx access log: {sum(logged.values())} requests; statuses "
               + ", ".join(f"{status} x {n}" for status, n in sorted(logged.items())))
-    crashes = (folder / "server.log").read_text(errors="replace").count("Traceback")
-    if crashes:
-        print(f"  the server's log ({folder / 'server.log'}) holds {crashes} tracebacks")
+    if workers:
+        print(f"  prints laid out by {plural(len(workers), 'print worker')} apart from the "
+              f"server (`listbuilder worker --nice {WORKER_NICENESS}`, one print at a time "
+              f"each)")
+    kept = False
+    for log in sorted(folder.glob("*.log")):
+        crashes = log.read_text(errors="replace").count("Traceback")
+        if crashes:
+            print(f"  {log} holds {plural(crashes, 'traceback')}")
+            kept = True
+    if not kept:  # nothing to look into: the run's database and logs go
+        shutil.rmtree(folder, ignore_errors=True)
+    return spells
+
+
+def plural(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def p95(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=100)[94] if len(latencies) >= 2 else float("nan")
 
 
+def p50(latencies: list[float]) -> float:
+    return statistics.median(latencies) if latencies else float("nan")
+
+
 def compare(alone: Spell, beside: Spell) -> None:
-    before, after = p95(alone.results.latencies), p95(beside.results.latencies)
-    print(f"  edits' p95: {before * 1000:.0f} ms alone, {after * 1000:.0f} ms with printers "
-          f"beside them: {after / before:.2f} times (the aim: at most 2)")
+    for name, cut in (("p50", p50), ("p95", p95)):
+        before, after = cut(alone.results.latencies), cut(beside.results.latencies)
+        aim = " (the aim: at most 2)" if name == "p95" else ""
+        print(f"  edits' {name}: {before * 1000:.0f} ms alone, {after * 1000:.0f} ms with "
+              f"printers beside them: {after / before:.2f} times{aim}")
+
+
+def prints_a_minute(one: Spell) -> float:
+    return one.prints.in_spell / (one.wall / 60)
+
+
+def summary(runs: list[tuple[int, list[Spell]]]) -> None:
+    """The runs with 1 and 2 print workers side by side (--compare-workers)."""
+    print("\nprint workers compared (the spells with printers):")
+    print("  workers | edits/s | edits' p50, p95 (x alone) | prints a minute | "
+          "workers' CPU s (s a print)")
+    for count, spells in runs:
+        alone, beside = spells[0], spells[-1]
+        lat, before = beside.results.latencies, alone.results.latencies
+        done = beside.prints.in_spell
+        each = f"{beside.worker_cpu / done:.1f}" if done else "-"
+        print(f"  {count} | {len(lat) / beside.wall:.0f} | {p50(lat) * 1000:.0f} ms, "
+              f"{p95(lat) * 1000:.0f} ms (x{p95(lat) / p95(before):.2f}) | "
+              f"{prints_a_minute(beside):.1f} | {beside.worker_cpu:.1f} ({each})")
 
 
 def access_log(path: Path) -> Counter[str]:
@@ -706,20 +887,28 @@ def report(one: Spell, clients: int, named: bool) -> None:
     front = f", nginx {one.front_cpu / edits * 1000:.1f} ms" if one.front_cpu else ""
     if one.printers:
         nginx = f"; nginx {one.front_cpu:.1f} s" if one.front_cpu else ""
-        print(f"    CPU in the spell: server {one.cpu:.1f} s, prints' layouts and edits "
-              f"together{nginx}; these clients {one.client_cpu:.1f} s")
-        report_prints(one.prints, one.wall)
+        print(f"    CPU in the spell: server {one.cpu:.1f} s (edits and print pages; it lays "
+              f"out none), print workers {one.worker_cpu:.1f} s{nginx}; "
+              f"these clients {one.client_cpu:.1f} s")
+        report_prints(one.prints, one.wall, one.worker_cpu)
     else:
+        idle = (f"; the idle print workers {one.worker_cpu:.1f} s in all"
+                if one.print_workers else "")
         print(f"    CPU per edit: server {one.cpu / edits * 1000:.1f} ms (so at most "
               f"{cores * edits / max(one.cpu, 1e-9):.0f} edits/s on {cores} idle cores){front}, "
-              f"these clients {one.client_cpu / edits * 1000:.1f} ms")
+              f"these clients {one.client_cpu / edits * 1000:.1f} ms{idle}")
 
 
-def report_prints(prints: Prints, wall: float) -> None:
+def report_prints(prints: Prints, wall: float, worker_cpu: float) -> None:
     made = len(prints.times)
-    print(f"    printers: {made} print{'' if made == 1 else 's'} made in {wall:.1f} s, "
-          f"{prints.asks} asks (first asks and asking again), {prints.left} still in line "
-          f"at the end, {prints.busy} turned away (503)")
+    print(f"    printers: {plural(prints.in_spell, 'print')} made in {wall:.1f} s: "
+          f"{prints.in_spell / (wall / 60):.1f} a minute"
+          + (f", about {worker_cpu / prints.in_spell:.1f} s of the workers' CPU each"
+             if prints.in_spell else "")
+          + (f" ({made - prints.in_spell} more answered as the printers stopped)"
+             if made > prints.in_spell else "")
+          + f"; {prints.asks} asks (first asks and asking again), {prints.left} still in "
+          f"line at the end, {prints.busy} turned away (503)")
     if made:
         # inclusive: a handful of prints, whose p95 must not be guessed beyond the slowest
         cuts = (statistics.quantiles(prints.times, n=100, method="inclusive") if made >= 2
@@ -771,15 +960,26 @@ def errors_seen(errors: list[str], samples: dict[int, str]) -> str:
                    f"the most a print from the browser may have)")
 @click.option("--pause", type=click.FloatRange(0), default=0.0, metavar="SECONDS",
               help="a player's pause between edits, on average (default: 0, none)")
+@click.option("--print-workers", type=click.IntRange(1, 16), default=1, show_default=True,
+              help="with --printers: `listbuilder worker --nice 10` processes beside the "
+                   "server (`serve --printers 0`), one print at a time each")
+@click.option("--compare-workers", is_flag=True,
+              help="with --printers: measure gunicorn with 1 print worker, then with 2, and "
+                   "show them side by side (instead of --print-workers)")
 def main(clients: int, edits: int, workers: int | None, threads: int | None, roster_size: int,
          database_url: str | None, no_reference: bool, tls: bool, front: bool,
-         no_lanes: bool, printers: int, print_cards: int, pause: float) -> None:
+         no_lanes: bool, printers: int, print_cards: int, pause: float, print_workers: int,
+         compare_workers: bool) -> None:
     if front and tls:
         raise click.UsageError("--front is make run's plain-HTTP nginx; --tls puts the host's "
                                "TLS nginx in front instead: one or the other")
+    if compare_workers and not printers:
+        raise click.UsageError("--compare-workers compares the prints: give --printers N")
     settings = Settings(clients, edits, roster_size, printers, print_cards, database_url,
-                        pause)
-    serve = [*CLI, "serve"]
+                        pause, print_workers)
+    # no print worker of the server's own: the benchmark starts them (--print-workers), so
+    # that their CPU is counted apart and gunicorn's web workers never lay out a print
+    serve = [*CLI, "serve", "--printers", "0"]
     if workers:
         serve += ["--workers", str(workers)]
     if threads:
@@ -792,13 +992,22 @@ def main(clients: int, edits: int, workers: int | None, threads: int | None, ros
              if pause else "the players never pause between edits"), flush=True)
     if front:
         serve.append("--front")
-    measure("gunicorn (listbuilder serve" + (" --front, as make run starts it: nginx in front"
+    runs: list[tuple[int, list[Spell]]] = []
+    for count in (1, 2) if compare_workers else (print_workers,):
+        with_workers = (f", {plural(count, 'print worker')} beside it" if printers else "")
+        runs.append((count, measure(
+            "gunicorn (listbuilder serve" + (" --front, as make run starts it: nginx in front"
                                              if front else ", gunicorn itself") + ")"
-            + (", behind nginx over HTTPS" if tls else ""), serve, settings, tls,
-            lanes=(workers or default_workers()) if tls and not no_lanes else 0)
+            + (", behind nginx over HTTPS" if tls else "") + with_workers, serve,
+            replace(settings, print_workers=count), tls,
+            lanes=(workers or default_workers()) if tls and not no_lanes else 0)))
+    if compare_workers:
+        summary(runs)
     if not no_reference:
         measure("Werkzeug development server (the reference: make run before gunicorn)"
-                + (", plain HTTP" if tls else ""), WERKZEUG, settings)
+                + (", plain HTTP" if tls else "")
+                + (f", {plural(print_workers, 'print worker')} beside it" if printers else ""),
+                WERKZEUG, settings)
     print("\ngoals (issue 17), players who never pause: 100 through TLS (--tls --clients 100): "
           "0 errors and p95 <= 250 ms, and with 8 printers (--printers 8) p95 within 2x of "
           "it; 50 on plain HTTP (--clients 50): p95 <= 147 ms and >= 465 edits/s")

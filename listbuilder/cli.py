@@ -7,14 +7,16 @@ import dataclasses
 import json
 import os
 import signal
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 from pydantic import BaseModel
 
-from listbuilder import db_commands
+from listbuilder import db_commands, worker_commands
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Catalog, Origin, Roster
@@ -205,8 +207,11 @@ def schema(output: Path | None) -> None:
 @click.option("--debug", is_flag=True,
               help="Werkzeug's development server instead: one process, reloads on code "
                    "changes, shows debug pages. Never for players.")
+@click.option("--printers", type=click.IntRange(0, 64), default=1, show_default=True,
+              help="Prints laid out at once by the `listbuilder worker` started beside the "
+                   "server, at a lower CPU priority; 0 for none (workers run elsewhere).")
 def serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
-          access_log: bool, front: bool, debug: bool) -> None:
+          access_log: bool, front: bool, debug: bool, printers: int) -> None:
     """Run the browser builder with gunicorn (rosters saved under instance/, or at
     DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
     from listbuilder import liveness, locations, migrations
@@ -222,13 +227,15 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
         click.echo(str(refused), err=True)
         sys.exit(1)
     try:
-        _serve(host, port, workers, threads, lanes, access_log, front, debug)
+        _serve(host, port, workers, threads, lanes, access_log, front, debug,
+               lambda: worker_commands.spawn_workers(printers, holding=serving.fileno()))
     finally:
         serving.release()
 
 
 def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
-           access_log: bool, front: bool, debug: bool) -> None:
+           access_log: bool, front: bool, debug: bool,
+           start_printers: Callable[[], subprocess.Popen[bytes] | None]) -> None:
     from listbuilder import migrations, server
     from listbuilder.front import FrontError
     from listbuilder.web import create_app
@@ -239,12 +246,9 @@ def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes
         click.echo(str(refused), err=True)
         sys.exit(1)
     if debug:
-        from listbuilder.printing.workers import stop_pool
-
-        if server.start_printing():
-            # a terminated server stops its layout processes too (they share its output pipes)
-            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-            atexit.register(stop_pool)
+        # the reloader's child serves; the worker belongs to the process that stays
+        if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
+            _stop_with_exit(start_printers())
         click.echo(f"Listbuilder (development server) at http://{host}:{port}/")
         server.hide_tokens_in_logs()  # Werkzeug's request lines too: no token in any log
         app.run(host=host, port=port, debug=True, use_reloader=True)
@@ -274,11 +278,30 @@ def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes
     in_front = ", nginx in front" if front else ""
     click.echo(f"Listbuilder at http://{host}:{port}/ ({workers} workers, {threads} threads "
                f"each{in_front}; Ctrl+C stops it)")
+    _stop_with_exit(start_printers())
     try:
         server.serve(app, host, port, workers, threads, access_log, front, lanes)
     except FrontError as failed:
         click.echo(str(failed), err=True)
         sys.exit(1)
+
+
+def _stop_with_exit(printers: subprocess.Popen[bytes] | None) -> None:
+    """The print worker started beside the server stops when the server does (it also dies
+    with it if the server is killed outright: `spawn_workers`)."""
+    if printers is None:
+        return
+
+    def stop() -> None:
+        if printers.poll() is None:
+            printers.terminate()  # SIGTERM: prints in hand go back in line
+            try:
+                printers.wait(15)
+            except subprocess.TimeoutExpired:
+                printers.kill()
+
+    atexit.register(stop)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 
 def _absolute(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -568,6 +591,7 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
 
 
 main.add_command(db_commands.db)  # `listbuilder db upgrade|current|check|purge`
+main.add_command(worker_commands.worker)  # `listbuilder worker`, `listbuilder worker status`
 
 
 @main.command(name="match")

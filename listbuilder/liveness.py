@@ -7,8 +7,8 @@ it in gunicorn's master before the app opens the database (`cli.serve`). The loc
 the open file, which forked workers inherit, so it lasts while any of the server's processes
 lives and the kernel drops it when the last one ends, however it ends (SIGKILL, a crash, the
 machine's power): there is no pid file to go stale. Processes the server starts with exec
-(nginx in front, the layout processes' fork server) do not inherit it: the descriptor is
-closed on exec. Several servers may hold it at once
+(nginx in front) do not inherit it (the descriptor is closed on exec), but for `serve`'s print
+worker, which is handed it on purpose. Several servers may hold it at once
 (shared); a restore takes it exclusively, so no server can start while the database is being
 replaced, and none can be running when the restore begins.
 
@@ -64,6 +64,11 @@ class ServingLock:
     def __init__(self, path: Path, fd: int) -> None:
         self.path = path
         self._fd: int | None = fd
+
+    def fileno(self) -> int | None:
+        """The held descriptor, for a child that must hold the lock too (not forked: `serve`'s
+        print worker), or None once released."""
+        return self._fd
 
     def release(self) -> None:
         if self._fd is not None:

@@ -5,8 +5,9 @@ The app is built once in gunicorn's master before any worker is forked, so a dat
 the code's migrations stops the start with one clear message, and the workers share the
 loaded catalogs. Nothing a player relies on lives in one worker: rosters and the print cache
 are in the database, the "my rosters" list and CSRF tokens in the cookie signed with the one
-secret key. Each worker, once forked, drops the database connections it inherited and starts
-its own warm layout processes for prints (`listbuilder.printing.workers`), stopped with it.
+secret key. Each worker, once forked, drops the database connections it inherited. No worker
+lays out a print: prints are queued for `listbuilder worker` processes (listbuilder.jobs),
+which `serve` starts beside itself unless told `--printers 0`.
 The master holds the database's serving lock (`listbuilder.liveness`, taken by `cli.serve`),
 which every worker inherits: `listbuilder db restore` refuses while any of them lives.
 """
@@ -19,7 +20,6 @@ import os
 import re
 import signal
 import socket
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,8 +42,8 @@ def default_workers() -> int:
 
 
 def default_threads() -> int:
-    """LISTBUILDER_THREADS, else 2: a second thread answers edits while the first waits on a
-    print's layout process or the database. More do not help: a request is Python holding the
+    """LISTBUILDER_THREADS, else 2: a second thread answers edits while the first waits on the
+    database. More do not help: a request is Python holding the
     interpreter lock, and each thread more made an edit cost more CPU (4 threads: about 10%,
     with a p95 under load almost twice as long; benchmarks/web_load.py)."""
     return _from_env("LISTBUILDER_THREADS") or DEFAULT_THREADS
@@ -96,7 +96,6 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
             "control_socket_disable": True,  # no gunicornc; two servers would share its path
             "pre_fork": _pre_fork,
             "post_fork": _post_fork,
-            "worker_exit": _worker_exit,
             "when_ready": _when_ready,
             "on_exit": _on_exit,
         }
@@ -235,7 +234,6 @@ def _post_fork(server: Any, worker: Any) -> None:
     app: Flask = server.app.application
     # connections opened in the master (the schema check) must not be shared with it
     app.extensions["listbuilder.store"].engine.dispose(close=False)
-    start_printing(app)
 
 
 def _listen_on_lane(server: Any, worker: Any, address: tuple[str, int]) -> None:
@@ -274,33 +272,6 @@ def _on_exit(server: Any) -> None:
     front: Front | None = server.app.front
     if front is not None:
         front.stop()
-
-
-def _worker_exit(server: Any, worker: Any) -> None:
-    from listbuilder.printing.workers import stop_pool
-    from listbuilder.web.prints.queue import stop_runner
-
-    # The runner first: a job it claimed after the layout processes stopped would fail (and
-    # be lost to its player) instead of staying in line for another worker or the next start.
-    stop_runner(server.app.application)
-    stop_pool()
-
-
-def start_printing(app: Flask | None = None) -> bool:
-    """This process's warm layout processes, and the renderer's one-time set-up (~0.3 s) done
-    now rather than in the first player's print; with `app`, its print runner too (the thread
-    that lays out the queued prints: listbuilder.web.prints.queue). True if the layout
-    processes run."""
-    from listbuilder.printing.render import warm_up
-    from listbuilder.printing.workers import start_pool
-
-    started = start_pool(warm_up)
-    threading.Thread(target=warm_up, name="print-warm-up", daemon=True).start()
-    if app is not None:
-        from listbuilder.web.prints.queue import start_runner
-
-        start_runner(app)
-    return started
 
 
 def port_free(host: str, port: int) -> bool:

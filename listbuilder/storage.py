@@ -21,7 +21,7 @@ import hashlib
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -137,30 +137,33 @@ class PrintRow(Base):
 
 
 class PrintJobRow(Base):
-    """A print from the browser waiting for its layout, being laid out, or finished: the queue
-    every worker and machine shares (`listbuilder.web.prints.queue` reads and writes it)."""
+    """A print from the browser waiting in line, being laid out, or finished: what Huey's
+    queue does not keep (`listbuilder.jobs.prints`: what to print, who asked, the place in
+    line, which worker holds it, a failed print's problems)."""
 
     __tablename__ = "print_jobs"
-    __table_args__ = (Index("ix_print_jobs_status_rank_id", "status", "rank", "id"),
-                      # the fair line reads each waiting job's client from here, never from
-                      # the row (on SQLite, past the job's text)
+    __table_args__ = (Index("ix_print_jobs_status_rank_turn_id", "status", "rank", "turn", "id"),
+                      # a client's share of the line and its turn are counted from here
                       Index("ix_print_jobs_status_client_rank", "status", "client", "rank"))
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order of the line
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order within a turn
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # the print's key
     kind: Mapped[str] = mapped_column(String(16))
-    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (prints.queue.PrintJob)
+    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (jobs.prints.PrintJob)
     status: Mapped[str] = mapped_column(String(16))  # waiting, running, done, failed
-    # the line is ordered by rank, then id: 0 a player waits for the PDF, 1 only its preview
+    # the line is ordered by rank (0 a player waits for the PDF, 1 only its preview), then
+    # turn (the client's prints of that rank before this one, migration 0012), then id
     rank: Mapped[int] = mapped_column(Integer, server_default="0")
+    turn: Mapped[int] = mapped_column(Integer, server_default="0")
     problems: Mapped[str | None] = mapped_column(Text, nullable=True)  # failed: JSON list
-    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)  # who lays it out
+    # the worker process laying it out (host:pid), which beats on `heartbeat`
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
     attempts: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     heartbeat: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # who asked first: a keyed digest of the client's address, never the address (migration
-    # 0010); the line is shared fairly between clients by it (prints.queue.fair_line)
+    # 0010); a client's share of the line and its turn are counted by it
     client: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -345,8 +348,13 @@ class RosterStore:
         self.print_cache_bytes = print_cache_bytes
         self.sessions = Sessions(self.engine)
         self._one_statement = self.engine.execution_options(sqlite_one_statement=True)
+        # what lives as long as the store and holds connections of its own (the print
+        # queue's broker): closed with it
+        self.also_close: list[Callable[[], object]] = []
 
     def close(self) -> None:
+        for close in self.also_close:
+            close()
         self.engine.dispose()
 
     # -- rosters ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #                        warns, and the test suite turns warnings into errors)
 #   fonts-dejavu-core    the PDFs' fonts
 #   postgresql           a throwaway server for the PostgreSQL test run
+#   redis-server         a throwaway server for the tests of the print queue kept in Redis
 #   nginx                the buffering front `make run` starts (slow clients never hold up the
 #                        app), and the TLS proxy of the HTTPS tests
 #   openssl              the HTTPS tests' self-signed certificate
@@ -16,7 +17,7 @@
 set -eu
 
 PACKAGES="chromium libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-postgresql nginx openssl python3-venv"
+postgresql redis-server nginx openssl python3-venv"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "system-packages: not a Debian system; make sure these (or your system's equivalents)" \

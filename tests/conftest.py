@@ -121,7 +121,7 @@ def violations(read):
 TESTS = Path(__file__).resolve().parent
 SLOW_MODULES = {"test_wheel.py", "test_readme_commands.py", "web/test_backup.py",
                 "web/test_front.py", "web/test_log_tokens.py", "web/test_serve.py",
-                "web/test_too_large_behind_nginx.py"}
+                "web/test_too_large_behind_nginx.py", "web/test_print_workers.py"}
 PRINTS_ELSEWHERE = {
     "test_contract.py": {"test_each_system_keeps_the_contract"},
     "engine/test_effects.py": {"test_the_card_pdf_prints_the_fielded_numbers",

@@ -41,17 +41,22 @@ LAYERS: dict[str, frozenset[str]] = {
     "migrations": frozenset({"locations", "ratelimit", "storage"}),
     "backup": frozenset({"liveness", "migrations", "storage"}),
     "front": frozenset(),  # nginx in front of `serve`
+    # background jobs (prints on Huey): below the web, which asks, and the worker command
+    "jobs": frozenset({"engine", "printing", "storage", "front"}),
     # the web app: everything below the commands (cli, db_commands, server, front) and the
     # testing kit
     "web": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
                       "storage", "pack_storage", "match_storage", "ratelimit", "liveness",
-                      "migrations", "backup"}),
+                      "migrations", "backup", "jobs"}),
     "testing": frozenset({"engine", "printing", "web"}),  # the contract systems' tests call
     "db_commands": frozenset({"backup", "liveness", "locations", "migrations", "storage"}),
     "server": frozenset({"front", "liveness", "printing", "web"}),  # gunicorn: `serve`
+    # `listbuilder worker`: the print queue's consumer, on the settings web servers use
+    "worker_commands": frozenset({"jobs", "front", "migrations", "storage", "server", "web"}),
+    "__main__": frozenset({"cli"}),  # `python -m listbuilder`
     "cli": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
                       "storage", "pack_storage", "ratelimit", "liveness", "migrations",
-                      "backup", "front", "web", "db_commands", "server"}),
+                      "backup", "front", "web", "db_commands", "server", "worker_commands"}),
 }
 
 PACKAGE = Path(listbuilder.__file__).resolve().parent

@@ -188,6 +188,29 @@ def _database_url_is_read() -> None:
     assert "`DATABASE_URL`" in (ROOT / "README.md").read_text()
 
 
+def _serve_can_leave_prints_to_other_machines() -> None:
+    from click.testing import CliRunner
+
+    from listbuilder.cli import main
+
+    shown = CliRunner().invoke(main, ["serve", "--help"]).output
+    assert "--printers" in shown and "0 for none" in shown
+
+
+def _redis_url_is_read() -> None:
+    text = (ROOT / "listbuilder" / "web" / "config.py").read_text()
+    assert 'os.environ.get("LISTBUILDER_REDIS_URL")' in text
+
+
+def _worker_takes_its_concurrency() -> None:
+    from click.testing import CliRunner
+
+    from listbuilder.cli import main
+
+    shown = CliRunner().invoke(main, ["worker", "--help"]).output
+    assert "--concurrency" in shown and "--nice" in shown
+
+
 COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "make run": Make("run", ("sh scripts/system-packages.sh", f"{LB} db upgrade",
                              f"{LB} serve --front --host 127.0.0.1 --port 5000")),
@@ -240,6 +263,15 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     # docs/deploying.md: the installed package's command is on PATH
     "listbuilder db upgrade && listbuilder serve --host 127.0.0.1 --port 8000 --lanes 8001":
         Serve(8000, lanes=8001),
+    "listbuilder serve --printers 0 --host 10.0.0.5 --port 8000": Other(
+        "it listens on a private address not here; tests/web/test_print_workers.py runs web "
+        "servers with --printers 0 beside workers of their own",
+        _serve_can_leave_prints_to_other_machines),
+    "export LISTBUILDER_REDIS_URL=redis://cache.internal:6379/0": Other(
+        "it names a Redis not here; tests/web/test_print_workers.py runs one", _redis_url_is_read),
+    "listbuilder worker --concurrency '$(nproc)'": Other(
+        "it runs until stopped; tests/web/test_print_workers.py runs workers and kills one",
+        _worker_takes_its_concurrency),
     "pip install 'listbuilder[postgres]'": Other(
         "it installs packages; the postgres extra it names is checked", _postgres_extra_exists),
     "export DATABASE_URL=postgresql://listbuilder:secret@db.internal/listbuilder": Other(

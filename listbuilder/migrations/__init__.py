@@ -31,6 +31,7 @@ BASELINE = "0001"  # the rosters table as the first release's create_all made it
 # newest one whose every mark is there. (0002 also matches the short-lived create_all of the
 # commit that added its columns.)
 LEGACY_MARKS: tuple[tuple[str, set[tuple[str, str | None]]], ...] = (
+    ("0012", {("print_jobs", "turn")}),
     ("0011", {("matches", None)}),
     ("0010", {("print_jobs", "client")}),
     ("0009", {("pack_tombstones", None)}),
@@ -47,6 +48,12 @@ LEGACY_MARKS: tuple[tuple[str, set[tuple[str, str | None]]], ...] = (
 
 class SchemaNotCurrent(RuntimeError):
     """The database is not at the revision this code needs: the message says what to do."""
+
+
+def ours(name: str | None, kind: str, parents: object) -> bool:
+    """Whether Alembic's comparisons look at this: not the print queue's own tables, which
+    Huey makes in a PostgreSQL database it shares with us (listbuilder.jobs.broker)."""
+    return not (kind == "table" and (name or "").startswith("huey_"))
 
 
 def configured_url() -> str:

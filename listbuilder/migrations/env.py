@@ -6,6 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from listbuilder.migrations import ours
 from listbuilder.storage import Base, make_engine
 
 config = context.config
@@ -14,7 +15,7 @@ config = context.config
 def run(connection: Connection) -> None:
     # batch mode: SQLite can't alter most columns in place, Alembic copies the table instead
     context.configure(connection=connection, target_metadata=Base.metadata,
-                      render_as_batch=True, compare_type=True)
+                      render_as_batch=True, compare_type=True, include_name=ours)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -41,7 +41,7 @@ from listbuilder.printing.markup import parse_html
 from listbuilder.printing.templating import render_template
 from listbuilder.printing.textwidth import card_text_width, columns_fit, largest_pt
 from listbuilder.printing.weasy import CSS, HTML, FontConfiguration
-from listbuilder.printing.workers import in_child, on_exit, pool, split_work
+from listbuilder.printing.workers import in_child, on_exit, split_work
 
 Progress = Callable[[str, int, int], None]
 FACE_ID = re.compile(r"^face-(\d+)$")
@@ -473,24 +473,10 @@ def _lay_out_fresh(faces: Sequence[Face], stock: Stock, context: dict[str, Any],
     if len(shares) == 1:
         return _lay_out_here(faces, stock, context, progress)
     mine, theirs = shares
-    if (server := pool()) is not None:
-        return _join(_in_pool(server, faces, shares, stock, context), len(faces))
     child = in_child(lambda: _lay_out_here([faces[i] for i in theirs], stock, context))
     here = _lay_out_here([faces[i] for i in mine], stock, context, progress)
     there = child() or _lay_out_here([faces[i] for i in theirs], stock, context)
     return _join([(mine, here), (theirs, there)], len(faces))
-
-
-def _in_pool(server: Any, faces: Sequence[Face], shares: list[list[int]], stock: Stock,
-             context: dict[str, Any]) -> list[tuple[list[int], LaidOut]]:
-    """Each share laid out by one of a server's warm processes (here, if the pool fails)."""
-    try:
-        jobs = [server.submit(_lay_out_here, [faces[i] for i in share], stock, context)
-                for share in shares]
-        return [(share, job.result()) for share, job in zip(shares, jobs, strict=True)]
-    except Exception:  # a broken pool: the request still gets its cards
-        return [(share, _lay_out_here([faces[i] for i in share], stock, context))
-                for share in shares]
 
 
 def _weights(faces: Sequence[Face]) -> list[int]:

@@ -2,36 +2,25 @@
 
 WeasyPrint lays out one card at a time on one core; a forked child takes half of the distinct
 faces while this process does the other half. Forking is only done from a process with a
-single thread (the command line, the benchmark), because a fork copies locks other threads may
-hold. A threaded web server instead starts a pool of two warm layout processes at start
-(`start_pool`, forked from a clean fork server, each warmed up by the renderer's `warm_up` it
-is handed) and hands both halves to it. Set LISTBUILDER_PRINT_WORKERS=1 for neither. Whatever
-goes wrong in a child or the pool, this process lays the faces out itself.
+single thread (the command line, a print worker's process: listbuilder.jobs), because a fork
+copies locks other threads may hold; from a process with threads, one process lays out all.
+Set LISTBUILDER_PRINT_WORKERS=1 for never. Whatever goes wrong in a child, this process lays
+the faces out itself. (Web servers lay out nothing: prints are queued for the workers.)
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import gc
-import multiprocessing
-import multiprocessing.util
 import os
 import pickle
 import select
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 MIN_FACES = 6  # below this a fork costs more than it saves
-# A server's layout processes run at a lower CPU priority (nice) than its workers: on a
-# machine whose cores are all busy, a player's edit is served first and prints take what is
-# left. Eight players printing 100-card rosters on two cores made another player's edits wait
-# 8.5 s (p95); prints are a batch job that can wait a second more.
-LAYOUT_NICENESS = 10
 PARENT_POLL = 0.5  # seconds between looks at the owner where there are no pidfds
 
 
@@ -47,17 +36,15 @@ def can_fork() -> bool:
             and threading.current_thread() is threading.main_thread())
 
 
-_POOL: ProcessPoolExecutor | None = None
 # What this process must undo when it ends (the process that registered it, its cleanup).
 _ENDINGS: list[tuple[int, Callable[[], None]]] = []
 
 
 def on_exit(cleanup: Callable[[], None]) -> None:
     """Run `cleanup` when this process ends, in every way it ends short of SIGKILL: a normal
-    exit, a layout process whose pool is shut down (multiprocessing skips atexit there), or
-    one whose owner is gone (`die_with`). Never in a forked child: what this process made is
-    its own to remove. WeasyPrint's font folder (2 MB in /tmp) was left by every layout
-    process: 433 of them after one run of the tests."""
+    exit, or a layout child whose owner is gone (`die_with`). Never in a forked child: what
+    this process made is its own to remove. WeasyPrint's font folder (2 MB in /tmp) was left
+    by every layout process: 433 of them after one run of the tests."""
     _ENDINGS.append((os.getpid(), cleanup))
 
 
@@ -110,70 +97,11 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _warm_worker(owner: int, warm_up: Callable[[], object]) -> None:
-    die_with(owner)
-    # a pool's process ends through multiprocessing's own exit, which runs its finalizers only
-    multiprocessing.util.Finalize(None, _run_endings, exitpriority=0)
-    os.nice(LAYOUT_NICENESS)  # children forked for a print's second half inherit it
-    warm_up()
-    # the renderer's set-up lasts the process: its full collections skip it (the sample
-    # card's boxes, garbage now, are collected first rather than kept for ever)
-    gc.collect()
-    gc.freeze()
-
-
-def _ready() -> int:
-    return os.getpid()
-
-
-def start_pool(warm_up: Callable[[], object]) -> bool:
-    """Start two warm layout processes for a threaded server; True if they run. They are
-    forked from a fork server that has imported the renderer (the module of `warm_up`, a
-    function of its own: `render.warm_up`) and nothing else, so no thread's lock comes along,
-    and each calls `warm_up` before its first card."""
-    global _POOL
-    if _POOL is None and workers() >= 2:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([warm_up.__module__])
-        _POOL = ProcessPoolExecutor(max_workers=2, mp_context=context,
-                                    initializer=_warm_worker, initargs=(os.getpid(), warm_up))
-        try:
-            for started in [_POOL.submit(_ready) for _ in range(2)]:
-                started.result()
-        except Exception:  # no pool (say, a main module without a __main__ guard): one process
-            stop_pool()
-    return _POOL is not None
-
-
-def stop_pool() -> None:
-    global _POOL
-    if _POOL is not None:
-        _POOL.shutdown()
-        _POOL = None
-
-
-def run_in_pool(function: Callable[..., Any], *args: Any) -> Any:
-    """`function(*args)` in one of the server's layout processes (a lower priority, no share
-    of this process's interpreter lock); here if there is no pool or it fails."""
-    server = pool()
-    if server is not None:
-        try:
-            return server.submit(function, *args).result()
-        except (BrokenProcessPool, pickle.PicklingError, EOFError):
-            pass  # a layout process killed (out of memory, say): this print is made here
-    return function(*args)
-
-
-def pool() -> ProcessPoolExecutor | None:
-    """The server's layout processes, or None where prints fork or stay in one process."""
-    return None if can_fork() else _POOL
-
-
 def split_work(weights: Sequence[int]) -> list[list[int]]:
     """Face indices for each process: one share, or two of about equal weight (a long card
     costs more to lay out, and may need a second try)."""
     n = len(weights)
-    if n < MIN_FACES or workers() < 2 or not (can_fork() or pool()):
+    if n < MIN_FACES or workers() < 2 or not can_fork():
         return [list(range(n))]
     shares: list[list[int]] = [[], []]
     loads = [0, 0]

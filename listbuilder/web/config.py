@@ -19,20 +19,21 @@ class Config:
     PRINT_CACHE_MB = int(os.environ.get("LISTBUILDER_PRINT_CACHE_MB") or 64)
     # Distinct cards one print from the browser may lay out (about 30 ms of CPU each).
     MAX_PRINT_CARDS = int(os.environ.get("LISTBUILDER_MAX_PRINT_CARDS") or 100)
-    # Prints not in the cache wait in a queue in the database (web/prints/queue.py): at most
+    # A Redis server every web server and print worker reaches (redis://host:6379/0): the
+    # print queue's messages and the rate-limit counters are kept there. Unset: both live in
+    # the database (docs/deploying.md says when Redis pays).
+    REDIS_URL = os.environ.get("LISTBUILDER_REDIS_URL") or None
+    # Prints not in the cache wait in line for a print worker (listbuilder/jobs/): at most
     # this many waiting; past it a print is answered 503 ("try again in a minute"). A
     # client's first print in line (and its first preview) is never turned away by it.
     PRINT_QUEUE = int(os.environ.get("LISTBUILDER_PRINT_QUEUE") or 16)
     # Prints one client (address) may have waiting at once, and previews as many again: past
     # it, 503 "your prints are waiting", asked again by itself once one of them is made.
     PRINT_QUEUE_PER_CLIENT = int(os.environ.get("LISTBUILDER_PRINT_QUEUE_PER_CLIENT") or 3)
-    # A print being laid out whose runner gave no sign of life for this long (its worker was
-    # killed) is taken again by another runner (seconds; runners beat every few seconds).
-    PRINT_JOB_TIMEOUT = 30
-    # Whether a process serving HTTP runs a print runner thread (gunicorn's workers start it
-    # at fork; Werkzeug's server at its first print). Flask's test client never starts one:
-    # tests run the queue with prints.queue.run_next_job.
-    PRINT_RUNNER = True
+    # A print being laid out whose worker gave no sign of life for this long (it was killed)
+    # is put back in line for another (seconds; workers beat every 5 seconds). The same
+    # setting must reach the web servers and the workers.
+    PRINT_JOB_TIMEOUT = float(os.environ.get("LISTBUILDER_PRINT_JOB_TIMEOUT") or 30)
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.
     LISTBUILDER_DATA = os.environ.get("LISTBUILDER_DATA")
     MAX_CONTENT_LENGTH = 1024 * 1024  # uploads: roster files are at most 640 KB (packs too)
@@ -63,9 +64,11 @@ class Config:
     # a match's events and undos: a busy turn is a tap every few seconds from each phone, and
     # a queue kept offline arrives in one burst when the connection is back
     LIMIT_PLAY = os.environ.get("LISTBUILDER_LIMIT_PLAY", "240 per minute; 3000 per hour")
-    # Where the counts are kept: unset means the app's own database (every worker and machine
-    # shares it); else a storage URI handed to Flask-Limiter as it is (redis://host:6379/0).
-    LIMIT_STORAGE = os.environ.get("LISTBUILDER_RATELIMIT_STORAGE") or None
+    # Where the counts are kept: unset means REDIS_URL if set, else the app's own database
+    # (every worker and machine shares either); else a storage URI handed to Flask-Limiter
+    # as it is (redis://host:6379/0, memcached://...).
+    LIMIT_STORAGE = (os.environ.get("LISTBUILDER_RATELIMIT_STORAGE")
+                     or os.environ.get("LISTBUILDER_REDIS_URL") or None)
 
 
 class TestConfig(Config):
@@ -77,3 +80,5 @@ class TestConfig(Config):
     # off, so no test counts against another's limits; tests/web/test_limits.py turns them on
     LIMIT_CREATE = LIMIT_IMPORT = LIMIT_SAVE = LIMIT_CHECK = LIMIT_PRINT = LIMIT_PLAY = ""
     LIMIT_STORAGE = None
+    REDIS_URL = None
+    PRINT_JOB_TIMEOUT = 30.0

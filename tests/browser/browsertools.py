@@ -11,6 +11,7 @@ from typing import Any
 
 from werkzeug.serving import make_server
 
+from listbuilder.jobs.worker import WorkerThread
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 
@@ -62,9 +63,13 @@ def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
+    # a print worker in a thread of the test (tests/web/test_print_workers.py runs them as
+    # processes of their own): Huey's worker loop on the app's queue
+    printer = WorkerThread(app.extensions["listbuilder.printer"]).start()
     try:
         yield f"http://127.0.0.1:{httpd.server_port}"
     finally:
         httpd.shutdown()
         thread.join(timeout=10)
+        printer.stop()
         app.extensions["listbuilder.store"].close()

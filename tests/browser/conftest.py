@@ -72,3 +72,15 @@ def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
 
+
+@pytest.fixture
+def tls_context(browser: Any) -> Iterator[Any]:
+    """A context for a site behind the tests' own TLS certificate (test_https_browser.py,
+    test_club_browser.py)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True,
+                              ignore_https_errors=True)
+    ctx.set_default_timeout(20_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()

@@ -93,17 +93,6 @@ def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert "Traceback" not in output, output
 
 
-@pytest.fixture
-def tls_context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True,
-                              ignore_https_errors=True)  # the test's own certificate
-    ctx.set_default_timeout(20_000)
-    try:
-        yield ctx
-    finally:
-        ctx.close()
-
-
 def refused(page: Page) -> list[str]:
     """Every answer of 400 or more the page meets, kept as it happens."""
     seen: list[str] = []

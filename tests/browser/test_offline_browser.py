@@ -18,6 +18,7 @@ from test_network_browser import BAR, add_button, entries, new_roster, settled
 from werkzeug.serving import make_server
 
 from listbuilder.engine.registry import all_systems
+from listbuilder.jobs.worker import WorkerThread
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 
@@ -58,10 +59,13 @@ class Site:
 def site(tmp_path: Path) -> Iterator[Site]:
     running = Site(tmp_path)
     running.start()
+    # the print worker, a thread of the test's: it stays when the web server goes away
+    printer = WorkerThread(running.app.extensions["listbuilder.printer"]).start()
     try:
         yield running
     finally:
         running.stop()
+        printer.stop()
         running.app.extensions["listbuilder.store"].close()
 
 

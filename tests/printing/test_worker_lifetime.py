@@ -14,16 +14,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-START_POOL_AND_WAIT = """
-import sys, time
-from listbuilder.printing import render, workers
-if __name__ == "__main__":
-    assert workers.start_pool(render.warm_up)
-    pids = {workers._POOL.submit(workers._ready).result() for _ in range(8)}
-    print(" ".join(str(p) for p in sorted(pids)), flush=True)
-    time.sleep(600)
-"""
-
 FORK_CHILD_AND_WAIT = """
 import os, sys, time
 from listbuilder.printing import workers
@@ -80,33 +70,6 @@ def _kill_and_watch(script: str, tmp_path: Path) -> tuple[set[int], set[int]]:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_the_pool_dies_with_a_killed_server(tmp_path: Path) -> None:
-    helpers, left = _kill_and_watch(START_POOL_AND_WAIT, tmp_path)
-    assert len(helpers) >= 3  # the fork server and two layout processes
-    for pid in left:  # never leave strays behind, even when the check fails
-        os.kill(pid, signal.SIGKILL)
-    assert left == set()
-    # nor their font folders (WeasyPrint's, 2 MB each): 433 were left by one test run
-    assert sorted(tmp_path.glob("weasyprint-*")) == []
-
-
-def test_a_pool_shut_down_leaves_no_font_folder(tmp_path: Path) -> None:
-    """A layout process ends through multiprocessing's exit, which skips atexit: WeasyPrint's
-    font folder, removed only by its __del__, was left in /tmp by every one."""
-    script = ("from listbuilder.printing import render, workers\n"
-              "if __name__ == '__main__':\n"
-              "    assert workers.start_pool(render.warm_up)\n"
-              "    workers.stop_pool()\n")
-    (tmp_path / "main.py").write_text(script)
-    done = subprocess.run([sys.executable, str(tmp_path / "main.py")], cwd=ROOT, timeout=120,
-                          capture_output=True, text=True,
-                          env={**os.environ, "LISTBUILDER_PRINT_WORKERS": "2",
-                               "TMPDIR": str(tmp_path)})
-    assert done.returncode == 0, done.stderr
-    assert sorted(tmp_path.glob("weasyprint-*")) == []
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pgserver
 import pytest
+import redisserver
 from flask import Flask
 from flask.testing import FlaskClient
+from throwaway import start_or_skip
 from webtools import Player
 
 from listbuilder import migrations
@@ -30,16 +32,20 @@ _names = itertools.count()
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[pgserver.Server]:
     """One throwaway PostgreSQL server for the whole run."""
-    try:
-        server = pgserver.start()
-    except pgserver.NoServer as error:
-        message = f"PostgreSQL could not be started for the tests: {error}"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI must run them: make test installs postgresql)",
-                        pytrace=False)
-        pytest.skip(message)
+    server = start_or_skip(pgserver.start, pgserver.NoServer, "PostgreSQL", "postgresql")
     try:
         yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """One throwaway Redis server for the whole run, started only if a test asks; its URL
+    (database 0: a test that must start empty picks another number, or flushes it)."""
+    server = start_or_skip(redisserver.start, redisserver.NoServer, "Redis", "redis-server")
+    try:
+        yield server.url()
     finally:
         server.stop()
 
@@ -114,6 +120,8 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     app = create_app({**{k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()},
                       "DATABASE_URL": database_url, "LISTBUILDER_DATA": str(data)},
                      instance_path=tmp_path / "instance")
+    # Huey's tables in the PostgreSQL database the tests share hold the last test's tasks
+    app.extensions["listbuilder.printer"].huey.flush()
     yield app
     app.extensions["listbuilder.store"].close()
 

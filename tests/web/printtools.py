@@ -1,5 +1,5 @@
-"""Printing through Flask's test client, which is no server and so runs no print runner
-(listbuilder.web.prints.queue): `PrintingClient` answers a print that comes back in line (202)
+"""Printing through Flask's test client, with no print worker (listbuilder.jobs):
+`PrintingClient` answers a print that comes back in line (202)
 by running the queue in the test's thread and asking again, as the player's page asks again
 by itself, so a test reads the answer a player ends up with: the PDF, or the page saying why
 not."""
@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from listbuilder.web.prints.queue import run_jobs
+from listbuilder.web.prints.queue import printer_of, run_jobs
 
 
 class PrintingClient(FlaskClient):
@@ -33,11 +33,28 @@ def printing_client(app: Flask) -> FlaskClient:
 
 
 def empty_queue(app: Flask) -> None:
-    """No job in the queue now (the PostgreSQL database the tests share is emptied of jobs
-    before each test as well)."""
+    """No print in line now, in our table or in Huey's queue (the PostgreSQL database the
+    tests share keeps Huey's tables between tests)."""
     from sqlalchemy import delete
 
-    from listbuilder.web.prints.queue import JOBS
+    from listbuilder.jobs.prints import JOBS
 
     with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(delete(JOBS))
+    printer_of(app).huey.flush()
+
+
+def run_next(app: Flask) -> bool:
+    """Take the next task off the queue and run it here, as a worker would; False if the
+    queue is empty."""
+    huey = printer_of(app).huey
+    task = huey.dequeue()
+    if task is None:
+        return False
+    huey.execute(task)
+    return True
+
+
+def a_worker_is_alive(app: Flask) -> None:
+    """As a worker's beat says (without it, a place in line adds that none is)."""
+    printer_of(app).seen()

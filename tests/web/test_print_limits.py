@@ -15,21 +15,13 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from printtools import empty_queue, printing_client
+from printtools import a_worker_is_alive, empty_queue, printing_client, run_next
 from sqlalchemy import select
 
+from listbuilder.jobs.prints import DOWNLOAD, JOBS, PREVIEW, PrintJob, QueueFull
 from listbuilder.printing import render
 from listbuilder.web.prints import cache as print_cache
-from listbuilder.web.prints.queue import (
-    DOWNLOAD,
-    JOBS,
-    PREVIEW,
-    PrintJob,
-    QueueFull,
-    fair_line,
-    queue_of,
-    run_next_job,
-)
+from listbuilder.web.prints.queue import printer_of
 
 BIG = """format: 1
 system: op40k
@@ -144,12 +136,13 @@ def line(app: Flask) -> Iterator[None]:
     """No job left by another test (the PostgreSQL database is shared, and not emptied of
     jobs between tests)."""
     empty_queue(app)
+    a_worker_is_alive(app)
     yield
     empty_queue(app)
 
 
 def at(app: Flask, address: str) -> FlaskClient:
-    """A browser at its own address (no print runner: the test runs the queue)."""
+    """A browser at its own address (no print worker: the test runs the queue)."""
     browser = app.test_client()
     browser.environ_base["REMOTE_ADDR"] = address
     return browser
@@ -189,9 +182,9 @@ def test_one_client_filling_the_line_never_turns_another_away(app: Flask, line: 
         assert "tries again by itself in 10 seconds" in words(turned)
     mine = f"/r/{small}/print?what=cards"
     assert place(player.get(mine)) == "2nd in line"  # behind one of the flooder's, not three
-    assert queue_of(app).claim(timeout=30) is not None  # a runner lays out the flooder's first
+    assert run_next(app)  # a worker lays out the flooder's first
     assert place(player.get(mine)) == "1st in line"
-    assert run_next_job(app)  # the player's, ahead of the flooder's other two
+    assert run_next(app)  # the player's, ahead of the flooder's other two
     made = player.get(mine)
     assert made.status_code == 200 and made.mimetype == "application/pdf"
     assert place(flooder.get(twenty_prints(big)[1])) == "1st in line"
@@ -231,30 +224,43 @@ def test_a_clients_previews_do_not_take_its_downloads_share(app: Flask, line: No
 
 def test_the_line_takes_clients_in_turns(app: Flask, line: None) -> None:
     """Downloads before previews; within them, one print of each client in turn, the oldest
-    first; a client whose print was just taken goes behind the others' next."""
-    queue = queue_of(app)
+    first: the places the page tells are the order Huey's workers take the tasks in."""
+    printer = printer_of(app)
     job = PrintJob("rules", "warstuff")
+
+    def ask(who: str, n: int, rank: int) -> int:
+        answer = printer.ask(f"{who}{n}", job, rank=rank, client=who, bound=16, per_client=3)
+        assert not isinstance(answer, bytes)
+        return answer.place
+
     asked = [("a", 1, DOWNLOAD), ("a", 2, DOWNLOAD), ("a", 3, DOWNLOAD), ("b", 1, DOWNLOAD),
              ("c", 1, PREVIEW), ("b", 2, DOWNLOAD), ("c", 2, DOWNLOAD)]
-    ids = {f"{who}{n}": queue.add(f"{who}{n}", job, 16, rank, who, 3).id
-           for who, n, rank in asked}
-    named = {number: name for name, number in ids.items()}
+    for who, n, rank in asked:
+        ask(who, n, rank)
+    expected = ["a1", "b1", "c2", "a2", "b2", "a3", "c1"]
 
-    def order() -> list[str]:
-        with queue.engine.connect() as connection:
-            return [named[i] for i in fair_line(connection)]
+    def places() -> list[str]:
+        told = {f"{w}{n}": ask(w, n, r) for w, n, r in asked if printer.ledger.find(f"{w}{n}")
+                and printer.ledger.find(f"{w}{n}").status == "waiting"}  # type: ignore[union-attr]
+        return sorted(told, key=told.__getitem__)
 
-    assert order() == ["a1", "b1", "c2", "a2", "b2", "a3", "c1"]
-    taken = queue.claim(timeout=30)
-    assert taken is not None and taken.key == "a1"
-    assert order() == ["b1", "c2", "a2", "b2", "a3", "c1"]  # unchanged: a's next had turn 1
-    assert queue.claim(timeout=30).key == "b1"  # type: ignore[union-attr]
-    queue.add("d1", job, 16, DOWNLOAD, "d", 3)  # a newcomer: behind c's first only
-    named[queue.find("d1").id] = "d1"  # type: ignore[union-attr]
-    assert order() == ["c2", "d1", "a2", "b2", "a3", "c1"]
-    queue.add("a4", job, 16, DOWNLOAD, "a", 3)  # a's share: 3 waiting (a1 is taken)
+    assert places() == expected
+
+    def taken() -> str:  # the next task a worker takes off the queue, laid out
+        task = printer.huey.dequeue()
+        printer.huey.execute(task)
+        return str(task.args[0])
+
+    assert taken() == "a1" and taken() == "b1"
+    assert places() == expected[2:]
+    ask("d", 1, DOWNLOAD)  # a newcomer: behind c's first only
+    asked.append(("d", 1, DOWNLOAD))
+    assert places() == ["c2", "d1", "a2", "b2", "a3", "c1"]
+    assert [taken() for _ in range(6)] == ["c2", "d1", "a2", "b2", "a3", "c1"]
+    for n in (4, 5, 6):  # a's share: 3 waiting
+        ask("a", n, DOWNLOAD)
     with pytest.raises(QueueFull) as full:
-        queue.add("a5", job, 16, DOWNLOAD, "a", 3)
+        ask("a", 7, DOWNLOAD)
     assert full.value.own and full.value.waiting == 3
 
 

@@ -1,9 +1,10 @@
-"""Prints are laid out beside the edits, never in a request's thread (prints.queue): a print not
-in the cache is answered at once (202) with a page saying its place in line, which asks again
-by itself; once a runner made it, the same address answers the PDF. The same print asked twice
-is one job; past the queue's bound a print is turned away (503); a job whose runner died is
-taken again; a print that can't be made shows its problems; finished jobs are swept. On SQLite
-and PostgreSQL alike (the app fixture runs each test on both)."""
+"""Prints are Huey tasks laid out by workers, never in a request's thread (listbuilder.jobs): a
+print not in the cache is answered at once (202) with a page saying its place in line, which
+asks again by itself; once a worker made it, the same address answers the PDF. The same print
+asked twice is one job; past the queue's bound a print is turned away (503); a print whose
+worker died is put back in line; a print that can't be made shows its problems; finished jobs
+are swept. On SQLite and PostgreSQL alike (the app fixture runs each test on both); here the
+test's thread plays the worker (`run_next`), test_print_workers.py runs real ones."""
 
 from __future__ import annotations
 
@@ -19,24 +20,24 @@ import pytest
 from at_once import at_once
 from flask import Flask
 from flask.testing import FlaskClient
-from printtools import empty_queue
+from printtools import a_worker_is_alive, empty_queue, run_next
 from pypdf import PdfReader
 from sqlalchemy import select, update
 
-from listbuilder.printing import render
-from listbuilder.web.prints import queue as print_queue
-from listbuilder.web.prints.queue import (
+from listbuilder.jobs import prints as print_queue
+from listbuilder.jobs.prints import (
     DONE,
     FAILED,
     JOBS,
+    PREVIEW_EXPIRES,
     RUNNING,
     WAITING,
     InLine,
     ordinal,
-    queue_of,
-    run_jobs,
-    run_next_job,
 )
+from listbuilder.jobs.worker import WorkerThread
+from listbuilder.printing import render
+from listbuilder.web.prints.queue import printer_of, run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = "what=sheet"  # a print quick to make: the roster sheet alone
@@ -45,6 +46,7 @@ SHEET = "what=sheet"  # a print quick to make: the roster sheet alone
 @pytest.fixture(autouse=True)
 def no_jobs(app: Flask) -> Iterator[None]:
     empty_queue(app)
+    a_worker_is_alive(app)
     yield
     empty_queue(app)
 
@@ -104,18 +106,18 @@ def test_a_print_is_answered_at_once_with_its_place_in_line(app: Flask,
     assert in_line(client.get("/systems/spaceempires/print/rules")) == "3rd in line"
     assert [(kind, status) for kind, status, _ in jobs(app)] == [
         ("roster", WAITING), ("roster", WAITING), ("rules", WAITING)]
-    # nothing was laid out by asking: the runner lays the first out, and the others move up
-    assert run_next_job(app)
+    # nothing was laid out by asking: a worker lays the first out, and the others move up
+    assert run_next(app)
     assert in_line(client.get(f"/r/{second}/print?{SHEET}")) == "1st in line"
     assert in_line(client.get("/systems/spaceempires/print/rules")) == "2nd in line"
 
 
-def test_the_pdf_arrives_at_the_same_address_once_the_runner_made_it(
+def test_the_pdf_arrives_at_the_same_address_once_a_worker_made_it(
         app: Flask, client: FlaskClient) -> None:
     token, _ = save(app, "actionhammer")
     url = f"/r/{token}/print?what=cards&paper=letter"
     in_line(client.get(url))
-    assert run_next_job(app) and not run_next_job(app)  # one job, and then none
+    assert run_next(app) and not run_next(app)  # one task, and then none
     answer = client.get(url)
     pdf = is_pdf(answer)
     assert answer.headers["Content-Disposition"] == (
@@ -165,54 +167,93 @@ def test_past_the_queues_bound_a_print_is_turned_away_in_words(app: Flask,
     # a print already in line, or made, is still answered
     assert in_line(client.get(f"/r/{token}/print?{SHEET}")) == "1st in line"
     assert client.get("/systems/warstuff/print/rules").status_code == 503
-    assert run_next_job(app)  # one made: room for one more
+    assert run_next(app)  # one made: room for one more
     is_pdf(client.get(f"/r/{token}/print?{SHEET}"))
     assert in_line(client.get(f"/r/{token}/print?{SHEET}&ink_saver=yes")) == "2nd in line"
 
 
-def test_a_job_whose_runner_died_is_taken_again(app: Flask, client: FlaskClient) -> None:
+def killed_while_laying_out(app: Flask, key: str) -> None:
+    """A worker takes the print's task off the queue, starts it, and is killed: the task is
+    lost (Huey delivers at most once), the row says it is being laid out."""
+    assert printer_of(app).huey.dequeue() is not None
+    assert printer_of(app).ledger.take(key, "elsewhere:1") is not None
+
+
+def age_heartbeats(app: Flask, seconds: float) -> None:
+    with app.extensions["listbuilder.store"].engine.begin() as connection:
+        connection.execute(update(JOBS).values(
+            heartbeat=print_queue._now() - timedelta(seconds=seconds)))
+
+
+def only_key(app: Flask) -> str:
+    with app.extensions["listbuilder.store"].engine.connect() as connection:
+        return str(connection.execute(select(JOBS.c.key)).scalar_one())
+
+
+def test_a_print_whose_worker_died_is_put_back_in_line(app: Flask, client: FlaskClient) -> None:
     token, _ = save(app)
     url = f"/r/{token}/print?{SHEET}"
     in_line(client.get(url))
-    queue = queue_of(app)
-    assert queue.claim(timeout=30) is not None  # a worker took it, then was killed
+    killed_while_laying_out(app, only_key(app))
     assert in_line(client.get(url)) == "being laid out now"
-    assert not run_next_job(app)  # its runner may still be alive: not taken yet
-    with queue.engine.begin() as connection:  # ...until it has not beaten for the timeout
-        connection.execute(update(JOBS).values(
-            heartbeat=print_queue._now() - timedelta(seconds=31)))
-    assert run_next_job(app)
+    printer = printer_of(app)
+    assert printer.recover() == 0 and not run_next(app)  # its worker may still be alive
+    assert printer.ledger.beat(["elsewhere:1"]) == 1  # (its beat is what says so)
+    age_heartbeats(app, 31)  # ...until it has not beaten for the timeout
+    assert printer.recover() == 1  # back in line, with a task of its own again
+    assert printer.recover() == 0  # once: another worker looking finds nothing to do
+    assert in_line(client.get(url)) == "1st in line"
+    assert run_next(app) and not run_next(app)
     is_pdf(client.get(url))
     assert jobs(app) == [("roster", DONE, 2)]
 
 
-def test_a_job_that_killed_its_runner_too_often_is_given_up_in_words(
+def test_a_print_that_killed_its_worker_too_often_is_given_up_in_words(
         app: Flask, client: FlaskClient) -> None:
     token, _ = save(app)
     url = f"/r/{token}/print?{SHEET}"
     in_line(client.get(url))
-    queue = queue_of(app)
     for _ in range(print_queue.MAX_ATTEMPTS):
-        assert queue.claim(timeout=30) is not None
-        with queue.engine.begin() as connection:
-            connection.execute(update(JOBS).values(
-                heartbeat=print_queue._now() - timedelta(seconds=31)))
-    assert not run_next_job(app)
+        killed_while_laying_out(app, only_key(app))
+        age_heartbeats(app, 31)
+        printer_of(app).recover()
+    assert not run_next(app)
     answer = client.get(url)
     assert answer.status_code == 422
     assert "stopped the server's printer 3 times" in words(answer)
     assert jobs(app) == [("roster", FAILED, 3)]
 
 
-def test_two_runners_never_take_the_same_job(app: Flask, client: FlaskClient) -> None:
+def test_a_print_is_taken_by_one_worker_however_often_its_task_comes(
+        app: Flask, client: FlaskClient) -> None:
     token, _ = save(app)
     in_line(client.get(f"/r/{token}/print?{SHEET}"))
-    queue = queue_of(app)
+    key = only_key(app)
+    ledger = printer_of(app).ledger
     taken: list[object] = []
-    errors = at_once(lambda _: taken.append(queue.claim(timeout=30)), 4)
+    errors = at_once(lambda n: taken.append(ledger.take(key, f"worker:{n}")), 4)
     assert errors == []
     assert len([t for t in taken if t is not None]) == 1
     assert jobs(app) == [("roster", RUNNING, 1)]
+    assert run_next(app)  # its task, delivered after another took the row: does nothing
+    assert jobs(app) == [("roster", RUNNING, 1)]
+
+
+def test_a_task_delivered_twice_prints_once(app: Flask, client: FlaskClient,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    token, _ = save(app)
+    url = f"/r/{token}/print?{SHEET}"
+    in_line(client.get(url))
+    printer = printer_of(app)
+    row = printer.ledger.find(only_key(app))
+    printer._send(row)  # a second message for the same print (as a retake may leave)
+    made: list[str] = []
+    real = print_queue.PrintJob.make
+    monkeypatch.setattr(print_queue.PrintJob, "make",
+                        lambda job, library: made.append(job.kind) or real(job, library))
+    assert run_jobs(app) == 2
+    assert made == ["roster"] and jobs(app) == [("roster", DONE, 1)]
+    is_pdf(client.get(url))
 
 
 def test_a_print_that_cant_be_made_shows_its_problems_with_the_form(
@@ -236,7 +277,7 @@ def test_an_error_of_ours_is_a_500_and_asking_again_tries_again(
     in_line(client.get(url))
     with monkeypatch.context() as patched:
         patched.setattr(render, "print_roster", lambda *a, **k: 1 / 0)
-        run_jobs(app)
+        run_jobs(app)  # the task's retries fail too (the error stays while they run)
     failed = client.get(url)
     assert failed.status_code == 500 and "failed on our side" in words(failed)
     assert in_line(client.get(url)) == "1st in line"  # asked again: queued again
@@ -267,56 +308,105 @@ def test_a_download_goes_ahead_of_the_previews(app: Flask, client: FlaskClient) 
         assert client.get(f"/r/{token}/print/preview.png?{SHEET}&paper={paper}"
                           ).status_code == 202
     assert in_line(client.get(f"/r/{token}/print?what=cards")) == "1st in line"
-    # a download of a print queued for its preview moves up too, keeping its turn among the
-    # downloads (it was asked for first)
-    assert in_line(client.get(f"/r/{token}/print?{SHEET}&paper=letter")) == "1st in line"
-    assert in_line(client.get(f"/r/{token}/print?what=cards")) == "2nd in line"
+    # a download of a print queued for its preview moves up too, among the downloads in the
+    # client's turn (behind the download it asked for before)
+    assert in_line(client.get(f"/r/{token}/print?{SHEET}&paper=letter")) == "2nd in line"
+    assert in_line(client.get(f"/r/{token}/print?what=cards")) == "1st in line"
     with app.extensions["listbuilder.store"].engine.connect() as connection:
         line = [(r.job, r.rank) for r in connection.execute(
-            select(JOBS).order_by(JOBS.c.rank, JOBS.c.id))]
+            select(JOBS).order_by(JOBS.c.rank, JOBS.c.turn, JOBS.c.id))]
     assert [rank for _, rank in line] == [0, 0, 1]
-    assert '"paper": "letter"' in line[0][0] and '"what": "cards"' in line[1][0]
-    assert run_next_job(app) and run_next_job(app)
-    is_pdf(client.get(f"/r/{token}/print?what=cards"))  # made before the a4 preview
+    assert '"what": "cards"' in line[0][0] and '"paper": "letter"' in line[1][0]
+    assert run_next(app) and run_next(app)  # Huey takes them as the page said
+    is_pdf(client.get(f"/r/{token}/print?what=cards"))
+    is_pdf(client.get(f"/r/{token}/print?{SHEET}&paper=letter"))  # before the a4 preview
     assert [status for _, status, _ in jobs(app)] == [WAITING, DONE, DONE]  # the a4 preview
-    assert run_jobs(app) == 1
+    run_jobs(app)  # the a4 preview, and the letter preview's first task (which does nothing)
+    assert [status for _, status, _ in jobs(app)] == [DONE, DONE, DONE]
+
+
+def test_a_preview_nobody_waits_for_any_more_expires(app: Flask, client: FlaskClient) -> None:
+    token, _ = save(app)
+    url = f"/r/{token}/print/preview.png?{SHEET}"
+    assert client.get(url).status_code == 202
+    huey = printer_of(app).huey
+    task = huey.dequeue()
+    later = huey._get_timestamp() + timedelta(seconds=PREVIEW_EXPIRES + 1)
+    huey.execute(task, timestamp=later)  # the page was closed long ago
+    assert jobs(app) == []  # not laid out; asked again, it is queued again
+    assert client.get(url).status_code == 202 and len(jobs(app)) == 1
+
+
+def test_a_worker_stopping_hands_its_print_back(app: Flask, client: FlaskClient) -> None:
+    from huey import signals
+
+    token, _ = save(app)
+    url = f"/r/{token}/print?{SHEET}"
+    in_line(client.get(url))
+    printer = printer_of(app)
+    task = printer.huey.dequeue()
+    assert printer.ledger.take(only_key(app), print_queue.worker_name()) is not None
+    printer.huey._emit(signals.SIGNAL_INTERRUPTED, task)  # as Huey does at a hard stop
+    assert in_line(client.get(url)) == "1st in line"
+    assert run_next(app)
+    is_pdf(client.get(url))
+    assert jobs(app) == [("roster", DONE, 2)]
+
+
+def test_with_no_worker_alive_the_page_says_the_print_waits_for_one(
+        app: Flask, client: FlaskClient) -> None:
+    printer_of(app).huey.delete(print_queue.SEEN_KEY)
+    token, _ = save(app)
+    url = f"/r/{token}/print?{SHEET}"
+    assert in_line(client.get(url)) == "1st in line, waiting for a printer to start"
+    state = printer_of(app).state()
+    assert (state.waiting, state.running, state.workers_seen) == (1, 0, False)
+    worker = WorkerThread(printer_of(app)).start()  # a worker starts: it says so at once
+    try:
+        for _ in range(600):  # its thread makes the print; the test only waits for it
+            if [s for _, s, _ in jobs(app)] == [DONE]:
+                break
+            time.sleep(0.1)
+        is_pdf(client.get(url))
+    finally:
+        worker.stop()
+    assert printer_of(app).state().workers_seen
 
 
 def test_finished_jobs_are_swept(app: Flask, client: FlaskClient) -> None:
     token, _ = save(app)
     in_line(client.get(f"/r/{token}/print?{SHEET}"))
     in_line(client.get(f"/r/{token}/print?{SHEET}&paper=letter"))
-    assert run_next_job(app)
-    queue = queue_of(app)
-    assert queue.sweep() == 0  # just finished: kept a while
-    with queue.engine.begin() as connection:
+    assert run_next(app)
+    printer = printer_of(app)
+    assert printer.sweep() == 0  # just finished: kept a while
+    with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(update(JOBS).where(JOBS.c.status == DONE).values(
             finished=print_queue._now() - print_queue.KEEP_FINISHED - timedelta(seconds=1)))
-    assert queue.sweep() == 1
+    assert printer.sweep() == 1
     assert [status for _, status, _ in jobs(app)] == [WAITING]  # a waiting job stays
-
-
-def test_a_served_app_runs_its_own_runner(app: Flask, client: FlaskClient) -> None:
-    """Behind a real HTTP server (one that names itself in SERVER_SOFTWARE, as Werkzeug's and
-    gunicorn's do) the first print starts the process's runner thread, which makes it."""
-    token, _ = save(app)
-    url = f"/r/{token}/print?{SHEET}"
-    served = {"SERVER_SOFTWARE": "Werkzeug/test"}
-    try:
-        in_line(client.get(url, environ_base=served))
-        runner = print_queue._RUNNERS[id(app)]
-        assert runner.alive()
-        for _ in range(600):  # the runner's thread makes it; the test only waits for it
-            if [s for _, s, _ in jobs(app)] == [DONE]:
-                break
-            time.sleep(0.1)
-        is_pdf(client.get(url))
-    finally:
-        print_queue.stop_runner(app)
-    assert not runner.alive()
 
 
 def test_places_in_words() -> None:
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
     assert InLine(0).words == "being laid out now" and InLine(3).words == "3rd in line"
+    assert InLine(2, workers=False).words == "2nd in line, waiting for a printer to start"
+
+
+def test_servers_starting_at_once_make_the_queues_tables_once(pg_database: str) -> None:
+    """Web servers and workers starting together on a new PostgreSQL database each make
+    Huey's tables if they are missing: without a lock all but one died of a duplicate key in
+    PostgreSQL's catalog (2-3 of 4 processes, 6 tries of 6)."""
+    from listbuilder.jobs.broker import make_huey
+
+    def start(_: int) -> None:
+        huey = make_huey(pg_database)
+        huey.storage.close()
+
+    assert at_once(start, 4) == []
+    huey = make_huey(pg_database)
+    try:
+        assert huey.pending_count() == 0  # the tables are there, whole
+    finally:
+        huey.storage.close()

@@ -182,6 +182,52 @@ def test_gunicorn_serves_edits_from_any_worker_and_sigterm_stops_everything(
     assert [pid for pid in started if alive(pid)] == []
 
 
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def test_serve_starts_a_print_worker_below_the_web_workers_which_lay_out_nothing(
+        server: tuple[subprocess.Popen[bytes], int], tmp_path: Path) -> None:
+    """`make run` in small starts `listbuilder worker` beside gunicorn, at nice 10 while the
+    web workers run at the server's own priority, and the print is laid out in that worker's
+    processes, never in a web worker."""
+    proc, port = server
+    web = set(listening(port).values())
+    printers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while not printers and time.monotonic() < deadline:  # Huey forks its worker process
+        printers = {pid for pid in descendants(proc.pid) - web if alive(pid)
+                    and b"\0worker\0" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+        time.sleep(0.2)
+    assert printers, "serve started no print worker"
+    assert {niceness(pid) for pid in printers} == {niceness(proc.pid) + 10}
+    assert {niceness(pid) for pid in web} == {niceness(proc.pid)}
+
+    def rules() -> http.client.HTTPResponse:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/systems/warstuff/print/rules")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        return response
+
+    deadline = time.monotonic() + 180
+    while (answer := rules()).status == 202:
+        assert time.monotonic() < deadline, "the print was not made"
+        time.sleep(0.5)
+    assert (answer.status, answer.getheader("Content-Type")) == (200, "application/pdf")
+    family = printers.union(*(descendants(pid) for pid in printers))  # Huey's own processes
+    with sqlite3.connect(tmp_path / "instance" / "listbuilder.sqlite3") as db:
+        (worker,), = db.execute("SELECT worker FROM print_jobs WHERE status = 'done'")
+    # the worker column is let go when a print is done: who laid it out is in its log instead
+    assert worker is None
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    log = proc.communicate(timeout=30)[0].decode()
+    made = re.findall(r" (\d+) INFO huey: \S*listbuilder\.print: [^\n]* executed in", log)
+    assert made and {int(pid) for pid in made} <= family and not {int(p) for p in made} & web
+
+
 def test_each_worker_has_a_lane_of_its_own_and_a_restarted_worker_takes_it_back(
         tmp_path: Path) -> None:
     """`serve --lanes L`: worker i also listens on L+i, alone, for nginx to balance by

@@ -1,4 +1,5 @@
 """The print queue (print_jobs): prints from the browser wait here for a worker's print runner
+(since 0012, for a print worker's Huey task)
 instead of being laid out in the request's thread; every worker and machine shares it.
 
 Revision ID: 0004

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from flask import Response, render_template, request
 
+from listbuilder.jobs.prints import DOWNLOAD, PREVIEW, InLine, PrintJob, QueueFull
 from listbuilder.printing import PrintOptions
 from listbuilder.printing.options import FILES
 from listbuilder.web.prints.forms import LABELS
-from listbuilder.web.prints.queue import DOWNLOAD, PREVIEW, InLine, PrintJob, QueueFull, ask
+from listbuilder.web.prints.queue import ask
 
 MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
 MAX_SENT = 30  # query keys read; a print form sends ten at most

@@ -8,7 +8,7 @@ and every machine behind a load balancer shares the cache.
 
 Print work is bounded too: a print from the browser makes at most `MAX_PRINT_CARDS` distinct
 cards (a server's CPU is shared by everyone; the command line has no such bound). A print not
-in the cache is laid out by a print runner, not in the request's thread (`prints.queue`).
+in the cache is laid out by a print worker, never by a web server (`listbuilder.jobs`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
+from listbuilder.jobs.prints import PrintJob
 from listbuilder.printing import PrintError, PrintOptions, printables
 from listbuilder.storage import Stored
 from listbuilder.web import services
@@ -43,7 +44,6 @@ from listbuilder.web.prints.forms import (
     roster_form,
     rules_form,
 )
-from listbuilder.web.prints.queue import PrintJob
 from listbuilder.web.rosters import Opened
 
 bp = Blueprint("print", __name__)

@@ -13,12 +13,12 @@ from listbuilder.engine.model import PackUse, Roster, RosterEntry
 from listbuilder.engine.packs import Pack, check_pack
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import dump_roster
+from listbuilder.jobs.prints import PrintJob
 from listbuilder.pack_storage import StoredPack
 from listbuilder.printing import PrintError, PrintOptions
 from listbuilder.web import services
 from listbuilder.web.prints.answers import Asked, file_response, preview, queued, sent_values
 from listbuilder.web.prints.cache import print_key
-from listbuilder.web.prints.queue import PrintJob
 from listbuilder.web.studio.views import pack_by_edit_token, pack_by_share_token
 
 bp = Blueprint("studio_print", __name__, url_prefix="/studio")
