@@ -21,8 +21,11 @@ import click
 from listbuilder.jobs.prints import Printer
 
 # A worker started by `serve` runs at this CPU priority below the web servers': on a machine
-# whose cores are all busy, a player's edit is answered first and prints take what is left.
-SERVE_NICENESS = 10
+# whose cores are all busy, a player's edit is answered first and prints take what is left
+# (the lowest there is; still never nothing, unlike SCHED_IDLE). Measured against nice 10:
+# edits' p95 beside 8 printers 48-49 ms at 10, 57-58 ms at 19 in a slower spell (the
+# figures: docs/deploying.md, "Print workers measured"); no clear difference either way.
+SERVE_NICENESS = 19
 
 
 def printer_from_settings() -> Printer:

@@ -24,6 +24,7 @@ from at_once import at_once
 
 from listbuilder.server import free_lanes
 from listbuilder.web import _instance_secret
+from listbuilder.worker_commands import SERVE_NICENESS
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 
@@ -188,7 +189,7 @@ def niceness(pid: int) -> int:
 
 def test_serve_starts_a_print_worker_below_the_web_workers_which_lay_out_nothing(
         server: tuple[subprocess.Popen[bytes], int], tmp_path: Path) -> None:
-    """`make run` in small starts `listbuilder worker` beside gunicorn, at nice 10 while the
+    """`make run` in small starts `listbuilder worker` beside gunicorn, at nice 19 while the
     web workers run at the server's own priority, and the print is laid out in that worker's
     processes, never in a web worker."""
     proc, port = server
@@ -200,7 +201,7 @@ def test_serve_starts_a_print_worker_below_the_web_workers_which_lay_out_nothing
                     and b"\0worker\0" in Path(f"/proc/{pid}/cmdline").read_bytes()}
         time.sleep(0.2)
     assert printers, "serve started no print worker"
-    assert {niceness(pid) for pid in printers} == {niceness(proc.pid) + 10}
+    assert {niceness(pid) for pid in printers} == {max(SERVE_NICENESS, niceness(proc.pid))}
     assert {niceness(pid) for pid in web} == {niceness(proc.pid)}
 
     def rules() -> http.client.HTTPResponse:
