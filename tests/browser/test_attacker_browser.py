@@ -8,7 +8,7 @@ from typing import Any
 
 from browsertools import opened
 from test_builder_browser import start, submit_start
-from test_https_browser import https, tls_context  # noqa: F401 - fixtures used below
+from test_https_browser import https  # noqa: F401 - a fixture used below (tls_context: conftest)
 
 
 def make(page: Any, base: str, name: str) -> None:
