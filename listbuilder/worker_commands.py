@@ -31,8 +31,7 @@ SERVE_NICENESS = 19
 def printer_from_settings() -> Printer:
     """The print queue of the settings in the environment, as a web server would make it."""
     from listbuilder import migrations
-    from listbuilder.jobs.broker import make_huey
-    from listbuilder.jobs.prints import library_of
+    from listbuilder.engine.library import Library
     from listbuilder.storage import RosterStore
     from listbuilder.web.config import Config
 
@@ -40,9 +39,8 @@ def printer_from_settings() -> Printer:
     store = RosterStore(url, print_cache_bytes=Config.PRINT_CACHE_MB * 1024 * 1024)
     migrations.require_current(store.engine, url)
     custom = Config.LISTBUILDER_DATA
-    library = library_of(None, Path(custom) if custom else None)
-    return Printer(store, library, make_huey(url, Config.REDIS_URL),
-                   job_timeout=Config.PRINT_JOB_TIMEOUT)
+    return Printer.of_settings(store, Library(custom_dir=Path(custom) if custom else None),
+                               url, Config.REDIS_URL, Config.PRINT_JOB_TIMEOUT)
 
 
 @click.group(invoke_without_command=True)

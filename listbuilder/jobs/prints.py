@@ -38,7 +38,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any, cast
 
 from huey import Huey, crontab, signals
@@ -53,6 +52,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import RosterModel, to_roster
 from listbuilder.engine.yaml_limits import ROSTER
+from listbuilder.jobs.broker import make_huey
 from listbuilder.printing import PrintError, PrintOptions
 from listbuilder.storage import PrintJobRow, RosterStore
 
@@ -378,17 +378,6 @@ class Ledger:
 
 # -- the printer: asking, and the task ----------------------------------------------------------
 
-_LIBRARIES: dict[tuple[str | None, str | None], Library] = {}
-
-
-def library_of(builtin_dir: Path | None, custom_dir: Path | None) -> Library:
-    """The catalogs of these folders, loaded once per process."""
-    folders = (str(builtin_dir) if builtin_dir else None, str(custom_dir) if custom_dir else None)
-    if folders not in _LIBRARIES:
-        _LIBRARIES[folders] = Library(builtin_dir, custom_dir)
-    return _LIBRARIES[folders]
-
-
 class Printer:
     """The print queue of one set of settings: the table in `store`'s database, the tasks on
     `huey`, the catalogs of `library` (a worker must have the same data folders as the web
@@ -407,6 +396,16 @@ class Printer:
         huey.signal(signals.SIGNAL_EXPIRED)(self._expired)
         huey.signal(signals.SIGNAL_INTERRUPTED)(self._interrupted)
         huey.signal(signals.SIGNAL_TIMEOUT)(self._timed_out)
+
+    @classmethod
+    def of_settings(cls, store: RosterStore, library: Library, database_url: str,
+                    redis_url: str | None, job_timeout: float) -> Printer:
+        """The print queue web servers and workers of the same settings share: its tasks in
+        Redis if `redis_url` is given, else in the database (broker.make_huey); closed with
+        the store."""
+        huey = make_huey(database_url, redis_url)
+        store.also_close.append(huey.storage.close)
+        return cls(store, library, huey, job_timeout=job_timeout)
 
     # asking (web servers) ---------------------------------------------------------------------
 

@@ -60,13 +60,10 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
     from listbuilder.match_storage import MatchStore
     app.extensions["listbuilder.matches"] = MatchStore(store.engine)
-    from listbuilder.jobs.broker import make_huey
     from listbuilder.jobs.prints import Printer
-    huey = make_huey(url, app.config.get("REDIS_URL"))
-    store.also_close.append(huey.storage.close)
-    app.extensions["listbuilder.printer"] = Printer(
-        store, app.extensions["listbuilder.library"], huey,
-        job_timeout=float(app.config["PRINT_JOB_TIMEOUT"]))
+    app.extensions["listbuilder.printer"] = Printer.of_settings(
+        store, app.extensions["listbuilder.library"], url, app.config.get("REDIS_URL"),
+        float(app.config["PRINT_JOB_TIMEOUT"]))
     csrf.init_app(app)
 
     from listbuilder.web import builder, home, prints, resolve, site, studio, table, templating
