@@ -31,7 +31,6 @@ SERVE_NICENESS = 19
 def printer_from_settings() -> Printer:
     """The print queue of the settings in the environment, as a web server would make it."""
     from listbuilder import migrations
-    from listbuilder.engine.library import Library
     from listbuilder.storage import RosterStore
     from listbuilder.web.config import Config
 
@@ -39,8 +38,8 @@ def printer_from_settings() -> Printer:
     store = RosterStore(url, print_cache_bytes=Config.PRINT_CACHE_MB * 1024 * 1024)
     migrations.require_current(store.engine, url)
     custom = Config.LISTBUILDER_DATA
-    return Printer.of_settings(store, Library(custom_dir=Path(custom) if custom else None),
-                               url, Config.REDIS_URL, Config.PRINT_JOB_TIMEOUT)
+    return Printer.of_settings(store, url, Config.REDIS_URL, Config.PRINT_JOB_TIMEOUT,
+                               custom_dir=Path(custom) if custom else None)
 
 
 @click.group(invoke_without_command=True)

@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, cast
 
 from huey import Huey, crontab, signals
@@ -398,13 +399,17 @@ class Printer:
         huey.signal(signals.SIGNAL_TIMEOUT)(self._timed_out)
 
     @classmethod
-    def of_settings(cls, store: RosterStore, library: Library, database_url: str,
-                    redis_url: str | None, job_timeout: float) -> Printer:
+    def of_settings(cls, store: RosterStore, database_url: str, redis_url: str | None,
+                    job_timeout: float, *, library: Library | None = None,
+                    custom_dir: Path | None = None) -> Printer:
         """The print queue web servers and workers of the same settings share: its tasks in
         Redis if `redis_url` is given, else in the database (broker.make_huey); closed with
-        the store."""
+        the store. `library` is the web app's catalogs; a worker passes none and gets those
+        of the built-in data and `custom_dir` (LISTBUILDER_DATA)."""
         huey = make_huey(database_url, redis_url)
         store.also_close.append(huey.storage.close)
+        if library is None:
+            library = Library(custom_dir=custom_dir)
         return cls(store, library, huey, job_timeout=job_timeout)
 
     # asking (web servers) ---------------------------------------------------------------------

@@ -62,8 +62,8 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.matches"] = MatchStore(store.engine)
     from listbuilder.jobs.prints import Printer
     app.extensions["listbuilder.printer"] = Printer.of_settings(
-        store, app.extensions["listbuilder.library"], url, app.config.get("REDIS_URL"),
-        float(app.config["PRINT_JOB_TIMEOUT"]))
+        store, url, app.config.get("REDIS_URL"), float(app.config["PRINT_JOB_TIMEOUT"]),
+        library=app.extensions["listbuilder.library"])
     csrf.init_app(app)
 
     from listbuilder.web import builder, home, prints, resolve, site, studio, table, templating

@@ -291,6 +291,7 @@
     var n = items.length;
     var changes = n === 1 ? "1 change" : n + " changes";
     var list = byId("entry-list");
+    var newest = null;
     if (list && list.parentNode) {
       var box = element("div", "pending-changes");
       box.id = "pending-changes";
@@ -307,10 +308,7 @@
       items.forEach(function (c) { ol.appendChild(pendingLine(c)); });
       box.appendChild(ol);
       list.parentNode.insertBefore(box, list.nextSibling);
-      var newest = ol.lastElementChild;
-      if ((more || (barChanged && underBar(newest))) && window.listbuilderShowInColumn) {
-        window.listbuilderShowInColumn(newest);
-      }
+      newest = ol.lastElementChild;
     }
     var headline = document.querySelector("#totals .big");
     if (headline) {
@@ -326,6 +324,10 @@
       chip.setAttribute("data-pending", "");
       var total = strip.querySelector(".chip.total");
       strip.insertBefore(chip, total ? total.nextSibling : strip.firstChild);
+    }
+    // last: the note under the totals (above the roster's units) moves the line down
+    if (newest && (more || (barChanged && underBar(newest))) && window.listbuilderShowInColumn) {
+      window.listbuilderShowInColumn(newest);
     }
   }
   document.addEventListener("htmx:afterSettle", function () { drawPending(false); });
