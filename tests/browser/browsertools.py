@@ -32,6 +32,24 @@ def until(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) ->
         page.wait_for_timeout(50)
 
 
+def click_settled(page: Any, locator: Any) -> None:
+    """Click `locator` once it is on the screen and the page has answered the scroll that
+    brought it there. A window scroll makes the page size the sticky roster column again in
+    the next frame (listbuilder.js, measureColumn), which can move what is in it by a few
+    hundred pixels; Playwright's own click scrolls and presses at once, and on a loaded
+    machine that frame came between the press and the release: the release landed on the
+    form around "Save settings", or a unit's line was not unfolded, and no click was made."""
+    viewport = page.viewport_size
+    for _ in range(5):
+        locator.scroll_into_view_if_needed()
+        page.evaluate("() => new Promise(r => requestAnimationFrame("
+                      "() => requestAnimationFrame(r)))")
+        box = locator.bounding_box()
+        if box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]:
+            break
+    locator.click()
+
+
 def opened(page: Any, selector: str, state: str = "visible") -> None:
     """Wait for an element of the page a click has opened, and for the page's scripts.
 

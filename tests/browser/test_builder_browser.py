@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from browsertools import opened, until
+from browsertools import click_settled, opened, until
 
 Page = Any
 
@@ -93,7 +93,7 @@ def add(page: Page, unit: str) -> None:
 def unfold(page: Page, index: int) -> None:
     """Open an entry's line to edit it, as a player taps it."""
     if not page.locator(f"#entry-{index}-box").evaluate("d => d.open"):
-        page.locator(f"#entry-{index}-sum").click()
+        click_settled(page, page.locator(f"#entry-{index}-sum"))
 
 
 def set_count(page: Page, index: int, count: int) -> None:

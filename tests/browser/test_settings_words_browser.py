@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import click_settled, until
 from test_builder_browser import change, start, submit_start, version
 
 Page = Any
@@ -55,7 +55,7 @@ def roster(page: Page, server: str) -> None:
 
 def open_settings(page: Page) -> None:
     if not page.locator("#settings").evaluate("d => d.open"):
-        page.locator("#settings > summary").click()
+        click_settled(page, page.locator("#settings > summary"))
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1024, 768), (375, 812)])
@@ -71,7 +71,7 @@ def test_a_refused_points_limit_is_said_beside_its_box(page: Page, server: str,
         box = page.locator("#points_limit")
         box.fill(typed)
         if typed == "":
-            page.get_by_role("button", name="Save settings").click()
+            click_settled(page, page.get_by_role("button", name="Save settings"))
         else:
             box.press(key)
         seen = said_beside(page, "points_limit", LIMIT)
