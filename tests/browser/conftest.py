@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from browsertools import served_app
+from tlsfront import tls_front
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,3 +85,11 @@ def tls_context(browser: Any) -> Iterator[Any]:
         yield ctx
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base address of the TLS front (nginx before `listbuilder serve`,
+    tests/browser/tlsfront.py), one for the session; open it with `tls_context`."""
+    with tls_front(tmp_path_factory.mktemp("https")) as (base, _log):
+        yield base

@@ -8,7 +8,6 @@ from typing import Any
 
 from browsertools import opened
 from test_builder_browser import start, submit_start
-from test_https_browser import https  # noqa: F401 - a fixture used below (tls_context: conftest)
 
 
 def make(page: Any, base: str, name: str) -> None:
@@ -17,7 +16,7 @@ def make(page: Any, base: str, name: str) -> None:
 
 
 def test_a_strangers_links_take_nothing_from_the_player_who_opens_them(
-        tls_context: Any, https: str) -> None:  # noqa: F811
+        tls_context: Any, https: str) -> None:
     attacker_context = tls_context.browser.new_context(ignore_https_errors=True)
     try:
         attacker = attacker_context.new_page()

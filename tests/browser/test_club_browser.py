@@ -32,7 +32,7 @@ import pytest
 from browsertools import opened
 from pypdf import PdfReader
 from test_builder_browser import add, start, submit_start
-from test_https_browser import certificate
+from tlsfront import certificate
 
 from listbuilder.front import find_nginx, main_config
 

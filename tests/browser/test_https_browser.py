@@ -1,6 +1,5 @@
-"""Listbuilder as a club deploys it: Debian's nginx terminating TLS (a self-signed certificate,
-on loopback) with the site file `listbuilder proxy-config` prints (the one docs/deploying.md
-ships), in front of `listbuilder serve` (gunicorn, two workers), driven by Chromium.
+"""Listbuilder as a club deploys it: Debian's nginx terminating TLS in front of `listbuilder
+serve` (tests/browser/tlsfront.py, the session's `https` fixture), driven by Chromium.
 
 Every form must work over HTTPS: a roster made, edited, imported, printed, deleted and
 restored, shared and copied. Behind a proxy every form once answered 400 "The form had
@@ -9,88 +8,16 @@ expired": Flask-WTF wants a same-origin Referer over HTTPS and the site sent
 
 from __future__ import annotations
 
-import re
-import signal
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browsertools import opened
 from test_builder_browser import add, start, submit_start
 
-from listbuilder.front import find_nginx, main_config
-from listbuilder.server import free_lanes
-
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
-from test_serve import (  # noqa: E402
-    CLI,
-    environment,
-    free_port,
-    wait_until_listening,
-)
 
 EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"
 Page = Any
-
-
-def certificate(folder: Path) -> tuple[Path, Path]:
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return cert, key
-
-
-@pytest.fixture(scope="module")
-def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base address of nginx (TLS) in front of gunicorn; both stopped after."""
-    if find_nginx() is None:
-        pytest.fail("nginx is not installed: make test installs it", pytrace=False)
-    tmp = tmp_path_factory.mktemp("https")
-    env = environment(tmp)
-    upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
-    assert upgrade.returncode == 0, upgrade.stderr
-    app_port, tls_port = free_port(), free_port()
-    lanes = ["--lanes", str(free_lanes(2, besides=app_port))]  # as docs/deploying.md has it
-    app = subprocess.Popen([*CLI, "serve", "--port", str(app_port), "--workers", "2", *lanes],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    nginx = None
-    try:
-        wait_until_listening(app, app_port)
-        cert, key = certificate(tmp)
-        log = tmp / "access.log"
-        site = subprocess.run(
-            [*CLI, "proxy-config", "--listen", f"127.0.0.1:{tls_port}",
-             "--upstream", f"127.0.0.1:{app_port}", *lanes, "--workers", "2",
-             "--server-name", "127.0.0.1",
-             "--certificate", str(cert), "--certificate-key", str(key),
-             "--redirect-from", "", "--access-log", str(log),
-             "--error-log", str(tmp / "error.log")],
-            env=env, capture_output=True, text=True, check=True).stdout
-        prefix = tmp / "nginx"
-        prefix.mkdir()
-        (prefix / "site.conf").write_text(site, encoding="utf-8")
-        (prefix / "nginx.conf").write_text(main_config(prefix, prefix / "site.conf"))
-        nginx = subprocess.Popen([str(find_nginx()), "-p", str(prefix), "-c",
-                                  str(prefix / "nginx.conf"), "-e", "stderr"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        wait_until_listening(nginx, tls_port)
-        yield f"https://127.0.0.1:{tls_port}"
-        # nothing in nginx's log gives a roster away
-        logged = log.read_text(encoding="utf-8")
-        assert "GET /r/..." in logged and "/s/..." in logged
-        assert not re.search(r"/[rs]/(?!\.\.\.)", logged), logged
-    finally:
-        if nginx is not None:
-            nginx.send_signal(signal.SIGQUIT)
-            nginx.communicate(timeout=30)
-        app.send_signal(signal.SIGTERM)
-        output = app.communicate(timeout=60)[0].decode()
-        assert "Traceback" not in output, output
 
 
 def refused(page: Page) -> list[str]:
