@@ -7,7 +7,10 @@ always the log replayed. Each change (an event appended, the last one undone) ra
 match's `version` in the same transaction that writes the log, and carries the version it was
 based on: two phones adding at once take turns (the second is checked again on the log as it
 now is), and an undo based on a log that has moved on is refused (`StaleMatch`), so it never
-takes back the other player's event. The tables are made by migration 0011.
+takes back the other player's event. An event's id (the phone's own, so that a tap sent twice
+is kept once) stays spent for the match's whole life, undone or not (`SpentId`): a phone
+retrying a tap whose answer was lost never puts back what an undo took away. The tables are
+made by migrations 0011 and 0013.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from listbuilder.storage import (
     SHARE_TOKEN_BYTES,
     MatchEventRow,
     MatchRow,
+    MatchSpentIdRow,
     Sessions,
     _now,
     _plausible,
@@ -38,6 +42,8 @@ from listbuilder.storage import (
 # An event as stored (its JSON): a kind, a side, a unit and a few short values. The web form
 # reads at most MAX_EVENT_VALUES values of at most 80 characters each, well inside this.
 MAX_EVENT_BYTES = 2048
+# Taps a match records in its life, undone ones included: what the spent ids may grow to.
+MAX_SPENT_IDS = 4 * MAX_EVENTS
 WATCHER = 0  # the side of whoever holds the spectators' link: no side, read only
 
 
@@ -78,6 +84,20 @@ class StaleMatch(Exception):
     def __init__(self, current: StoredMatch) -> None:
         self.current = current
         super().__init__(f"match {current.id} is at version {current.version}")
+
+
+class SpentId(Exception):
+    """The event's id was recorded before in this match (its event may be undone since), by
+    the phone of `side` (None: not known)."""
+
+    def __init__(self, current: StoredMatch, side: int | None) -> None:
+        self.current = current
+        self.side = side
+        super().__init__(f"an id of match {current.id} was spent by side {side}")
+
+
+class MatchFull(ValueError):
+    """The match holds, or has recorded, as many events as a match may."""
 
 
 class MatchStore:
@@ -132,19 +152,31 @@ class MatchStore:
                 raise LookupError(f"match {match_id} does not exist")
             return _stored(row, _log(session, row.id))
 
+    def spent(self, match: StoredMatch, event_id: str) -> SpentId | None:
+        """Whether the match recorded this event id before (undone since or not), and whose
+        phone sent it; None if never."""
+        with self.sessions.reading() as session:
+            found = session.execute(select(MatchSpentIdRow.side).where(
+                MatchSpentIdRow.match_id == match.id,
+                MatchSpentIdRow.event_id == event_id)).first()
+            return None if found is None else SpentId(match, found[0])
+
     def append(self, match_id: int, base_version: int, event: Event,
                side: int | None) -> StoredMatch:
         """Append `event`, sent by `side`'s phone, if the match is still at `base_version`
-        (else StaleMatch: the caller checks it again on the log as it now is)."""
+        (else StaleMatch: the caller checks it again on the log as it now is) and its id was
+        never spent here (else SpentId)."""
         with self.sessions.writing() as session:
             row = self._at(session, match_id, base_version)
             count = session.scalar(select(func.count()).select_from(MatchEventRow)
                                    .where(MatchEventRow.match_id == match_id)) or 0
             if count >= MAX_EVENTS:
-                raise ValueError(f"a match holds at most {MAX_EVENTS} events")
+                raise MatchFull(f"a match holds at most {MAX_EVENTS} events")
             data = json.dumps(event.to_data(), ensure_ascii=False)
             if len(data.encode("utf-8")) > MAX_EVENT_BYTES:
                 raise ValueError(f"an event is at most {MAX_EVENT_BYTES} bytes")
+            if event.id:
+                self._spend(session, row, event.id, side)
             now = _now()
             session.add(MatchEventRow(match_id=match_id, seq=count + 1, data=data,
                                       event_id=event.id or None, side=side, at=now))
@@ -165,6 +197,19 @@ class MatchStore:
                 row.version, row.updated = base_version + 1, _now()
             session.flush()
             return _stored(row, _log(session, match_id))
+
+    def _spend(self, session: Session, row: MatchRow, event_id: str, side: int | None) -> None:
+        # read in the write lock that `_at` took: of two posts of one id, one finds it spent
+        spent = session.execute(select(MatchSpentIdRow.side).where(
+            MatchSpentIdRow.match_id == row.id, MatchSpentIdRow.event_id == event_id)).first()
+        if spent is not None:
+            raise SpentId(_stored(row, _log(session, row.id)), spent[0])
+        total = session.scalar(select(func.count()).select_from(MatchSpentIdRow)
+                               .where(MatchSpentIdRow.match_id == row.id)) or 0
+        if total >= MAX_SPENT_IDS:
+            raise MatchFull(f"a match records at most {MAX_SPENT_IDS} taps, undone ones "
+                            f"included")
+        session.add(MatchSpentIdRow(match_id=row.id, event_id=event_id, side=side))
 
     def _at(self, session: Session, match_id: int, base_version: int) -> MatchRow:
         # the version moves first, in the write lock: of two changes based on one version,

@@ -668,3 +668,15 @@ class MatchEventRow(Base):
     event_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
     side: Mapped[int | None] = mapped_column(Integer, nullable=True)  # whose phone sent it
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MatchSpentIdRow(Base):
+    """An event id a match has recorded, and whose phone sent it (migration 0013): kept when
+    the event is undone, so a phone's retry of an undone tap is never recorded again."""
+
+    __tablename__ = "match_spent_ids"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    side: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from at_once import at_once
 from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
@@ -22,7 +23,7 @@ from webtools import csrf_of
 
 from listbuilder.cli import main
 from listbuilder.match_storage import MatchStore
-from listbuilder.storage import MatchEventRow, MatchRow
+from listbuilder.storage import MatchEventRow, MatchRow, MatchSpentIdRow
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires")
@@ -175,6 +176,91 @@ def test_a_tap_sent_twice_is_kept_once(app: Flask, client: FlaskClient) -> None:
     assert len(rows(app)["match_events"]) == 1
     assert yaml.safe_load(client.get(match + "/match.yaml").get_data(as_text=True))[
         "events"] == [{**first, "id": "tap-0001"}]
+
+
+def logged(client: FlaskClient, match: str) -> list[dict[str, Any]]:
+    """The match's events as its exported log has them, ids included."""
+    return list(yaml.safe_load(client.get(match + "/match.yaml").get_data(as_text=True))
+                ["events"] or [])
+
+
+def test_an_undone_tap_stays_undone_when_its_phone_sends_it_again(
+        app: Flask, client: FlaskClient) -> None:
+    """A phone whose answer was lost sends its tap again with the same id. When the tap was
+    undone meanwhile, the retry is answered with the board as it stands: before, it put the
+    tap back and undid the other player's undo."""
+    match, data = started(client, "warstuff")
+    page = client.get(match).get_data(as_text=True)
+    first, second = data["events"][:2]
+    status, after = tap(client, match, first, page, ev_id="tap-x")
+    assert status == 200 and [e["id"] for e in logged(client, match)] == ["tap-x"]
+    undone = client.post(match + "/undo", data={"csrf_token": csrf_of(after),
+                                                "base": version(after)}, headers=TABLE)
+    assert undone.status_code == 200 and logged(client, match) == []
+    board = undone.get_data(as_text=True)
+    status, retried = tap(client, match, first, page, ev_id="tap-x")  # the lost answer's retry
+    assert status == 200 and not message(retried)
+    assert version(retried) == version(board) and logged(client, match) == []
+    # still spent later on, with other taps in between
+    status, page = tap(client, match, first, retried, ev_id="tap-y")
+    assert status == 200
+    status, page = tap(client, match, second, page, ev_id="tap-z")
+    assert status == 200
+    status, _ = tap(client, match, first, page, ev_id="tap-x")
+    assert status == 200 and [e["id"] for e in logged(client, match)] == ["tap-y", "tap-z"]
+
+
+def test_retries_racing_an_undo_never_bring_the_tap_back(app: Flask) -> None:
+    """The race reported: 8 threads, four phones' retries of one tap and four undos of it
+    based on the board that showed it. One undo wins; no retry after it records the tap."""
+    owner = app.test_client()
+    match, data = started(owner, "warstuff")
+    page = owner.get(match).get_data(as_text=True)
+    status, shown = tap(owner, match, data["events"][0], page, ev_id="tap-race")
+    assert status == 200
+    clients = [app.test_client() for _ in range(8)]
+    pages = [c.get(match).get_data(as_text=True) for c in clients]
+    statuses: list[tuple[str, int]] = []
+
+    def work(n: int) -> None:
+        client, own = clients[n], pages[n]
+        if n % 2:
+            answer = client.post(match + "/undo", data={"csrf_token": csrf_of(own),
+                                                        "base": version(shown)}, headers=TABLE)
+            statuses.append(("undo", answer.status_code))
+        else:
+            for _ in range(3):
+                got, _body = tap(client, match, data["events"][0], own, ev_id="tap-race")
+                statuses.append(("retry", got))
+
+    assert at_once(work, 8) == []
+    assert sorted(s for kind, s in statuses if kind == "undo") == [200, 409, 409, 409]
+    assert all(s == 200 for kind, s in statuses if kind == "retry")
+    assert logged(owner, match) == []
+
+
+def test_a_tap_from_the_other_phone_with_a_spent_id_is_refused_in_words(
+        app: Flask, client: FlaskClient) -> None:
+    """Ids are the phones' own: side 2's tap that comes with an id side 1 spent is not the
+    same tap sent again. It was dropped silently with 200; now it is refused, saying so."""
+    match, _data = started(client, "op40k")
+    page = client.get(match).get_data(as_text=True)
+    opponent = re.search(r'id="opponent-link" class="copyable" type="text" readonly '
+                         r'value="http://localhost([^"]+)"', page)
+    assert opponent is not None
+    status, page = tap(client, match, {"kind": "first-turn", "side": 1}, page, ev_id="same")
+    assert status == 200
+    side2 = app.test_client()
+    theirs = side2.get(opponent[1]).get_data(as_text=True)
+    before = rows(app)
+    status, answer = tap(side2, opponent[1], {"kind": "round-end"}, theirs, ev_id="same")
+    assert status == 409
+    assert message(answer) == ("Not recorded: this tap came with the id of a tap the other "
+                               "phone made, so it was not kept. Tap it again to record it.")
+    assert rows(app) == before
+    with app.extensions["listbuilder.store"].engine.connect() as connection:
+        spent = connection.execute(MatchSpentIdRow.__table__.select()).all()
+    assert [(r.event_id, r.side) for r in spent] == [("same", 1)]
 
 
 def test_undo_takes_back_only_the_event_it_showed(app: Flask, client: FlaskClient) -> None:

@@ -6,7 +6,8 @@ changes nothing: starting a match, an event and undo are POSTs with the CSRF tok
 the limits (site/limits.py). Each phone asks for the match's version every few seconds
 (`board`, 204 while nothing changed), so a change made on one shows on the other without a
 reload. An event carries the phone's own id for it: sent twice over a bad connection, it is
-kept once (engine.match.push).
+kept once, and an id stays spent for the match's whole life, so a retry of a tap undone since
+is answered with the board as it stands (match_storage.SpentId).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from listbuilder.engine.match import Match, MatchError, Player, push
 from listbuilder.engine.match_file import dump_match
 from listbuilder.engine.matchup import matchup
 from listbuilder.engine.odds import odds, state_settings
-from listbuilder.match_storage import StaleMatch, new_token
+from listbuilder.match_storage import MatchFull, SpentId, StaleMatch, new_token
 from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
@@ -209,6 +210,9 @@ def event(token: str) -> BaseResponse:
     except BadEvent as exc:
         return _answer(table, f"That tap was not understood: {exc}.", 400)
     for _ in range(APPEND_TRIES):
+        spent = matches().spent(table.stored, ev.id) if ev.id else None
+        if spent is not None:
+            return _spent(table, spent)
         if table.broken:
             return _answer(table, "This match's log no longer replays: undo its last event "
                                   "first.", 409)
@@ -223,8 +227,24 @@ def event(token: str) -> BaseResponse:
         except StaleMatch as stale:
             table = opened(stale.current, table.side, token)
             continue
+        except SpentId as clash:  # posted twice at once: the other post recorded it first
+            return _spent(opened(clash.current, table.side, token), clash)
+        except MatchFull as exc:
+            return _answer(table, f"Not recorded: {exc}. Export the match and start a new "
+                                  f"one to go on.", 422)
         return _answer(opened(stored, table.side, token))
     return _answer(table, "The match is busy: tap again.", 409)
+
+
+def _spent(table: Table, spent: SpentId) -> BaseResponse:
+    """A tap whose id the match has recorded before. From this phone, it is the same tap sent
+    again (its first answer was lost): answered with the board as it stands, so a tap undone
+    meanwhile stays undone. From the other phone, two taps that should differ share an id:
+    refused in words, never dropped in silence."""
+    if spent.side in (None, table.side):
+        return _answer(table)
+    return _answer(table, "Not recorded: this tap came with the id of a tap the other phone "
+                          "made, so it was not kept. Tap it again to record it.", 409)
 
 
 @bp.post("/m/<token>/undo")
