@@ -27,6 +27,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -35,6 +36,7 @@ from typing import Any
 import pytest
 import yaml
 from browsertools import until
+from conftest import ARGS, CHROMIUM
 from test_accessibility import serious
 
 from listbuilder.engine.library import Library
@@ -339,13 +341,14 @@ def lose_answer(route: Any, lost: list[int]) -> None:
     route.abort("connectionreset")
 
 
-@pytest.fixture
-def phones(browser: Any) -> Iterator[tuple[Any, Any]]:
+@contextmanager
+def two_phones(browser: Any, **options: Any) -> Iterator[tuple[Any, Any]]:
     """Two phones: browser contexts of their own (cookies, storage). Only phone 2, which is
     reloaded offline, runs the site's service worker: each worker asks the shared test server
     for every game's rules sheet, and those prints queue ahead of other tests' previews."""
     made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                service_workers=workers) for workers in ("block", "allow")]
+                                service_workers=workers, **options)
+            for workers in ("block", "allow")]
     for ctx in made:
         ctx.set_default_timeout(15_000)
     try:
@@ -355,16 +358,68 @@ def phones(browser: Any) -> Iterator[tuple[Any, Any]]:
             ctx.close()
 
 
+@pytest.fixture
+def phones(browser: Any) -> Iterator[tuple[Any, Any]]:
+    with two_phones(browser) as made:
+        yield made
+
+
+@pytest.fixture
+def tls_phones(browser: Any) -> Iterator[tuple[Any, Any]]:
+    """Two phones for the TLS front's self-signed certificate. Chromium registers no service
+    worker from a site whose certificate it does not trust, whatever the context's
+    ignore_https_errors says, so these phones' Chromium is told to take any certificate:
+    phone 2's offline reload needs the worker, as it does on a club's real certificate."""
+    chromium = browser.browser_type.launch(executable_path=CHROMIUM,
+                                           args=[*ARGS, "--ignore-certificate-errors"])
+    try:
+        with two_phones(chromium, ignore_https_errors=True) as made:
+            yield made
+    finally:
+        chromium.close()
+
+
+def refused_answers(page: Page) -> list[str]:
+    """Every answer of 400 or more the page meets, kept as it happens."""
+    seen: list[str] = []
+    page.on("response", lambda r: seen.append(f"{r.status} {r.request.method} {r.url}")
+            if r.status >= 400 else None)
+    return seen
+
+
+def page_errors(page: Page) -> list[str]:
+    """Every uncaught script error of the page, kept as it happens."""
+    seen: list[str] = []
+    page.on("pageerror", lambda error: seen.append(str(error)))
+    return seen
+
+
 # -- 1. a match played on two phones ------------------------------------------------------------
 
 @pytest.mark.parametrize("game", GAMES)
 def test_two_phones_play_a_match_that_replays_as_shown(
         server: str, phones: tuple[Any, Any], game: str, tmp_path: Path) -> None:
+    play_on_two_phones(server, phones, game, tmp_path)
+
+
+def test_two_phones_play_a_match_through_the_tls_front(
+        https: str, tls_phones: tuple[Any, Any], tmp_path: Path) -> None:
+    """As a club runs it: nginx with TLS before the app (tests/browser/tlsfront.py). Every
+    tap and undo was refused here (400, "The form had expired") while the same test over
+    plain HTTP passed: match pages sent no Referer, which Flask-WTF wants over HTTPS."""
+    play_on_two_phones(https, tls_phones, "warstuff", tmp_path)
+
+
+def play_on_two_phones(server: str, phones: tuple[Any, Any], game: str,
+                       tmp_path: Path) -> None:
     script = plan(game)
     assert len(script.events) >= 10 and script.offline[1] >= 2, script
     first_off, off_count = script.offline
     ctx_one, ctx_two = phones
-    match = start_match(server, ctx_one.new_page(), ctx_two.new_page(), game)
+    one, two = ctx_one.new_page(), ctx_two.new_page()
+    script_errors = page_errors(one) + page_errors(two)
+    refusals = [refused_answers(one), refused_answers(two)]
+    match = start_match(server, one, two, game)
     pages = {1: match.one, 2: match.two}
     at = version(match.one)
     assert version(match.two) == at
@@ -440,6 +495,95 @@ def test_two_phones_play_a_match_that_replays_as_shown(
     ids = [e.get("id") for e in events]
     assert all(ids) and len(set(ids)) == len(ids)  # each tap once, by its own id
     assert [exported(e) for e in events] == [plain(e) for e in script.events]
+
+    # Undo from phone 1 takes back the last event on both phones
+    undo_button = match.one.locator("form.undo button")
+    assert undo_button.inner_text().startswith("Undo: ")
+    undo_button.click()
+    reaches(match.one, at + 1)
+    reaches(match.two, at + 1)
+    back = yaml.safe_load(match.one.request.get(match.mine + "/match.yaml").text())["events"]
+    assert len(back) == len(script.events) - 1
+    assert refusals == [[], []] and script_errors == [], (refusals, script_errors)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_concede_ends_the_game_with_scripts_on(server: str, phones: tuple[Any, Any],
+                                                game: str) -> None:
+    """"End the game for …" is a fold with no unit name in it: table.js read one, threw
+    (Cannot read properties of null) and sent nothing, in every game. Only a player with
+    scripts off could end a game early."""
+    one, two = phones[0].new_page(), phones[1].new_page()
+    errors = page_errors(one)
+    start_match(server, one, two, game)
+    at = version(one)
+    fold = one.locator("#board details.ending#end-1")
+    name = fold.locator("summary").inner_text().removeprefix("End the game for ").strip()
+    fold.locator("summary").click()
+    fold.locator("form.tap button").first.click()
+    sent(one)
+    assert errors == []
+    assert version(one) == at + 1
+    reaches(two, at + 1)
+    for page in (one, two):
+        headline = page.locator("#headline").inner_text()
+        assert headline.startswith("Game over"), headline
+        assert name in (page.locator("#board details.log").text_content() or "")
+
+
+def test_a_tap_the_server_did_not_take_says_so_and_is_sent_again(
+        server: str, phones: tuple[Any, Any]) -> None:
+    """An answer that is not a board (here: the session gone, so the form's CSRF token is
+    refused with 400 "The form had expired") took the tap out of the queue and said nothing,
+    or left it waiting for good. Now the phone says, in the server's words, that it was not
+    recorded, and offers to send it again, which works on a fresh board."""
+    one, two = phones[0].new_page(), phones[1].new_page()
+    errors = page_errors(one)
+    match = start_match(server, one, two, "hammerwars")
+    at = version(one)
+    phones[0].clear_cookies()  # the session, and with it the CSRF token's secret, is gone
+    ev = plain(plan("hammerwars").events[0])
+    tap(one, ev, wait=False)
+    note = one.locator("#not-recorded .notice")
+    note.wait_for()
+    words = " ".join(note.inner_text().split())
+    assert words.startswith("Not recorded: ") and "The form had expired" in words, words
+    assert "Reload the page and try again" in words
+    until(one, NO_PENDING, timeout=5)  # out of the waiting list: it waits on the player now
+    assert version(one) == at
+    assert one.request.get(f"{match.mine}/board?v={at}").status == 204  # nothing recorded
+    one.reload()  # kept in the browser, like the taps waiting
+    one.locator("#not-recorded .notice").wait_for()
+    one.locator("#not-recorded").get_by_role("button", name="Send again").click()
+    reaches(one, at + 1)
+    sent(one)
+    assert one.locator("#not-recorded .notice").count() == 0
+    reaches(two, at + 1)
+    assert errors == []
+
+
+def test_an_answer_that_is_not_a_board_says_so_and_can_be_forgotten(
+        server: str, phones: tuple[Any, Any]) -> None:
+    """A page from something between the phone and the server (a captive portal's, a proxy's)
+    answered a tap: the tap is not counted as sent, and the player may forget it."""
+    one, two = phones[0].new_page(), phones[1].new_page()
+    start_match(server, one, two, "op40k")
+    at = version(one)
+    one.route("**/event", lambda route: route.fulfill(
+        status=403, content_type="text/html",
+        body="<html><body><p>Sign in to the club's Wi-Fi first.</p></body></html>"))
+    tap(one, plain(plan("op40k").events[0]), wait=False)
+    note = one.locator("#not-recorded .notice")
+    note.wait_for()
+    words = " ".join(note.inner_text().split())
+    assert words.startswith("Not recorded: ") and "403" in words, words
+    until(one, NO_PENDING, timeout=5)
+    one.unroute("**/event")
+    note.get_by_role("button", name="Forget it").click()
+    assert one.locator("#not-recorded .notice").count() == 0
+    one.reload()
+    one.wait_for_selector("#board")
+    assert one.locator("#not-recorded .notice").count() == 0 and version(one) == at
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -5,9 +5,13 @@
 //   id of its own, and shows at once in the list of taps waiting, marked on its unit. The
 //   queue sends one tap at a time, in order; one that cannot reach the server stays first
 //   and is sent again when the connection returns. The server keeps an event whose id it
-//   has already seen once (engine.match.push), so a tap whose answer was lost is never
-//   applied twice. A tap the rules refuse comes back with the board saying why, and leaves
-//   the queue.
+//   has already spent (match_storage.SpentId), so a tap whose answer was lost is never
+//   applied twice, nor brought back after an undo. A tap the rules refuse comes back with the
+//   board saying why, and leaves the queue.
+// - Any other answer (not a board: the form expired, the link is gone, a proxy's page) takes
+//   the tap out of the queue and into a note that says, in the server's words, that it was
+//   not recorded, with "Send again" (on a fresh board, so a fresh CSRF token) and "Forget
+//   it". Such notes are kept in this browser too, so a reload loses none.
 // - Undo is never queued: taken back offline, it might take back a tap the other phone made
 //   meanwhile. It is sent with the version shown, and refused if the match moved on.
 // - The board asks for the match's version every few seconds and is redrawn when it
@@ -28,17 +32,22 @@
   if (!board) return;
 
   var KEY = "lb-table:" + location.pathname;
-  var queue = load();
+  var STUCK_KEY = KEY + ":not-recorded";
+  var queue = load(KEY);
+  var stuck = load(STUCK_KEY);  // taps the server did not record, and undos it refused
   var sending = false;
   var offline = false;
   var retryTimer = null;
 
-  function load() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "[]") || []; } catch (e) { return []; }
+  function load(key) {
+    try { return JSON.parse(localStorage.getItem(key) || "[]") || []; } catch (e) { return []; }
   }
 
   function save() {
-    try { localStorage.setItem(KEY, JSON.stringify(queue)); } catch (e) { /* private mode */ }
+    try {
+      localStorage.setItem(KEY, JSON.stringify(queue));
+      localStorage.setItem(STUCK_KEY, JSON.stringify(stuck));
+    } catch (e) { /* private mode */ }
   }
 
   function newId() {
@@ -78,8 +87,9 @@
       if (tap.unitKey) {
         // on the unit itself too: what was tapped shows where the player looks
         var unit = document.getElementById(tap.unitKey);
-        if (unit && unit.parentNode) {
-          unit.parentNode.classList.add("waiting");
+        if (unit) {
+          var item = unit.closest(".unit");
+          if (item) item.classList.add("waiting");
           var note = document.createElement("span");
           note.className = "tap-pending";
           note.textContent = "Tapped, not sent yet: " + tap.what;
@@ -93,6 +103,84 @@
     } else if (!queue.length && !offline) {
       say("");
     }
+  }
+
+  // What the server did not record, each with what to do: above the board (kept when the
+  // board is redrawn, so it is announced once).
+  function showStuck() {
+    var box = document.getElementById("not-recorded");
+    if (!box) return;
+    box.textContent = "";
+    stuck.forEach(function (note, index) {
+      var p = document.createElement("p");
+      p.className = "notice error";
+      p.setAttribute("role", "alert");
+      p.appendChild(document.createTextNode(note.text + " "));
+      if (note.tap) p.appendChild(button("Send again", "retry", index));
+      p.appendChild(button(note.tap ? "Forget it" : "OK", "forget", index));
+      box.appendChild(p);
+    });
+  }
+
+  function button(text, action, index) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "button small";
+    b.textContent = text;
+    b.setAttribute("data-stuck", action);
+    b.setAttribute("data-index", String(index));
+    return b;
+  }
+
+  // The server's own words from a page that is not a board (the site's error page: its
+  // heading and first paragraph), else its status.
+  function reasonOf(answer, html) {
+    var page = new DOMParser().parseFromString(html, "text/html");  // inert: loads nothing
+    var alert = page.querySelector("main [role=alert], main .notice, main");
+    var heading = alert && alert.querySelector("h1");
+    var para = alert && alert.querySelector("p");
+    var words = [heading, para].filter(Boolean).map(function (el) {
+      return el.textContent.replace(/\s+/g, " ").trim();
+    }).filter(Boolean).join(": ");
+    return words || ("The server answered " + answer.status + " " + answer.statusText + ".");
+  }
+
+  function notRecorded(tap, answer, html) {
+    stuck.push({
+      text: "Not recorded: " + tap.label + ". " + reasonOf(answer, html) +
+        " Send it again, or forget it if the board already shows it.",
+      tap: tap
+    });
+    save();
+    showStuck();
+  }
+
+  // A fresh board, whatever the version (its forms carry a fresh CSRF token), then `next`.
+  function refresh(next) {
+    fetch(current().getAttribute("data-poll"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (answer) {
+        return answer.text().then(function (html) { if (isBoard(html)) swap(html); });
+      }).catch(function () { /* no connection: the tap waits in the queue */ })
+      .then(next);
+  }
+
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("[data-stuck]");
+    if (!b) return;
+    var note = stuck[Number(b.getAttribute("data-index"))];
+    if (!note) return;
+    stuck.splice(stuck.indexOf(note), 1);
+    if (b.getAttribute("data-stuck") === "retry" && note.tap) {
+      queue.push(note.tap);  // the same id: the server never recorded it
+    }
+    save();
+    showStuck();
+    showPending();
+    if (b.getAttribute("data-stuck") === "retry") refresh(flush);
+  });
+
+  function isBoard(html) {
+    return /<div id="board"/.test(html);
   }
 
   // The board as the server drew it, put in place of this one; open units stay open.
@@ -121,6 +209,12 @@
         html: "<!doctype html>\n" + document.documentElement.outerHTML
       });
     }
+  }
+
+  // What a fold is called: a unit's name, else its summary's words ("End the game for Ann").
+  function foldName(details) {
+    var name = details.querySelector(".unit-name") || details.querySelector("summary");
+    return name ? name.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
   function fields(form, submitter) {
@@ -171,8 +265,13 @@
       offline = false;
       return answer.text().then(function (html) {
         queue.shift();  // recorded, kept once, or refused with the reason on the board
-        save();
-        swap(html);
+        if (isBoard(html)) {
+          save();
+          swap(html);
+        } else {  // an answer we did not expect: said in words, to send again or forget
+          notRecorded(tap, answer, html);
+          showPending();
+        }
       });
     }).catch(function () {
       offline = true;
@@ -190,12 +289,12 @@
     if (form.classList.contains("tap")) {
       event.preventDefault();
       var details = form.closest("details");
-      var button = event.submitter || form.querySelector("button");
+      var pressed = event.submitter || form.querySelector("button");
+      var what = (pressed ? pressed.textContent.trim() : "tap") + picked(form);
       queue.push({
         url: form.getAttribute("action"), fields: fields(form, event.submitter), id: newId(),
-        label: (details ? details.querySelector(".unit-name").textContent + ": " : "") +
-          (button ? button.textContent.trim() : "tap") + picked(form),
-        what: (button ? button.textContent.trim() : "tap") + picked(form),
+        label: (details ? foldName(details) + ": " : "") + what,
+        what: what,
         unitKey: details ? details.id : ""
       });
       save();
@@ -208,7 +307,12 @@
         return;
       }
       send(form.getAttribute("action"), [], "").then(function (answer) {
-        return answer.text().then(swap);
+        return answer.text().then(function (html) {
+          if (isBoard(html)) { swap(html); return; }
+          stuck.push({ text: "Undo was not done: " + reasonOf(answer, html) });
+          save();
+          showStuck();
+        });
       }).catch(function () {
         say("Undo needs the connection: it is not kept for later, so that it never takes " +
             "back a tap made on the other phone meanwhile.");
@@ -249,6 +353,7 @@
   window.addEventListener("online", function () { offline = false; flush(); poll(); });
   window.addEventListener("offline", function () { offline = true; showPending(); });
   setInterval(poll, POLL_MS);
+  showStuck();
   showPending();
   wake();
   flush();
