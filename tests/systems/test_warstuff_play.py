@@ -102,16 +102,52 @@ def test_an_event_names_a_copy_and_refuses_one_the_entry_lacks() -> None:
 def test_the_most_wounds_a_unit_can_hold(quality: int, rules: tuple[str, ...],
                                          most: int | None) -> None:
     """A hit wounds while a D6 plus the Wounds taken is at most the defender's Quality, so a
-    unit holds as many Wounds as its best defending Quality, plus one from Poison."""
+    unit holds as many Wounds as its best defending Quality, plus one from Poison. Against an
+    enemy not known (a solo game), every bonus an enemy could bring counts."""
     assert most_wounds(quality, rules) == most
 
 
+@pytest.mark.parametrize(("rules", "foe", "most"), [
+    ((), (), 3),  # no Poison over there: Quality 2 +1 in cover, and no more
+    ((), ("poison",), 4),
+    (("undead",), ("poison",), 3),
+    ((), ("small",), 3),  # a Small attacker's +1 in melee ties with cover's +1
+    (("large",), (), 3),  # Large's +1 in melee ties with cover's +1
+    (("large",), ("small",), 4),  # and +1 more in melee against a Small attacker
+    (("large",), ("small", "poison"), 5),
+])
+def test_poison_and_a_small_attackers_bonus_count_only_when_the_enemy_fields_them(
+        rules: tuple[str, ...], foe: tuple[str, ...], most: int) -> None:
+    """docs/rules-notes.md, "How many Wounds a unit can hold": a plain Quality-2 unit that
+    faces no Poison can't hold a 4th Wound (the seed's wound roll kills it first)."""
+    assert most_wounds(2, rules, frozenset(foe)) == most
+
+
 def test_a_wound_past_the_most_the_dice_allow_is_refused() -> None:
-    wounds = [event("wound", 1, 2)] * 4  # the Knight: Quality 2, holds 4
+    wounds = [event("wound", 1, 2)] * 3  # the Knight: Quality 2; side 2 fields no Poison
     state = play(GAME, *wounds)
-    assert unit(state, 1, 2)["wounds"] == 4 == unit(state, 1, 2)["most_wounds"]
+    assert unit(state, 1, 2)["wounds"] == 3 == unit(state, 1, 2)["most_wounds"]
     err = refused(GAME, *wounds, event("wound", 1, 2))
-    assert "any further hit kills it" in err.message and "kill" in err.fix
+    assert err.message == (
+        "Knight has 3 Wounds, the most the dice can leave on it by the wound roll: its best "
+        "defending Quality is 3 (Quality 2, +1 when shot at in cover), and a hit kills when a "
+        "die plus its Wounds comes to more; the other warband fields no Poison to add one, so "
+        "any further hit kills it")
+    assert "kill" in err.fix
+
+
+def test_a_warband_facing_poison_holds_one_wound_more() -> None:
+    poisoned = roster(entries("Spider"), "designs:\n  - name: Spider\n    quality: 2\n"
+                                         "    rules: [Poison]\n")
+    game = match(ONE, poisoned)
+    wounds = [event("wound", 1, 2)] * 4
+    assert unit(play(game, *wounds), 1, 2)["wounds"] == 4
+    err = refused(game, *wounds, event("wound", 1, 2))
+    assert "Poison may add one Wound more" in err.message
+    # the Spider's own side faces no Poison: it holds 3
+    assert unit(play(game), 2, 1)["most_wounds"] == 3
+    # a solo game does not know the other side: Poison counts
+    assert unit(play(match(ONE), *wounds), 1, 2)["wounds"] == 4
 
 
 def test_regeneration_has_no_most_wounds() -> None:

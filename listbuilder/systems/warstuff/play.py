@@ -61,20 +61,51 @@ def _has(rules: tuple[str, ...], rule: str) -> bool:
     return rule.casefold() in rules
 
 
-def most_wounds(quality: int, rules: tuple[str, ...]) -> int | None:
-    """The most Wounds the dice can leave on a unit: a hit wounds only while a D6 plus the
-    Wounds taken stays at or below the Quality it defends with, so the best that Quality can
-    be, plus Poison's extra Wound. None with Regeneration, which turns every kill into one
-    more Wound on a 4+. `rules` are casefolded."""
+@dataclass(frozen=True)
+class WoundLimit:
+    """The most Wounds the dice can leave on a unit (None: no end to them), and why, in the
+    words a refused Wound gives."""
+
+    most: int | None
+    why: str
+
+
+def wound_limit(quality: int, rules: tuple[str, ...],
+                foe: frozenset[str] | None = None) -> WoundLimit:
+    """A hit wounds only while a D6 plus the Wounds taken stays at or below the Quality the
+    unit defends with, so a unit holds the best that Quality can be, plus Poison's extra
+    Wound. `foe` holds the rules the other warband fields: Poison, and a Small attacker's
+    melee bonus, count only when it fields them; None (a solo game, the other side kept on
+    paper) counts them all. Regeneration turns every kill into one more Wound on a 4+: no
+    limit. `rules` and `foe` are casefolded."""
     if _has(rules, "Regeneration"):
-        return None
+        return WoundLimit(None, "Regeneration turns a kill into a Wound")
+    def fields(rule: str) -> bool:
+        return foe is None or rule.casefold() in foe
+
     cover = max(COVER_BONUS, CAMOUFLAGED_COVER * _has(rules, "Camouflaged"),
                 STEALTHY_COVER * _has(rules, "Stealthy"))
     shot = cover + SMALL_SHOT_BONUS * _has(rules, "Small")
-    melee = LARGE_MELEE_BONUS * _has(rules, "Large") \
-        + SMALL_FOE_BONUS * (not _has(rules, "Small"))
-    poison = 0 if _has(rules, "Undead") else POISON_WOUNDS
-    return quality + ARMORED_BONUS * _has(rules, "Armored") + max(shot, melee) + poison
+    small_foe = not _has(rules, "Small") and fields("Small")
+    melee = LARGE_MELEE_BONUS * _has(rules, "Large") + SMALL_FOE_BONUS * small_foe
+    poisoned = not _has(rules, "Undead") and fields("Poison")
+    armored = ARMORED_BONUS * _has(rules, "Armored")
+    best = quality + armored + max(shot, melee)
+    how = [f"Quality {quality}"] + (["+1 Armored"] if armored else [])
+    how.append(f"+{shot} when shot at in cover" if shot >= melee else f"+{melee} in melee")
+    why = (f"its best defending Quality is {best} ({', '.join(how)}), and a hit kills when "
+           f"a die plus its Wounds comes to more")
+    if poisoned:
+        why += "; Poison may add one Wound more"
+    elif foe is not None and not _has(rules, "Undead"):
+        why += "; the other warband fields no Poison to add one"
+    return WoundLimit(best + POISON_WOUNDS * poisoned, why)
+
+
+def most_wounds(quality: int, rules: tuple[str, ...],
+                foe: frozenset[str] | None = None) -> int | None:
+    """The most Wounds the dice can leave on a unit (`wound_limit`)."""
+    return wound_limit(quality, rules, foe).most
 
 
 @dataclass(frozen=True)
@@ -86,6 +117,7 @@ class UnitState:
     rules: tuple[str, ...]  # its special rules as the roster gives them
     points: int  # one copy's cost: what the enemy has killed when it dies
     most: int | None  # `most_wounds`
+    most_why: str  # why, as a refused Wound says it
     wounds: int = 0
     stunned: bool = False
     alive: bool = True
@@ -176,15 +208,21 @@ class WarStuffPlay(Play[WarStuffState]):
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> WarStuffState:
         system = _system(match)
+        fielded = [system.priced(catalog, player.roster)
+                   for player, catalog in players_of(match, WarStuffCatalog)]
+        warband_rules = [frozenset(r.casefold() for p in priced if p.entry.count > 0
+                                   for r in p.unit.special_rules) for priced in fielded]
         sides = []
-        for player, catalog in players_of(match, WarStuffCatalog):
+        for number, (player, priced) in enumerate(zip(match.players, fielded, strict=True)):
+            # the other warband's rules; a solo game's other side is not known
+            foe = warband_rules[1 - number] if len(fielded) == 2 else None
             entries = [Entry(e.unit, ()) for e in player.roster.entries]
-            for p in system.priced(catalog, player.roster):
+            for p in priced:
                 unit = p.unit
                 rules = tuple(unit.special_rules)
-                most = most_wounds(unit.quality, tuple(r.casefold() for r in rules))
+                limit = wound_limit(unit.quality, tuple(r.casefold() for r in rules), foe)
                 copy = UnitState(name=unit.name, quality=unit.quality, rules=rules,
-                                 points=unit.pts, most=most)
+                                 points=unit.pts, most=limit.most, most_why=limit.why)
                 entries[p.index] = Entry(unit.name, (copy,) * max(p.entry.count, 0))
             sides.append(tuple(entries))
         state = WarStuffState(names=tuple(p.name for p in match.players), sides=tuple(sides))
@@ -304,7 +342,8 @@ class WarStuffPlay(Play[WarStuffState]):
                ev: Event) -> WarStuffState:
         if unit.most is not None and unit.wounds >= unit.most:
             raise Refused(f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave "
-                          "on it: any further hit kills it",
+                          f"on it by the wound roll: {unit.most_why}, so any further hit "
+                          f"kills it",
                           "Record a kill instead (or undo a Wound recorded by mistake).")
         return state.with_unit(where, replace(unit, wounds=unit.wounds + 1))
 
