@@ -342,6 +342,41 @@ def test_a_post_without_the_pages_csrf_token_records_nothing(app: Flask,
     assert rows(app) == before
 
 
+def test_a_body_that_is_not_a_form_is_named_as_such_not_as_an_expired_form(
+        app: Flask, client: FlaskClient) -> None:
+    """A JSON body, or a form whose bytes are not UTF-8, has no CSRF token the server can
+    read: it was answered "The form had expired", which sent the player to reload a page
+    that was fine."""
+    match, data = started(client, "warstuff")
+    page = client.get(match).get_data(as_text=True)
+    before = rows(app)
+    as_json = client.post(match + "/event", json=form_of(data["events"][0], page),
+                          headers=TABLE)
+    words = html.unescape(as_json.get_data(as_text=True))
+    assert as_json.status_code == 415 and "had expired" not in words
+    assert "takes a form's fields" in words and "not application/json" in words
+    token = csrf_of(page).encode()
+    not_utf8 = client.post(match + "/event", headers=TABLE,
+                           data=b"csrf_token=" + token[:8] + b"\xff\xfe" + token[8:]
+                           + b"&base=1&kind=first-turn&side=1",
+                           content_type="application/x-www-form-urlencoded")
+    words = html.unescape(not_utf8.get_data(as_text=True))
+    assert not_utf8.status_code == 400 and "had expired" not in words
+    assert "was not valid UTF-8" in words
+    assert rows(app) == before
+
+
+def test_a_nul_byte_in_a_field_is_stripped_before_anything_reads_it(
+        app: Flask, client: FlaskClient) -> None:
+    match, _data = started(client, "warstuff")
+    page = client.get(match).get_data(as_text=True)
+    status, answer = tap(client, match, {"kind": "tele\x00port", "side": 1}, page)
+    assert status == 422 and "\x00" not in answer
+    assert "there is no event 'teleport'" in message(answer)
+    odds = client.get(match + "/odds?a=1.1&d=2.1&s_x\x00=1\x00")
+    assert odds.status_code == 200 and "\x00" not in odds.get_data(as_text=True)
+
+
 def test_starting_says_what_is_wrong_and_keeps_what_was_typed(client: FlaskClient) -> None:
     data = example("op40k")
     mine = imported(client, data["players"][0]["roster"])

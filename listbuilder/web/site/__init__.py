@@ -3,10 +3,11 @@ public instance needs, the offline app (manifest and service worker) and the rul
 
 from flask import Flask
 
-from listbuilder.web.site import errors, limits, notes, offline, security
+from listbuilder.web.site import errors, limits, notes, offline, requests, security
 
 
 def init_app(app: Flask) -> None:
+    requests.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     app.register_blueprint(notes.bp)

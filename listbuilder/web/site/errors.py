@@ -53,9 +53,34 @@ def _page(status: int, title: str, message: str, details: list[str] | None = Non
                            details=details or []), status
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+REPLACED = "\ufffd"  # what a multipart field's bytes that are not UTF-8 are read as
+
+
+def _unreadable_form() -> tuple[str, int] | None:
+    """Why a post's fields could not be read, when that is why its CSRF token was not found:
+    a body that is not a form (JSON, say), or a form whose text is not UTF-8 (site/requests.py
+    finds it in a urlencoded body). Said as it is, not as a form that expired."""
+    if request.mimetype not in FORM_TYPES and (request.content_length or request.mimetype):
+        kind = request.mimetype or "a body of no type"
+        return _page(415, "Not a form",
+                     f"This address takes a form's fields, as the page's own form sends "
+                     f"them ({' or '.join(FORM_TYPES)}), not {kind}. Nothing was changed.")
+    fields = request.form.items(multi=True)  # read first: it sets form_not_utf8
+    if getattr(request, "form_not_utf8", False) or any(
+            REPLACED in key or REPLACED in value for key, value in fields):
+        return _page(400, "The form's text was not UTF-8",
+                     "Some of this form's text was not valid UTF-8, so it was not read and "
+                     "nothing was changed. Send it again from the page itself.")
+    return None
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> tuple[str, int]:
+        unreadable = _unreadable_form()
+        if unreadable is not None:
+            return unreadable
         return _page(400, "The form had expired",
                      "This form had expired or did not come from this site, so nothing was "
                      "changed. Reload the page and try again.")
