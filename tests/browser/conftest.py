@@ -88,8 +88,16 @@ def tls_context(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def https(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def https_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TLS front's own folder. Its database is instance/listbuilder.sqlite3, for the rare
+    step no browser can take (tests/browser/test_every_post_browser.py: the game data
+    updated under a saved roster)."""
+    return tmp_path_factory.mktemp("https")
+
+
+@pytest.fixture(scope="session")
+def https(https_folder: Path) -> Iterator[str]:
     """The base address of the TLS front (nginx before `listbuilder serve`,
     tests/browser/tlsfront.py), one for the session; open it with `tls_context`."""
-    with tls_front(tmp_path_factory.mktemp("https")) as (base, _log):
+    with tls_front(https_folder) as (base, _log):
         yield base
