@@ -76,7 +76,8 @@ def worker(ctx: click.Context, concurrency: int, nice: int) -> None:
 @worker.command()
 def status() -> None:
     """The line now: prints waiting, the oldest's wait, prints being laid out, whether any
-    worker beat lately. Exit status 1 when prints wait and no worker beat lately."""
+    worker beat lately (within prints.ALIVE_SECONDS, as a player's page says it). Exit status
+    1 when prints wait and no worker beat lately."""
     state = printer_from_settings().state()
     click.echo(f"waiting: {state.waiting}")
     click.echo(f"oldest waiting: {state.oldest_seconds:.0f} s")

@@ -20,12 +20,21 @@ queued. A client may have `per_client` prints of a rank waiting; the whole line 
 except that a client's first print (and first preview) is never turned away.
 
 Huey delivers a task at most once: a worker killed mid-print loses it (Huey's own issues
-#571, #598). So each worker process beats on the rows it holds every few seconds, and any
-worker puts back in line (one conditional UPDATE, so once) a row whose worker stopped beating
-for `job_timeout` seconds, with a new task; after MAX_ATTEMPTS such deaths the print fails in
-words instead of killing a fourth worker. The task only lays out a row it moves from waiting
-to running itself, so a task delivered twice (put back, or moved up from preview to download)
-prints once.
+#571, #598). So each worker process beats on the rows it holds every HEARTBEAT_SECONDS (2 s),
+and any worker puts back in line (one conditional UPDATE, so once) a row whose worker
+stopped beating for `job_timeout` seconds, with a new task; after MAX_ATTEMPTS such deaths the
+print fails in words instead of killing a fourth worker. The task only lays out a row it moves
+from waiting to running itself, so a task delivered twice (put back, or moved up from preview
+to download) prints once.
+
+Two deadlines read the same beats. Taking a print from its worker waits the long
+`job_timeout` (30 s): a busy machine may be late with a beat, and a print taken from a live
+worker is laid out twice. What the player is told waits only ALIVE_SECONDS (three beats, 6 s):
+a page must tell the truth within 10 s, so a print whose worker stopped beating says so (and
+that it goes back in line) instead of "being laid out now", and with no worker beating at all
+the page says the print waits for a printer to start. (A late beat is only words on a page
+for a moment.) The beats are the workers' clocks read by the web servers': machines keep
+their clocks set (NTP).
 """
 
 from __future__ import annotations
@@ -67,7 +76,13 @@ KINDS = ("roster", "rules", "deck", "chits")
 # download waited behind every stale preview (15-60 s seen in the browser tests).
 DOWNLOAD, PREVIEW = 0, 1
 TURNS = 1000  # a rank's priorities: -(rank * TURNS + turn), so a download beats any preview
-HEARTBEAT_SECONDS = 5.0  # how often a worker marks the prints it holds as still alive
+HEARTBEAT_SECONDS = 2.0  # how often a worker marks the prints it holds as still alive
+# A worker (or the print it holds) not heard of for this long is told to the player as
+# stopped: three beats (6 s), so a late beat (a busy moment) does not change the page, and the
+# page, asking every second, tells the truth within 10 s of a worker's death (these 6 s, the
+# page's second, its request). Not the time a print is taken back from its worker: that is
+# the longer job timeout (the module says why).
+ALIVE_SECONDS = 3 * HEARTBEAT_SECONDS
 KEEP_FINISHED = timedelta(minutes=10)  # a failed print's problems are shown this long
 STUCK = timedelta(minutes=10)  # a print waiting this long has its task sent again
 MAX_ATTEMPTS = 3  # a print whose worker died this many times fails instead of killing a 4th
@@ -130,19 +145,26 @@ class PrintJob:
 @dataclass(frozen=True)
 class InLine:
     """Where a print stands: 0 is being laid out now, 1 is next, and so on; `workers` False
-    when no worker has shown a sign of life lately (the print waits for one to start)."""
+    when no worker has shown a sign of life lately (the print waits for one to start);
+    `stopped` when it is held by a worker that stopped beating (place 0: it goes back in line
+    at the job timeout, with a new task)."""
 
     place: int
     workers: bool = True
+    stopped: bool = False
 
     @property
     def now(self) -> bool:
-        return self.place == 0
+        return self.place == 0 and not self.stopped
 
     @property
     def words(self) -> str:
         if self.now:
             return "being laid out now"
+        if self.stopped:
+            if not self.workers:
+                return "waiting for a printer to start: the one laying it out stopped"
+            return "going back in line: the printer laying it out stopped"
         if not self.workers:
             return f"{ordinal(self.place)} in line, waiting for a printer to start"
         return f"{ordinal(self.place)} in line"
@@ -391,6 +413,8 @@ class Printer:
         self.huey = huey
         self.ledger = Ledger(store.engine)
         self.job_timeout = job_timeout
+        # what a page calls alive; never longer than a row's worker keeps it
+        self.alive_seconds = min(ALIVE_SECONDS, job_timeout)
         self.task = huey.task(retries=RETRIES, context=True, name=TASK,
                               timeout=PRINT_TIMEOUT)(self._lay_out)
         huey.periodic_task(crontab(minute="*/5"), name="listbuilder.sweep_prints")(self.sweep)
@@ -442,7 +466,8 @@ class Printer:
             if send:
                 self._send(row)
         place = self.ledger.place(row)
-        return InLine(place, place == 0 or self.workers_seen())
+        stopped = row.status == RUNNING and not self._alive(row.heartbeat)
+        return InLine(place, (place == 0 and not stopped) or self.workers_seen(), stopped)
 
     def _send(self, row: Row[Any]) -> None:
         expires = PREVIEW_EXPIRES if row.rank == PREVIEW else None
@@ -462,12 +487,19 @@ class Printer:
         self.huey.put(SEEN_KEY, time.time())
 
     def workers_seen(self) -> bool:
-        """Whether any worker showed itself within the job timeout."""
+        """Whether any worker showed itself within ALIVE_SECONDS (not the job timeout: the
+        page says a print waits for a printer to start within 10 s of the last one
+        stopping)."""
         try:
             seen = self.huey.get(SEEN_KEY, peek=True)
         except Exception:  # the broker away: say nothing of the workers
             return True
-        return seen is not None and time.time() - float(seen) < self.job_timeout
+        return seen is not None and time.time() - float(seen) < self.alive_seconds
+
+    def _alive(self, heartbeat: datetime | None) -> bool:
+        """Whether a row's worker beat within ALIVE_SECONDS."""
+        return heartbeat is not None and (
+            _now() - _utc(heartbeat)).total_seconds() < self.alive_seconds
 
     # the task (workers) -----------------------------------------------------------------------
 

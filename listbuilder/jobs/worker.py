@@ -1,11 +1,14 @@
 """`listbuilder worker`: Huey's consumer for the print queue, apart from the web servers.
 
 The consumer forks `concurrency` worker processes (Huey restarts one that dies) and a
-scheduler (the periodic sweep). Its main loop also tends the line every few seconds: it beats
-on the prints its live worker processes hold, and puts back in line those of any worker, on
-any machine, that stopped beating (`Printer.recover`). Each worker process dies with the
-consumer (a consumer killed outright leaves no orphan laying out beside the print it lost).
-The whole worker runs at a lower CPU priority (`nice`) than web servers on the same machine.
+scheduler (the periodic sweep). Its main loop also tends the line every HEARTBEAT_SECONDS
+(2 s): it beats on the prints its live worker processes hold, and puts back in line those of
+any worker, on any machine, that stopped beating for the job timeout (`Printer.recover`).
+The beat is that often so that a player's page tells a stopped worker within 10 s
+(prints.ALIVE_SECONDS); one round is three small statements, nothing to a database. Each
+worker process dies with the consumer (a consumer killed outright leaves no orphan laying out
+beside the print it lost). The whole worker runs at a lower CPU priority (`nice`) than web
+servers on the same machine.
 """
 
 from __future__ import annotations
@@ -87,6 +90,9 @@ def run(printer: Printer, concurrency: int = 1, nice: int = 0) -> None:
             printer.library.catalog(system)
 
     printer.huey.on_startup("listbuilder.fresh_connections")(fresh_connections)
+    # Huey's health check (a dead worker process forked again) as often as the beat: the
+    # consumer's own loop, which beats too, so a lost process is replaced as soon as its print
+    # stops being beaten on
     consumer = PrintConsumer(printer, workers=concurrency, worker_type="process",
                              max_delay=POLL_MAX_SECONDS, periodic=True,
                              health_check_interval=HEARTBEAT_SECONDS)

@@ -31,7 +31,7 @@ class Config:
     # it, 503 "your prints are waiting", asked again by itself once one of them is made.
     PRINT_QUEUE_PER_CLIENT = int(os.environ.get("LISTBUILDER_PRINT_QUEUE_PER_CLIENT") or 3)
     # A print being laid out whose worker gave no sign of life for this long (it was killed)
-    # is put back in line for another (seconds; workers beat every 5 seconds). The same
+    # is put back in line for another (seconds; workers beat every 2 seconds). The same
     # setting must reach the web servers and the workers.
     PRINT_JOB_TIMEOUT = float(os.environ.get("LISTBUILDER_PRINT_JOB_TIMEOUT") or 30)
     # The player's own data folder; unset means LISTBUILDER_DATA, else instance/data.

@@ -46,12 +46,17 @@ def empty_queue(app: Flask) -> None:
 
 def run_next(app: Flask) -> bool:
     """Take the next task off the queue and run it here, as a worker would; False if the
-    queue is empty."""
-    huey = printer_of(app).huey
-    task = huey.dequeue()
+    queue is empty. Shows a sign of life after, as a worker beats all the while it lays a
+    print out: a print of several seconds outlasts prints.ALIVE_SECONDS, after which a page
+    says no worker is alive."""
+    printer = printer_of(app)
+    task = printer.huey.dequeue()
     if task is None:
         return False
-    huey.execute(task)
+    try:
+        printer.huey.execute(task)
+    finally:
+        printer.seen()
     return True
 
 
