@@ -6,9 +6,11 @@ benchmarks/card_reading.py."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pdfplumber
 import pytest
 
 from listbuilder.engine.cards import REFERENCE
@@ -123,3 +125,31 @@ def test_the_unit_cards_of_a_print_share_one_text_size(library: Library, path: P
     units = [c for c in cards if not c.text.startswith(REFERENCE)
              and not re.match(r"^.{1,80}? \(continued\)", c.text)]
     assert len({body_pt(c) for c in units}) == 1, [body_pt(c) for c in units]
+
+
+OP40K = [ROOT / "examples" / "op40k" / name for name in ("legal.yaml", "imperial_guard.yaml")]
+BLOCK = ("when hit, shot at or in an assault, a die a model of its own to block")
+
+
+@pytest.mark.parametrize("path", OP40K, ids=lambda p: p.stem)
+def test_op40k_prints_block_with_a_die_for_each_model_of_the_unit_hit(
+        library: Library, path: Path) -> None:
+    """The seed rolls one die per model in the target unit to block, shot at or in an
+    assault. Every op40k print said "a die to block each hit", at every card size and on the
+    roster sheet, while the rules sheet had it right. Read back from each PDF's text."""
+    loaded = library.read_roster(path.read_text(), str(path))
+    for what, card in (("cards", "poker"), ("cards", "mini"), ("cards", "tarot"),
+                       ("sheet", "poker")):
+        pdf = print_roster(loaded.catalog, loaded.system, loaded.roster,
+                           PrintOptions(what=what, card=card)).pdf
+        if what == "cards":  # each card's own text (a sheet of cards side by side)
+            texts = [c.text for c in cards_of(pdf) if c.text.startswith(REFERENCE)]
+        else:
+            with pdfplumber.open(io.BytesIO(pdf)) as doc:  # its rules in two columns
+                texts = [page.crop((x0, 0, x0 + page.width / 2, page.height)).extract_text()
+                         or "" for page in doc.pages for x0 in (0, page.width / 2)]
+        # a word hyphenated at a line's end joined again, lines run together
+        text = re.sub(r"-\s*\n\s*", "", "\n".join(texts))
+        text = " ".join(text.split())
+        assert "block each hit" not in text, (what, card)
+        assert BLOCK in text, (what, card, text[:2000])

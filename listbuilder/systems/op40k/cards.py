@@ -115,8 +115,11 @@ class Op40kCards(Cards[Op40kCatalog, Datasheet]):
                    cards: Sequence[UnitCard]) -> tuple[RuleText, ...]:
         """Quality, then the actions, morale and vehicle damage, as far as the cards need them."""
         vehicles = [VEHICLE in c.profile.keywords for c in cards]
+        # blocking rolls a die for each model of the unit hit, not for each hit (seed: "one
+        # dice per model in the target unit", shot at or in an assault)
         out = [RuleText("Quality", "Every roll a unit makes needs its Quality or more: a die a "
-                                   "model to hit or strike, a die to block each hit, a die for "
+                                   "model to hit or strike; when hit, shot at or in an "
+                                   "assault, a die a model of its own to block; a die for "
                                    "morale (a vehicle: a die a weapon, and for Shaken tests).")]
         if not all(vehicles):
             out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
