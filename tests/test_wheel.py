@@ -121,11 +121,21 @@ def test_the_outside_game_keeps_the_contract(installed: Installed) -> None:
     assert done.returncode == 0 and done.stdout.strip() == "kept", done.stderr
 
 
-def _get(port: int, path: str) -> tuple[int, str, bytes]:
+def _get(port: int, path: str, cookies: dict[str, str] | None = None
+         ) -> tuple[int, str, bytes]:
+    """GET `path`; with `cookies`, as a browser does: sending what it holds and keeping what
+    the answer sets (a print asked again from the browser it was queued for is not counted
+    again by the limits; a cookie-less poll is a new print each time)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request("GET", path)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} \
+            if cookies else {}
+        connection.request("GET", path, headers=headers)
         answer = connection.getresponse()
+        if cookies is not None:
+            for header in answer.headers.get_all("Set-Cookie") or []:
+                name, _, rest = header.partition("=")
+                cookies[name.strip()] = rest.split(";", 1)[0]
         return answer.status, answer.getheader("Content-Type") or "", answer.read()
     finally:
         connection.close()
@@ -154,8 +164,9 @@ def test_the_installed_server_serves_pages_static_files_and_prints(installed: In
         assert _get(port, "/static/css/site.css")[0] == 200
         assert _get(port, "/rules-notes")[0] == 200
         assert _get(port, "/new/testgame")[0] == 200
+        browser: dict[str, str] = {}
         for _ in range(120):  # the rules sheet waits in the print queue, then downloads
-            status, kind, body = _get(port, "/systems/testgame/print/rules")
+            status, kind, body = _get(port, "/systems/testgame/print/rules", browser)
             if status != 202:
                 break
             time.sleep(0.5)
