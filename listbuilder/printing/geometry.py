@@ -18,7 +18,9 @@ CHIT = (25.0, 25.0)
 GUTTER = 3.0  # between cards: each card is cut on its own lines, so a slip never eats a card
 CHIT_GUTTER = GUTTER  # chits too: a slip of the blade shows no strip of the next chit's colour
 SAFE = 5.0  # home printers print nothing this close to the paper's edge: nothing goes there
-MARGIN = 7.0  # the least room kept at the paper's edge: the safe band, then room for a cut mark
+# a row of cards fits a sheet where it leaves 2 x MARGIN of the paper: the safe band on one side,
+# and on the other the band, MARK_GAP and a crop mark MARK_MIN long (MARK_ROOM, 9 mm)
+MARGIN = 7.0
 # between a front and its back on a gutter-fold sheet: the fold runs down it, 3.5 mm from
 # each card (7, not 8: four poker cards on Letter, two each side, with gutters between them)
 FOLD_GAP = 7.0
@@ -28,13 +30,28 @@ BLEED = 3.0
 BLEED_SAFE = 3.0
 CHIT_SAFE = 3.0  # mm: a chit's text keeps this far inside its cut (the same safe zone)
 MARK_GAP = 1.0  # crop marks start this far from the grid
-MARK_LENGTH = 5.0
+MARK_LENGTH = 5.0  # where the margin has room; else as long as it holds...
+MARK_MIN = 3.0  # ...down to this, the shortest mark a cutter lines a blade up on; none shorter
+MARK_ROOM = SAFE + MARK_GAP + MARK_MIN  # the least margin that holds a crop mark: 9 mm
 
 Duplex = Literal["none", "long", "short"]
 
 
 def pt(mm: float) -> float:
     return mm * PT_PER_MM
+
+
+def near_margin(slack: float) -> float:
+    """Where a block of cards starts (its left or top margin) when `slack` mm of the paper is
+    left around it: half of it, the block centred, where each half holds a crop mark
+    (MARK_ROOM); else MARK_ROOM, so that this side's marks are 3 mm long and the far side
+    keeps the rest, at least the safe band, with no marks (A4: poker cards 9 mm from the left
+    edge and 6 mm from the right, mini cards 9 mm from the top and 7 mm from the bottom,
+    chits 9 and 8 mm). Every cut line across the sheet keeps a mark at one end at least."""
+    half = slack / 2
+    if half >= MARK_ROOM - 1e-9 or slack - MARK_ROOM < SAFE - 1e-9:
+        return half
+    return MARK_ROOM
 
 
 @dataclass(frozen=True)
@@ -55,7 +72,9 @@ class Box:
 
 @dataclass(frozen=True)
 class Grid:
-    """Cards in rows and columns, the block centred on the page."""
+    """Cards in rows and columns, the block centred on the page where its margins hold crop
+    marks on both sides, else moved towards the top or left until that side holds them
+    (`near_margin`)."""
 
     page_w: float
     page_h: float
@@ -80,11 +99,11 @@ class Grid:
 
     @property
     def left(self) -> float:
-        return (self.page_w - self.width) / 2
+        return near_margin(self.page_w - self.width)
 
     @property
     def top(self) -> float:
-        return (self.page_h - self.height) / 2
+        return near_margin(self.page_h - self.height)
 
     def at(self, row: int, col: int) -> Box:
         return Box(self.left + col * (self.card_w + self.gutter_x),
@@ -102,11 +121,13 @@ class Grid:
         """Where the back of the index-th card goes on the backs page. The sheet turns over
         about the paper's long edge (`long`) or its short one: on a portrait page the long
         edge is upright, so the columns mirror for a long-edge flip and the rows for a
-        short-edge one; on a landscape page it is the other way round."""
-        row, col = divmod(index, self.cols)
+        short-edge one; on a landscape page it is the other way round. The place is the
+        front's mirrored across the page, so a block off the centre (`near_margin`) lands
+        exactly behind its front too."""
+        front = self.cell(index)
         if (duplex == "short") != self.landscape:
-            return self.at(self.rows - 1 - row, col)
-        return self.at(row, self.cols - 1 - col)
+            return Box(front.x, self.page_h - front.bottom, front.w, front.h)
+        return Box(self.page_w - front.right, front.y, front.w, front.h)
 
     def edges(self) -> tuple[list[float], list[float]]:
         """The x of every column edge and the y of every row edge: where the cuts go."""
@@ -162,7 +183,10 @@ class FoldSheet:
 
     @property
     def top(self) -> float:
-        return (self.page_h - (self.rows * self.card_h + (self.rows - 1) * self.gutter_y)) / 2
+        """Centred, or towards the top where the margins can't both hold a crop mark (the
+        fold stays in the middle of the page, whatever the side margins)."""
+        return near_margin(self.page_h - (self.rows * self.card_h
+                                          + (self.rows - 1) * self.gutter_y))
 
     def _y(self, row: int) -> float:
         return self.top + row * (self.card_h + self.gutter_y)

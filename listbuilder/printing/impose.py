@@ -15,8 +15,10 @@ import pikepdf
 
 from listbuilder.printing.geometry import (
     BLEED,
+    FOLD_GAP,
     MARK_GAP,
     MARK_LENGTH,
+    MARK_MIN,
     SAFE,
     Box,
     Duplex,
@@ -103,20 +105,25 @@ def _line(x1: float, y1: float, x2: float, y2: float, page_h: float) -> bytes:
 
 def _ticks(inner: float, outward: int, limit: float) -> tuple[float, float] | None:
     """A crop mark's ends, from MARK_GAP off the grid edge at `inner` outwards (-1: towards
-    0, +1: towards `limit`), never into the safe band at the paper's edge; None when too
-    little room is left to see one."""
+    0, +1: towards `limit`), MARK_LENGTH long or as long as the margin holds before the safe
+    band at the paper's edge; None when that is under MARK_MIN, too short for a cutter to line
+    a blade up on (the sheet leaves the room on the other side: `geometry.near_margin`)."""
     start = inner + outward * MARK_GAP
     end = inner + outward * (MARK_GAP + MARK_LENGTH)
     end = max(end, SAFE) if outward < 0 else min(end, limit - SAFE)
-    return (start, end) if (end - start) * outward >= 0.8 else None
+    return (start, end) if (end - start) * outward >= MARK_MIN - 1e-6 else None
 
 
 def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float,
-               bleed: float = 0.0) -> bytes:
-    """Ticks in the margins on the line of every edge of `boxes` (the cards on this page, so
-    no tick points at a row or column left empty), stopping short of the grid and of the safe
-    band at the paper's edge. `bleed`: how far each card's print runs past its cut line; the
-    ticks start beyond it."""
+               bleed: float = 0.0, fold_x: float | None = None) -> bytes:
+    """Marks in the margins on the line of every edge of `boxes` (the cards on this page, so
+    no mark points at a row or column left empty), stopping short of the grid and of the safe
+    band at the paper's edge, each at least MARK_MIN long: a margin too narrow for that has
+    none, and the cut line it would mark is marked at its other end. `bleed`: how far each
+    card's print runs past its cut line; the marks start beyond it. `fold_x`: a gutter-fold
+    sheet's fold, whose side margins are the same both sides (the fold stays in the middle):
+    where they hold no mark, each row's cut is marked across the fold's gap instead, which
+    is cut away with the margins."""
     if not boxes:
         return b""
     left = min(b.x for b in boxes) - bleed
@@ -129,9 +136,12 @@ def crop_marks(boxes: Sequence[Box], page_w: float, page_h: float,
     for edge, outward in ((top, -1), (bottom, 1)):
         if tick := _ticks(edge, outward, page_h):
             ops += [_line(x, tick[0], x, tick[1], page_h) for x in xs]
-    for edge, outward in ((left, -1), (right, 1)):
-        if tick := _ticks(edge, outward, page_w):
-            ops += [_line(tick[0], y, tick[1], y, page_h) for y in ys]
+    sides = [tick for edge, outward in ((left, -1), (right, 1))
+             if (tick := _ticks(edge, outward, page_w))]
+    if not sides and fold_x is not None:
+        sides = [(fold_x - FOLD_GAP / 2 + MARK_GAP, fold_x + FOLD_GAP / 2 - MARK_GAP)]
+    for tick in sides:
+        ops += [_line(tick[0], y, tick[1], y, page_h) for y in ys]
     ops.append(b"Q")
     return b"\n".join(ops)
 
@@ -174,12 +184,14 @@ def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: D
     sheets = Sheets(laid_out, grid.card_h)
     chunks = _chunks(slots, grid.per_page)
 
-    def marks(cells: Sequence[Box]) -> bytes:
+    def marks(cells: Sequence[Box], beyond: float = 0.0) -> bytes:
+        """Crop marks for the cards in `cells`, starting `beyond` their cut at least (the
+        backs' colour runs that far: a mark on it would be lost)."""
         if not cut_marks:
             return b""
         trims = [Box(b.x + bleed, b.y + bleed, b.w - 2 * bleed, b.h - 2 * bleed)
                  for b in cells]
-        return crop_marks(trims, grid.page_w, grid.page_h, bleed)
+        return crop_marks(trims, grid.page_w, grid.page_h, max(bleed, beyond))
 
     for n, chunk in enumerate(chunks):
         if progress:
@@ -191,9 +203,12 @@ def impose_grid(laid_out: bytes, slots: Sequence[Slot], grid: Grid, *, duplex: D
                      if s.back is not None]
             under = back_bleed([box for _, box in backs], grid, back_fill,
                                grid.page_h) if back_fill and backs else b""
-            # the backs page's marks: where its own cards are, mirrored like them
+            # the backs page's marks: where its own cards are, mirrored like them, beyond the
+            # backs' colour; a margin left too narrow by it has none (the fronts page's marks
+            # are on the same cut lines)
             cells = [grid.back_cell(i, duplex) for i in range(len(chunk))]
-            sheets.page(grid.page_w, grid.page_h, backs, marks(cells), under=under)
+            beyond = max(grid.gutter_x, grid.gutter_y) / 2 if under else 0.0
+            sheets.page(grid.page_w, grid.page_h, backs, marks(cells, beyond), under=under)
     return sheets.finish(title)
 
 
@@ -211,7 +226,8 @@ def impose_fold(laid_out: bytes, slots: Sequence[Slot], sheet: FoldSheet, *, cut
         boxes = [b for i in range(len(chunk)) for b in (sheet.front(i), sheet.back(i))]
         marks = fold_marks(sheet, boxes)
         if cut_marks:
-            marks += b"\n" + crop_marks(boxes, sheet.page_w, sheet.page_h)
+            marks += b"\n" + crop_marks(boxes, sheet.page_w, sheet.page_h,
+                                         fold_x=sheet.fold_x)
         sheets.page(sheet.page_w, sheet.page_h, draws, marks)
     return sheets.finish(title)
 

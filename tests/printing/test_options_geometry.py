@@ -15,7 +15,9 @@ from listbuilder.printing.geometry import (
     FOLD_GAP,
     GUTTER,
     MARGIN,
+    MARK_ROOM,
     PAPERS,
+    SAFE,
     Box,
     fold_sheet,
     grid,
@@ -70,10 +72,14 @@ def test_cards_per_sheet_follow_from_card_and_paper(paper: str, card: str, per_p
     assert layout.landscape == landscape  # poker on Letter: 4 x 2 across, not 3 x 2 upright
     page_w, page_h = PAPERS[paper][::-1] if landscape else PAPERS[paper]
     assert (layout.page_w, layout.page_h) == (page_w, page_h)
-    # centred, and inside the margins
-    assert layout.left == pytest.approx(page_w - (layout.left + layout.width))
-    assert layout.top == pytest.approx(page_h - (layout.top + layout.height))
-    assert min(layout.left, layout.top) >= MARGIN - 1e-9
+    # centred where both margins hold a crop mark (MARK_ROOM, 9 mm); else 9 mm on the top or
+    # left side for its marks, the rest on the other, never less than the safe band
+    for near, slack in ((layout.left, page_w - layout.width),
+                        (layout.top, page_h - layout.height)):
+        far = slack - near
+        assert near == pytest.approx(far) or (near == pytest.approx(MARK_ROOM)
+                                              and SAFE <= far < MARK_ROOM)
+        assert min(near, far) >= SAFE - 1e-9 and max(near, far) >= MARK_ROOM - 1e-9
     # one more column or row would not fit
     assert layout.width + layout.gutter_x + layout.card_w > page_w - 2 * MARGIN
     assert layout.height + layout.gutter_y + layout.card_h > page_h - 2 * MARGIN
@@ -100,7 +106,13 @@ def test_no_two_cards_share_a_cut_on_any_sheet(paper: str, name: str) -> None:
     assert _apart(cells) >= GUTTER - 1e-9
     for duplex in ("long", "short"):
         backs = [layout.back_cell(i, duplex) for i in range(layout.per_page)]
-        assert sorted(backs, key=lambda b: (b.y, b.x)) == cells  # the same places, mirrored
+        assert _apart(backs) >= GUTTER - 1e-9
+        # each back where its front lands once the sheet is turned over
+        flip_rows = (duplex == "short") != layout.landscape
+        for front, back in zip(cells, backs, strict=True):
+            assert ((back.x, back.bottom) == pytest.approx((front.x, layout.page_h - front.y))
+                    if flip_rows else
+                    (back.right, back.y) == pytest.approx((layout.page_w - front.x, front.y)))
     fold = fold_sheet(paper, size)
     if fold.per_page > 1:
         assert _apart(fold.boxes()) >= GUTTER - 1e-9
@@ -156,12 +168,14 @@ def test_the_docs_state_the_sizes_and_counts_the_print_makes() -> None:
 def test_backs_mirror_columns_for_long_edge_and_rows_for_short_edge() -> None:
     layout = grid("a4", CARDS["poker"])
     first = layout.cell(0)
-    assert layout.back_cell(0, "long") == layout.at(0, 2)
-    assert layout.back_cell(0, "short") == layout.at(2, 0)
-    assert layout.back_cell(4, "long") == layout.cell(4)  # the middle stays put
-    # a long-edge flip turns x into page_w - x: the back lands exactly behind the front
+    # A4 holds poker cards 9 mm from the left edge (a crop mark's room) and 6 mm from the
+    # right: a long-edge flip turns x into page_w - x, so the backs stand 6 mm from the left
+    # edge, each exactly behind its front, the columns mirrored
+    assert (first.x, layout.page_w - layout.cell(2).right) == pytest.approx((9.0, 6.0))
     back = layout.back_cell(0, "long")
     assert back.x == pytest.approx(layout.page_w - first.right)
+    assert (back.x, back.y) == pytest.approx((layout.cell(2).x - 3.0, first.y))
+    assert layout.back_cell(0, "short") == layout.at(2, 0)  # rows centred: they just turn over
 
 
 def test_a_landscape_sheet_turns_over_its_long_edge_along_its_rows() -> None:
