@@ -128,7 +128,7 @@ def test_the_unit_cards_of_a_print_share_one_text_size(library: Library, path: P
 
 
 OP40K = [ROOT / "examples" / "op40k" / name for name in ("legal.yaml", "imperial_guard.yaml")]
-BLOCK = ("when hit, shot at or in an assault, a die a model of its own to block")
+BLOCK = "a die a target's model to block"
 
 
 @pytest.mark.parametrize("path", OP40K, ids=lambda p: p.stem)

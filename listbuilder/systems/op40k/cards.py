@@ -118,9 +118,9 @@ class Op40kCards(Cards[Op40kCatalog, Datasheet]):
         # blocking rolls a die for each model of the unit hit, not for each hit (seed: "one
         # dice per model in the target unit", shot at or in an assault)
         out = [RuleText("Quality", "Every roll a unit makes needs its Quality or more: a die a "
-                                   "model to hit or strike; when hit, shot at or in an "
-                                   "assault, a die a model of its own to block; a die for "
-                                   "morale (a vehicle: a die a weapon, and for Shaken tests).")]
+                                   "model to hit or strike, a die a target's model to "
+                                   "block, a die for morale (a vehicle: a die a weapon, "
+                                   "and for Shaken tests).")]
         if not all(vehicles):
             out.append(RuleText("Actions", " · ".join(_action(a) for a in catalog.unit_actions)
                                 + "."))
