@@ -9,7 +9,8 @@ card is laid out again with larger text, up to a size still comfortable to read
 The unit and deck cards of one print share one text size (`lay_out`): the largest at which its
 longest card fits, found by fitting the few cards whose text is longest first. The
 quick-reference card takes that size too, and is split into as many cards as its rules need,
-each rule whole on one card (`_split_reference`).
+each rule whole on one card and each card filled before the next (`_split_reference`), set
+closer where that takes a card fewer (`_closer`).
 
 Laying out a card costs WeasyPrint some 30 to 100 ms, so refits are few: the overflow of a try
 (measured by an anchor at the end of the card) gives the size to try next, and a refit lays the
@@ -79,7 +80,17 @@ SAFE_MM = BLEED_SAFE
 LONGEST = 1.15
 RESIZES = 2  # times a print's shared size may come down when a face turned out too long
 RULE_GAP_MM = 0.4  # print-cards.css: p.rule's margin-bottom
+TIGHT_RULE_GAP_MM = 0.15  # faces.html: the same, set closer (`tight`)
 FRAME_PX = 0.6 * 96 / 72  # print-cards.css: .frame's border, in CSS pixels
+# set closer (faces.html, `tight`), a line is this much of its height (1.04 over
+# print-cards.css's 1.18); a rule keeps its lines (the same size and width), so the quick
+# reference's rules take about that share of their height less their margin, with the closer
+# margin, and its band at least 0.9 of its height (0.906-0.918 over the example rosters' at
+# every size). Where even a little less (`CLOSER_SLACK`) leaves it on as many cards, it is not
+# laid out closer to see (`_closer`).
+LINES_CLOSER = 1.04 / 1.18
+TOP_CLOSER = 0.9
+CLOSER_SLACK = 0.98
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,24 @@ class LaidOut:
 
     def laid_anew(self) -> set[int]:
         return set(range(len(self.pages))) if self.fresh is None else set(self.fresh)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The quick reference laid out whole: where its rules start on its card (CSS px from the
+    cut at its top, whatever the bleed), how tall each rule is with the room after it, whether
+    it fits one card (then `pages` holds that card), and whether it was set closer."""
+
+    top: float
+    heights: tuple[float, ...]
+    fits: bool
+    pages: tuple[Any, ...] = ()
+    tight: bool = False
+
+    def cards(self, stock: Stock) -> int:
+        """How many cards its rules take, each whole on one, in order (`_pack`)."""
+        return 1 if self.fits else len(_pack(self.heights,
+                                             _room(stock, self.tight) - self.top))
 
 
 class Styles:
@@ -217,8 +246,8 @@ class PrintHTML(HTML):  # type: ignore[misc]  # WeasyPrint ships no type hints
 
 def _render(entries: Sequence[tuple[Face, float]], stock: Stock, context: dict[str, Any],
             styles: Styles, fetcher: StaticFetcher, continued: bool = False,
-            tight: bool = False) -> Any:
-    html = render_template("print/faces.html", entries=entries, stock=stock, tall=TALL,
+            tight: bool = False, tall: int = TALL) -> Any:
+    html = render_template("print/faces.html", entries=entries, stock=stock, tall=tall,
                            continued=continued, tight=tight, **context)
     return styles.document(html, CARD_CSS, fetcher, card_markup=True)
 
@@ -526,7 +555,7 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     # the quick-reference card, at the print's shared size, is split rather than fitted: laid
     # out whole in the first round, then over as many cards as its rules need
     split = {i for i, face in enumerate(faces) if stock.sheet_pt and _is_reference(face)}
-    measured: dict[int, tuple[list[Any], int]] = {}  # too long for a card: its pages, entry
+    measured: dict[int, Measure] = {}  # too long for a card: how its rules stand
     tries: dict[int, list[float]] = {i: [size] for i, size in enumerate(starts)
                                      if size >= stock.floor_pt}
     grown: set[int] = set()  # each face grows once, and tries once more in between
@@ -539,18 +568,24 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
             many = "s" if len(tries) > 1 else ""
             progress(f"Fitting {len(tries)} long card{many}", rounds - 1, MAX_ROUNDS - 1)
         entries = [(i, size) for i, sizes in tries.items() for size in sizes]
+        # the quick reference is laid out whole on a page as long as it is, so where each of
+        # its rules ends is read without a page break in between (`_rule_heights`)
+        tall = max([TALL, *(_whole_tall(faces[i], stock, context, size)
+                            for i, size in entries if i in split)])
         document = _render([(faces[i], size) for i, size in entries], stock, context, styles,
-                           fetcher)
+                           fetcher, tall=tall)
         documents.append(document)
         results: dict[int, list[tuple[float, float, list[Any], float | None]]] = {}
         for n, ((i, size), pages) in enumerate(zip(entries, _pages_by_entry(document,
                                                                              len(entries)),
                                                    strict=True)):
             if i in split:
-                if _overflow(pages, n, face_px) <= FITS:
+                if _overflow(pages, n, face_px, bleed_px) <= FITS:
                     placed[i] = (pages[:1], size)
                 else:
-                    measured[i] = (pages, n)
+                    laid_docs, measured[i] = _measure(faces[i], pages, n, stock, context,
+                                                      styles, fetcher)
+                    documents += laid_docs
                 continue
             results.setdefault(i, []).append((size, _overflow(pages, n, face_px, bleed_px),
                                               pages, _fill(pages, n, face_px, bleed_px)))
@@ -578,9 +613,13 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
             size, overflow, _, _ = min(tried, key=lambda t: t[0])
             if size > stock.floor_pt and (sizes := _candidates(size, overflow, stock.floor_pt)):
                 tries[i] = sizes
-    for i, (pages, n) in measured.items():
-        laid_docs, pages = _split_reference(faces[i], pages, n, stock, context, styles, fetcher,
-                                            face_px)
+    for i, measure in measured.items():
+        laid_docs, closer = _closer(faces[i], measure, stock, context, styles, fetcher)
+        documents += laid_docs
+        if closer.fits:  # set closer, it fits one card
+            placed[i] = (list(closer.pages), stock.sheet_pt)
+            continue
+        laid_docs, pages = _split_reference(faces[i], closer, stock, context, styles, fetcher)
         documents += laid_docs
         placed[i] = (pages, stock.sheet_pt)
     for i in range(len(faces)):
@@ -621,42 +660,57 @@ def _lay_out_with(styles: Styles, faces: Sequence[Face], stock: Stock, context: 
     return LaidOut(pdf, numbers, [placed[i][1] for i in range(len(faces))], fetcher.refused)
 
 
-def _split_reference(face: Face, whole: list[Any], entry: int, stock: Stock,
-                     context: dict[str, Any], styles: Styles, fetcher: StaticFetcher,
-                     face_px: float) -> tuple[list[Any], list[Any]]:
-    """The quick-reference card at the print's shared size, too long for one card (`whole`:
-    its pages as laid out whole, entry `entry` of its document), on as many cards as its
-    rules need, each rule whole on one card and each card numbered after the game's name
-    ("One Page 40k · 1 of 2"). Where each rule ends is read from that layout (profile.html
-    marks each rule's end), and the cards are laid out to check; one that still runs over
-    gives its last rule to a card of its own, and a single rule longer than a card runs onto
-    a continuation card. Returns the documents laid out and the cards' pages, in order."""
+def _whole_tall(face: Face, stock: Stock, context: dict[str, Any], size: float) -> int:
+    """How many cards tall a page must be to hold the quick reference laid out whole at
+    `size`, with room to spare: its length by its amount of text (it fits one card near
+    `_fit_guess`, and its length grows with the square of its size). One that runs over the
+    page all the same is laid out again on a page of its measured length (`_measure`)."""
+    cards = (size / _fit_guess(face, stock, context)) ** 2
+    return math.ceil(1.5 * cards) + 1
+
+
+def _split_reference(face: Face, measure: Measure, stock: Stock, context: dict[str, Any],
+                     styles: Styles, fetcher: StaticFetcher) -> tuple[list[Any], list[Any]]:
+    """The quick-reference card at the print's shared size, too long for one card, on as
+    many cards as its rules need, each rule whole on one card and each card numbered after
+    the game's name ("One Page 40k · 1 of 2"), set closer where `measure` was. How tall each
+    rule is comes from its layout whole (`_measure`), so the cards depend on the card's text
+    box and the text size alone: a bleed print parts them as a plain one. Each card takes as
+    many rules as fit before the next starts (`_pack`). The cards are laid out to check; one
+    that still runs over gives its last rule to the next card, and the cards after it are
+    filled again; a single rule longer than a card runs onto a continuation card. Returns the
+    documents laid out and the cards' pages, in order."""
     size = stock.sheet_pt
     rules = face.item.profile.rules
-    # below the last rule, inside the card: a rule's margin, the body's padding, the frame
-    tail = (RULE_GAP_MM + stock.inset) * PX_PER_MM + FRAME_PX
-    parts = _reference_parts(whole, entry, len(rules), face_px - tail)
+    face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
+    bleed_px = stock.bleed * PX_PER_MM
+    room = _room(stock, measure.tight) - measure.top
     documents = []
+    most: dict[int, int] = {}  # a card starting at a rule: how many rules it holds at most
+    parts: list[tuple[int, int]] = []
     items: list[Face] = []
     laid: list[list[Any]] = []
     over: list[int] = []
     for _ in range(MAX_ROUNDS):
+        parts = _pack(measure.heights, room, most)
         items = [_reference_part(face, rules[a:b], k + 1, len(parts))
                  for k, (a, b) in enumerate(parts)]
-        document = _render([(item, size) for item in items], stock, context, styles, fetcher)
+        document = _render([(item, size) for item in items], stock, context, styles, fetcher,
+                           tight=measure.tight)
         documents.append(document)
         laid = _pages_by_entry(document, len(items))
-        over = [k for k, part in enumerate(laid) if _overflow(part, k, face_px) > FITS]
+        over = [k for k, part in enumerate(laid)
+                if _overflow(part, k, face_px, bleed_px) > FITS]
         longer = [k for k in over if parts[k][1] - parts[k][0] > 1]
         if not longer:
             break
-        a, b = parts[longer[0]]
-        parts[longer[0]:longer[0] + 1] = [(a, b - 1), (b - 1, b)]
+        a, b = parts[longer[0]]  # the first card that ran over: its last rule on the next
+        most[a] = b - a - 1
     out: list[Any] = []
     for k, part in enumerate(laid):
-        if k in over:  # one rule longer than a card
+        if k in over:  # one rule longer than a card (or a card still over after the rounds)
             continued = _render([(items[k], size)], stock, context, styles, fetcher,
-                                continued=True)
+                                continued=True, tight=measure.tight)
             documents.append(continued)
             out += list(continued.pages)
         else:
@@ -664,28 +718,95 @@ def _split_reference(face: Face, whole: list[Any], entry: int, stock: Stock,
     return documents, out
 
 
-def _reference_parts(pages: list[Any], entry: int, count: int,
-                     room_px: float) -> list[tuple[int, int]]:
-    """The quick-reference card's rules shared out over cards, in order, as many on each as
-    fit above `room_px` from the card's top: (first, after the last) per card, from the marks
-    a layout of the whole card (entry `entry` of its document) left before its rules and
-    after each (`end-N-rules`, `end-N-rK`). A rule that runs over a page of that layout counts
-    the page's foot too: a card may then hold a rule fewer than it could, never one too
-    many."""
+def _room(stock: Stock, tight: bool = False) -> float:
+    """How far down its card (CSS px from the cut at its top) the quick reference's last rule
+    may end: above a rule's margin, the safe zone and the frame."""
+    gap = TIGHT_RULE_GAP_MM if tight else RULE_GAP_MM
+    return (stock.height - gap - SAFE_MM) * PX_PER_MM - FRAME_PX
+
+
+def _measure(face: Face, whole: list[Any], entry: int, stock: Stock, context: dict[str, Any],
+             styles: Styles, fetcher: StaticFetcher,
+             tight: bool = False) -> tuple[list[Any], Measure]:
+    """How the quick reference's rules stand on its card, read from its layout whole
+    (`whole`: its pages, entry `entry` of its document; `tight`: set closer). One that ran
+    over the page it was laid out on is laid out again on a page of its length: a rule over
+    a page break would count the page's foot too. Returns the documents laid out for it."""
+    face_px = (stock.height + 2 * stock.bleed) * PX_PER_MM
+    bleed_px = stock.bleed * PX_PER_MM
+    documents = []
+    if len(whole) > 1:
+        tall = math.ceil(_overflow(whole, entry, face_px, bleed_px)) + 1
+        document = _render([(face, stock.sheet_pt)], stock, context, styles, fetcher,
+                           tight=tight, tall=tall)
+        documents.append(document)
+        whole, entry = _pages_by_entry(document, 1)[0], 0
+    top, heights = _rule_heights(whole, entry, len(face.item.profile.rules))
+    fits = _overflow(whole, entry, face_px, bleed_px) <= FITS
+    return documents, Measure(top - bleed_px, tuple(heights), fits,
+                              tuple(whole[:1]) if fits else (), tight)
+
+
+def _closer(face: Face, measure: Measure, stock: Stock, context: dict[str, Any],
+            styles: Styles, fetcher: StaticFetcher) -> tuple[list[Any], Measure]:
+    """The quick reference set closer (lines 1.04 apart instead of 1.18, less room between
+    rules; the size and the safe zone kept: faces.html, `tight`) where that puts it on a card
+    fewer, else as it was (`measure`): a card spent on what a little less room between lines
+    would have held helps no one. One Page 40k's seven units on mini cards: six
+    quick-reference cards at 9 pt, five set closer (13 cards to 12: one Letter sheet instead
+    of two). Laid out whole closer only where it might save a card (`LINES_CLOSER`). Returns
+    the documents laid out for it, and how it stands."""
+    cards = measure.cards(stock)
+    gap, closer_gap = RULE_GAP_MM * PX_PER_MM, TIGHT_RULE_GAP_MM * PX_PER_MM
+    shorter = [((height - gap) * LINES_CLOSER + closer_gap) * CLOSER_SLACK
+               for height in measure.heights]
+    if cards < 2 or len(_pack(shorter, _room(stock, True) - measure.top * TOP_CLOSER)) >= cards:
+        return [], measure
+    size = stock.sheet_pt
+    document = _render([(face, size)], stock, context, styles, fetcher, tight=True,
+                       tall=_whole_tall(face, stock, context, size))
+    documents, closer = _measure(face, _pages_by_entry(document, 1)[0], 0, stock, context,
+                                 styles, fetcher, tight=True)
+    if closer.cards(stock) < cards:
+        return [document, *documents], closer
+    return [document, *documents], measure
+
+
+def _rule_heights(pages: list[Any], entry: int, count: int) -> tuple[float, list[float]]:
+    """Where the quick reference's rules start on its card, from its top, and how tall each
+    rule is with the room after it, read from the marks a layout of the whole card (entry
+    `entry` of its document) left before its rules and after each (`end-N-rules`,
+    `end-N-rK`)."""
     page_px = float(pages[0].height)
     where: dict[str, float] = {}
     for n, page in enumerate(pages):
         for name, box in page.anchors.items():  # its box's corners: (x, y) of its top first
             where.setdefault(name, n * page_px + float(box[1]))
     top = where[f"end-{entry}-rules"]
-    ends = [where.get(f"end-{entry}-r{k}", top) for k in range(count)]
-    parts = []
-    first, base = 0, top
+    heights = []
+    before = top
     for k in range(count):
-        if k > first and top + ends[k] - base > room_px:
+        end = where.get(f"end-{entry}-r{k}", before)
+        heights.append(end - before)
+        before = end
+    return top, heights
+
+
+def _pack(heights: Sequence[float], room: float,
+          most: dict[int, int] | None = None) -> list[tuple[int, int]]:
+    """Rules of these heights shared out over cards with `room` for rules, in order, each
+    card filled before the next starts: (first, after the last) per card. A rule taller than
+    a card has one of its own; `most` caps how many rules a card starting at a given rule
+    holds (one that ran over when laid out)."""
+    most = most or {}
+    parts: list[tuple[int, int]] = []
+    first, used = 0, 0.0
+    for k, height in enumerate(heights):
+        if k > first and (used + height > room or k - first >= most.get(first, k + 1)):
             parts.append((first, k))
-            first, base = k, ends[k - 1]
-    parts.append((first, count))
+            first, used = k, 0.0
+        used += height
+    parts.append((first, len(heights)))
     return parts
 
 

@@ -9,11 +9,13 @@ import io
 import itertools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pdfplumber
 
-from .pdfcheck import placements
+from .pdfcheck import Placed, placements
 
 READABLE_PT = 7.5  # the size a card's text should reach (issue 20: 90% of characters)
 REPEATED_ON = 4  # a sentence printed on this many cards or more is a core rule repeated
@@ -67,9 +69,9 @@ class Reading:
                 f"{self.smallest:.1f} pt")
 
 
-def cards_of(pdf: bytes) -> list[Card]:
-    """Every card placed on the sheets, once per distinct face (copies of a card are one)."""
-    out: list[Card] = []
+def card_areas(pdf: bytes) -> Iterator[tuple[Any, Placed]]:
+    """Each distinct card face placed on the sheets (copies of a card are one), cropped from
+    its page, with where it was placed."""
     seen: set[str] = set()
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         for page, boxes in zip(doc.pages, placements(pdf), strict=True):
@@ -78,15 +80,20 @@ def cards_of(pdf: bytes) -> list[Card]:
                 if box.form in seen:
                     continue
                 seen.add(box.form)
-                area = page.crop((box.x, height - box.y - box.h, box.x + box.w,
-                                  height - box.y), strict=False)
-                card = Card()
-                for line in area.extract_text_lines(y_tolerance=1, return_chars=True):
-                    sizes = [round(float(c["size"]), 2) for c in line["chars"]
-                             if c["text"].strip()]
-                    if sizes:
-                        card.lines.append((line["text"], sizes))
-                out.append(card)
+                yield page.crop((box.x, height - box.y - box.h, box.x + box.w,
+                                 height - box.y), strict=False), box
+
+
+def cards_of(pdf: bytes) -> list[Card]:
+    """Every card placed on the sheets, once per distinct face (copies of a card are one)."""
+    out: list[Card] = []
+    for area, _ in card_areas(pdf):
+        card = Card()
+        for line in area.extract_text_lines(y_tolerance=1, return_chars=True):
+            sizes = [round(float(c["size"]), 2) for c in line["chars"] if c["text"].strip()]
+            if sizes:
+                card.lines.append((line["text"], sizes))
+        out.append(card)
     return out
 
 

@@ -15,11 +15,15 @@ import pytest
 
 from listbuilder.engine.cards import REFERENCE
 from listbuilder.engine.library import Library
+from listbuilder.engine.registry import get_system
+from listbuilder.printing.geometry import CARDS, grid
 from listbuilder.printing.options import PrintOptions
-from listbuilder.printing.render import FLOOR_PT, print_roster
+from listbuilder.printing.render import FLOOR_PT, print_deck, print_roster
 
+from .conftest import CARD_SIZES, ExamplePrint, example_id
 from .pdfcheck import geometry_problems
 from .reading import CONTINUED, Card, cards_of, reading
+from .sheets import reference_cards, sheets_of, unfilled
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(ROOT.glob("examples/*/legal*.yaml"))
@@ -153,3 +157,76 @@ def test_op40k_prints_block_with_a_die_for_each_model_of_the_unit_hit(
         text = " ".join(text.split())
         assert "block each hit" not in text, (what, card)
         assert BLOCK in text, (what, card, text[:2000])
+
+
+# -- the quick-reference cards, as a print shop counts them --------------------------------------
+
+def test_the_hammer_wars_set_on_mini_cards_parts_its_quick_reference_alike_plain_and_bled(
+        library: Library) -> None:
+    """The set's quick reference took six mini cards plain, with "Trample Attack" alone on the
+    sixth (a second A4 sheet for it), and five with bleed: its rules were measured laid out
+    whole on a page three cards tall, and a rule across that page's break counted the page's
+    foot too, which fell elsewhere on a bled face's taller page. Now the same cards both ways,
+    each filled before the next starts: four, set closer (five at the lines' usual spacing,
+    layout._closer), and the set's 15 cards on one A4 sheet."""
+    system = get_system("hammerwars")
+    catalog = library.catalog(system)
+    plain = print_deck(catalog, system, PrintOptions(card="mini")).pdf
+    bled = print_deck(catalog, system, PrintOptions(card="mini", bleed=True)).pdf
+    sheets, bled_sheets = sheets_of(plain), sheets_of(bled)
+    assert len(sheets.references) == 4 and sheets.references == bled_sheets.references
+    assert (sheets.count, sheets.card_count) == (1, 15)
+    assert (bled_sheets.count, bled_sheets.card_count) == (15, 15)  # a card a page
+    cards = reference_cards(plain)
+    assert [[r.name for r in c.rules] for c in cards][-1][-1] == "Trample Attack"
+    assert unfilled(cards) == []
+
+
+SIZES = [pytest.param(path, card, id=f"{example_id(path)}-{card}")
+         for path in EXAMPLES for card in CARD_SIZES]
+
+
+@pytest.mark.parametrize(("path", "card"), SIZES)
+def test_plain_and_bled_prints_part_the_quick_reference_alike(example_print: ExamplePrint,
+                                                             path: Path, card: str) -> None:
+    """The same quick-reference cards, rule for rule, plain and with bleed: where they are
+    parted depends on the card's text box and the text size alone (op40k on mini cards parted
+    its rules 6-9-12 plain and 6-10-12 with bleed)."""
+    plain = sheets_of(example_print(path, card)).references
+    assert plain and plain == sheets_of(example_print(path, card, bleed=True)).references
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize(("path", "card"), SIZES)
+def test_a_sheet_holds_quick_reference_cards_alone_only_after_full_sheets(
+        library: Library, example_print: ExamplePrint, path: Path, card: str,
+        paper: str) -> None:
+    """The quick-reference cards go into the free places of the unit cards' last sheet before
+    a sheet of their own is started."""
+    pdf = example_print(path, card) if paper == "a4" else print_on(library, path, card, paper)
+    sheets = sheets_of(pdf)
+    per_sheet = grid(paper, CARDS[card]).per_page
+    assert all(len(sheet) == per_sheet for sheet in sheets.cards[:-1])
+    if sheets.ends_on_references_alone():
+        assert len(sheets.cards[-2]) == per_sheet
+
+
+def print_on(library: Library, path: Path, card: str, paper: str) -> bytes:
+    loaded = library.read_roster(path.read_text(), str(path))
+    return print_roster(loaded.catalog, loaded.system, loaded.roster,
+                        PrintOptions(what="cards", card=card, paper=paper)).pdf
+
+
+def test_op40k_on_mini_cards_takes_a_quick_reference_card_fewer_and_one_letter_sheet(
+        library: Library, example_print: ExamplePrint) -> None:
+    """op40k's seven units on mini cards took six quick-reference cards, 13 cards: a second
+    Letter sheet (12 to a sheet) for its last one, Tough and Transport. Set closer (lines
+    1.04 apart instead of 1.18, the size kept: layout._closer), its rules take five, so the
+    print is 12 cards on one Letter sheet, every card still at the print's 9 pt."""
+    path = ROOT / "examples" / "op40k" / "legal.yaml"
+    for paper in ("letter", "a4"):
+        sheets = sheets_of(print_on(library, path, "mini", paper))
+        assert (sheets.count, sheets.card_count, len(sheets.references)) == (1, 12, 5), paper
+    cards = cards_of(example_print(path, "mini"))
+    assert {body_pt(c) for c in cards if not c.text.startswith(REFERENCE)} == {9.0}
+    assert min(s for c in cards for s in c.sizes) >= FLOOR_PT - 0.01

@@ -22,6 +22,9 @@ from listbuilder.printing.layout import SPARSE, _cap, lay_out
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import BRIEF, _context, _stock, unit_faces
 
+from .conftest import CARD_SIZES, EXAMPLES, ExamplePrint, example_id
+from .sheets import reference_cards, unfilled
+
 ROOT = Path(__file__).resolve().parents[2]
 ROSTERS = sorted(p for p in (ROOT / "examples").glob("*/*.yaml") if p.name != "match.yaml")
 BOTTOM_PAD_MM = 3.0  # .body's bottom padding: the safe zone (faces.html)
@@ -70,3 +73,15 @@ def test_the_longest_card_of_a_print_fills_it(library: Library, card: str) -> No
     # enough prints under the largest size for the check to mean something
     assert checked >= 3
     assert sparse == []
+
+
+SIZES = [pytest.param(path, card, id=f"{example_id(path)}-{card}")
+         for path in EXAMPLES for card in CARD_SIZES]
+
+
+@pytest.mark.parametrize(("path", "card"), SIZES)
+def test_each_quick_reference_card_is_filled_before_the_next_starts(
+        example_print: ExamplePrint, path: Path, card: str) -> None:
+    """No quick-reference card leaves room for the next card's first rule (op40k's mini card
+    "5 of 6" had 21 mm free, and Ramshackle, 11 mm, waited for card 6)."""
+    assert unfilled(reference_cards(example_print(path, card))) == []

@@ -236,3 +236,15 @@ def test_the_longest_cards_benchmark_runs(tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "unit cards on mini cards; the ones with the smallest text:" in done.stdout
     assert re.search(r"^  \d+\.\d\d pt, \d card\(s\): .+ \(.+\)$", done.stdout, re.M)
+
+
+def test_the_quick_reference_fills_each_card_before_the_next_in_order() -> None:
+    """Its rules in order, each card taking as many as fit before the next starts; a rule
+    taller than a card alone; a card that ran over when laid out (`most`) gives its last rule
+    to the next card, and the cards after it are filled again."""
+    heights = [129.0, 129.0, 100.6, 86.5, 129.0, 29.8, 44.0, 29.8, 44.0, 44.0, 42.0, 72.3]
+    assert layout._pack(heights, 193.4) == [(0, 1), (1, 2), (2, 4), (4, 6), (6, 10),
+                                            (10, 12)]
+    assert layout._pack([50.0, 300.0, 50.0, 50.0], 120.0) == [(0, 1), (1, 2), (2, 4)]
+    assert layout._pack(heights, 193.4, {6: 3}) == [(0, 1), (1, 2), (2, 4), (4, 6), (6, 9),
+                                                    (9, 12)]
