@@ -111,10 +111,11 @@
   // offline copy keeps.
   // On a desktop the roster's column scrolls by itself, no taller than the screen; near the
   // top of the page its foot is still below the screen's (--col-cut: by how much), and what
-  // sticks to its foot (WarStuff's design cost) stands that much higher.
-  // Near the layout's foot the column would be pushed up under the bar (its containing block
-  // ends): it is made shorter instead, to the room left below the bar (--col-room).
-  var barSheet = null, barWatch = null, barSeen = null, barHeight = 0, colCut = -1, colRoom = -1;
+  // sticks to its foot (WarStuff's design cost) stands that much higher. Only that is set
+  // after a scroll: the column itself is sized by the styles alone (site.css), so nothing in
+  // it moves a frame after the page scrolled (it was made shorter near the layout's foot,
+  // and its content jumped by up to 250 px under the pointer: issue 49).
+  var barSheet = null, barWatch = null, barSeen = null, barHeight = 0, colCut = -1;
   function measureBar() {
     var bar = byId("topbar");
     if (!bar || !barSheet) return;
@@ -125,18 +126,13 @@
   function measureColumn() {
     if (!barSheet || !barHeight) return;
     var column = document.querySelector(".layout:not(.single) > .list-col");
-    var cut = 0, room = 0;
+    var cut = 0;
     if (column && getComputedStyle(column).position === "sticky") {
       cut = Math.max(0, Math.ceil(column.getBoundingClientRect().bottom - window.innerHeight));
-      var gap = parseFloat(getComputedStyle(document.documentElement).fontSize) / 2;
-      var spare = Math.floor(column.parentNode.getBoundingClientRect().bottom - barHeight - gap);
-      if (spare < window.innerHeight - barHeight - 2 * gap) room = Math.max(160, spare);
     }
-    if (cut === colCut && room === colRoom) return;
+    if (cut === colCut) return;
     colCut = cut;
-    colRoom = room;
-    barSheet.replaceSync(":root { --bar: " + barHeight + "px; --col-cut: " + cut + "px;" +
-                         (room ? " --col-room: " + room + "px;" : "") + " }");
+    barSheet.replaceSync(":root { --bar: " + barHeight + "px; --col-cut: " + cut + "px; }");
   }
   var columnFrame = 0;
   function columnLater() {
