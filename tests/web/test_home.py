@@ -41,6 +41,24 @@ def test_new_roster_form_has_the_system_default_limit(client: FlaskClient) -> No
     assert "points_limit" not in page and '<select id="factions"' in page
 
 
+def test_a_new_roster_posted_without_the_limit_box_takes_the_usual_limit(
+        client: FlaskClient) -> None:
+    """A hand-made post with no points-limit box starts the roster at the limit the page
+    fills in, never at no limit at all (the page always sends the box); a game without a
+    points limit still has none."""
+    for system_id, faction, usual in (("op40k", "Orks", 500),
+                                      ("actionhammer", "Cobalt Brigade", 2000),
+                                      ("hammerwars", "Orks", None)):
+        page = client.get(f"/new/{system_id}").get_data(as_text=True)
+        made = client.post(f"/new/{system_id}", data={"csrf_token": csrf_of(page),
+                                                      "name": "Scripted",
+                                                      "factions": faction})
+        assert made.status_code == 302, made.get_data(as_text=True)[:500]
+        saved = yaml.safe_load(client.get(made.headers["Location"] + "/export.yaml")
+                               .get_data(as_text=True))
+        assert saved.get("points_limit") == usual, (system_id, saved)
+
+
 def test_new_roster_bad_posts(client: FlaskClient) -> None:
     page = client.get("/new/op40k").get_data(as_text=True)
     token = csrf_of(page)

@@ -45,6 +45,9 @@ class Notice:
     # the change refused, when this notice refuses one: an undo pressed right after it says
     # that change was not saved, rather than undo the one before (builder/_history.html)
     refused: str = ""
+    # a whole page that answers a refusal (a file not imported) opens focused on its notice,
+    # as the home page's file not opened does: the player sees why, a screen reader reads it
+    focus: bool = False
 
 
 def _design_prefill(view: RosterReport,

@@ -673,12 +673,13 @@ def replace_from_file(token: str) -> Page:
         except UploadProblem as exc:
             return _page(token, opened, 422, [Notice(
                 "error", f"{exc.name or 'The file'} was not imported; the roster is unchanged",
-                exc.lines)])
+                exc.lines, focus=True)])
         if loaded.system.id != opened.system.id:
             return _page(token, opened, 422, [Notice(
                 "error", "The file was not imported; the roster is unchanged",
                 [f"The file is a {loaded.system.name} roster and this one is "
-                 f"{opened.system.name}: open it from the home page as a new roster."])])
+                 f"{opened.system.name}: open it from the home page as a new roster."],
+                focus=True)])
 
         def change(o: Opened, f: forms.ReplaceForm) -> Roster:
             return loaded.roster

@@ -17,7 +17,8 @@ from listbuilder.web.forms import (
 
 
 class NewRosterForm(RosterSettingsFields):
-    # a script's post without the box starts a roster without a limit, as it always has
+    # a script's post without the box starts a roster at the game's usual limit, the one the
+    # page fills in (home.views.new): a roster with no limit at all is never made
     points_limit = typed_number("Points limit", InRange(1, MAX_POINTS, LIMIT_WORDS,
                                                         absent_ok=True))
 

@@ -106,8 +106,11 @@ def new(system_id: str) -> tuple[str, int] | Response:
     if form.validate_on_submit():
         catalog = services.library().catalog(system)
         seeds = fresh_seeds(system)
+        limit = None
+        if "points_limit" in form:
+            limit = form.points_limit.data or system.default_points_limit
         roster = Roster(system=system.id, name=(form.name.data or "").strip(),
-                        points_limit=form.points_limit.data if "points_limit" in form else None,
+                        points_limit=limit,
                         factions=tuple(form.factions.data or ()), choices=seeds)
         _stored, token = services.store().create(system.id, roster.name,
                                                 canonical(roster, system, catalog))
