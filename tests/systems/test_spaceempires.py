@@ -471,7 +471,7 @@ def test_planets_treasury_and_seed_are_bounded(violations: Violations, read: Rea
     big = read(roster("Orks", poor_planets=99999)).roster
     assert ("Revenue", "53 this turn (Poor 48, Rich 0, Homeworld 1)") in \
         report(SYSTEM, cat(library), big).totals.lines
-    assert violations(roster("Orks", poor_planets=48, rich_planets=48, homeworlds=8,
+    assert violations(roster("Orks", poor_planets=40, rich_planets=0, homeworlds=8,
                              treasury=9999, seed=999_999_999)) == []
     for key, value, bound in (("rich_planets", 49, "48"), ("homeworlds", 9, "8"),
                               ("treasury", 10_000, "9,999"), ("seed", 10**9, "999,999,999")):
@@ -479,6 +479,21 @@ def test_planets_treasury_and_seed_are_bounded(violations: Violations, read: Rea
         assert ids(found) == {"spaceempires.choice-too-large"}, key
         assert found[0].message.endswith(f"set it to {bound} or less."), found[0].message
     assert ids(violations(roster("Orks", seed=-1))) == {"spaceempires.negative-choice"}
+
+
+def test_poor_rich_and_homeworlds_together_are_bounded(violations: Violations) -> None:
+    """Issue 49: each kind was bounded at 48, so 48 Poor and 48 Rich planets (96 of a map of
+    60) were legal. Every planet held counts, Homeworlds too: at most 48 in all."""
+    assert violations(roster("Orks", poor_planets=30, rich_planets=17, homeworlds=1)) == []
+    found = violations(roster("Orks", poor_planets=30, rich_planets=18, homeworlds=1))
+    assert ids(found) == {"spaceempires.too-many-planets"}
+    assert found[0].message == (
+        "The empire holds 49 planets (Poor 30, Rich 18, Homeworld 1); an empire holding more "
+        "than 48 (80% of the largest map) has won: hold 48 or fewer in all.")
+    assert found[0].reading == "how-many-planets-can-an-empire-hold"
+    # one mistake, one message: a kind over its own bound is not said twice
+    assert ids(violations(roster("Orks", poor_planets=49, rich_planets=48))) == {
+        "spaceempires.choice-too-large"}
 
 
 def test_seed_is_required(read: Read, library: Library) -> None:

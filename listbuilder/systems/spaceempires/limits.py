@@ -25,6 +25,9 @@ CHOICE_DEFAULTS: Mapping[str, int] = {"poor_planets": 0, "rich_planets": 0, "hom
 CHOICE_RANGES: Mapping[str, tuple[int, int]] = {
     "seed": (0, 999_999_999), "poor_planets": (0, 48), "rich_planets": (0, 48),
     "homeworlds": (0, 8), "treasury": (0, 9_999)}
+# ... and every planet it holds together, of whatever kind: 80% of the 60-planet map (more
+# would have won the game)
+MOST_PLANETS = 48
 HOLDING = "how-many-planets-can-an-empire-hold"
 
 
@@ -154,6 +157,15 @@ def _check_choices(roster: Roster) -> list[Violation]:
                 "spaceempires.choice-too-large", "error", "roster",
                 f"{key} is {value}; {most}: set it to {high:,} or less.",
                 reading=None if seed else HOLDING))
+    held = {key: roster.choices.get(key, CHOICE_DEFAULTS[key]) for key, _ in PLANET_CHOICES}
+    if not out and all(isinstance(n, int) for n in held.values()) \
+            and sum(held.values()) > MOST_PLANETS:
+        kinds = ", ".join(f"{name} {held[key]}" for key, name in PLANET_CHOICES)
+        out.append(Violation(
+            "spaceempires.too-many-planets", "error", "roster",
+            f"The empire holds {sum(held.values())} planets ({kinds}); an empire holding more "
+            f"than {MOST_PLANETS} (80% of the largest map) has won: hold {MOST_PLANETS} or "
+            f"fewer in all.", reading=HOLDING))
     return out
 
 
