@@ -162,10 +162,11 @@ class MatchStore:
             return None if found is None else SpentId(match, found[0])
 
     def append(self, match_id: int, base_version: int, event: Event,
-               side: int | None) -> StoredMatch:
+               side: int | None, read: StoredMatch | None = None) -> StoredMatch:
         """Append `event`, sent by `side`'s phone, if the match is still at `base_version`
         (else StaleMatch: the caller checks it again on the log as it now is) and its id was
-        never spent here (else SpentId)."""
+        never spent here (else SpentId). `read`, the match as the caller read it at
+        `base_version`, spares reading the whole log back."""
         with self.sessions.writing() as session:
             row = self._at(session, match_id, base_version)
             count = session.scalar(select(func.count()).select_from(MatchEventRow)
@@ -182,6 +183,11 @@ class MatchStore:
                                       event_id=event.id or None, side=side, at=now))
             row.version, row.updated = base_version + 1, now
             session.flush()
+            # the version was `base_version` until this write: the log read with it is the
+            # log this event follows
+            if read is not None and read.id == match_id and read.version == base_version \
+                    and len(read.log) == count:
+                return _stored(row, (*read.log, Logged(event, side, _utc(now))))
             return _stored(row, _log(session, match_id))
 
     def undo(self, match_id: int, base_version: int) -> StoredMatch:

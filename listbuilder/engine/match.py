@@ -299,9 +299,23 @@ def replay(play: Play[S], match: Match, events: Iterable[Event] | None = None) -
     """The state after `events` (the match's own by default), each checked and applied in
     turn; MatchError names the first refused. An event whose id was seen before is the same
     tap sent again and is skipped."""
-    state = play.start(match)
-    seen: set[str] = set()
-    for position, ev in enumerate(match.events if events is None else events, 1):
+    return _applied(play, match, play.start(match), (),
+                    match.events if events is None else events)
+
+
+def resume(play: Play[S], match: Match, state: S, done: int) -> S:
+    """The state after the match's events, from `state`, the state after its first `done`
+    as `replay` gave it: only the events after those are applied, so a log that grew since
+    a state was kept costs what is new, not its whole length. MatchError as `replay` says,
+    at the event's place in the whole log."""
+    return _applied(play, match, state, match.events[:done], match.events[done:])
+
+
+def _applied(play: Play[S], match: Match, state: S, before: Sequence[Event],
+             events: Iterable[Event]) -> S:
+    """`state`, the state after `before`, with `events` applied after them."""
+    seen = {ev.id for ev in before if ev.id}  # a tap sent again is skipped on resuming too
+    for position, ev in enumerate(events, len(before) + 1):
         if ev.id:
             if ev.id in seen:
                 continue

@@ -44,7 +44,14 @@ from listbuilder.web.table.forms import (
     event_from_form,
     start_form,
 )
-from listbuilder.web.table.matches import Table, matches, open_match, opened, second_token
+from listbuilder.web.table.matches import (
+    Table,
+    advanced,
+    matches,
+    open_match,
+    opened,
+    second_token,
+)
 from listbuilder.web.uploads import UploadProblem, read_upload_text
 
 bp = Blueprint("table", __name__)
@@ -217,13 +224,14 @@ def event(token: str) -> BaseResponse:
             return _answer(table, "This match's log no longer replays: undo its last event "
                                   "first.", 409)
         try:
-            after, _state = push(table.play, table.match, table.state, ev)
+            after, state = push(table.play, table.match, table.state, ev)
         except MatchError as exc:
             return _answer(table, f"Not recorded: {exc.message}. {exc.fix}", 422)
         if after is table.match:  # its id is in the log: sent again, kept once
             return _answer(table)
         try:
-            stored = matches().append(table.stored.id, table.version, ev, table.side)
+            stored = matches().append(table.stored.id, table.version, ev, table.side,
+                                      read=table.stored)
         except StaleMatch as stale:
             table = opened(stale.current, table.side, token)
             continue
@@ -232,7 +240,7 @@ def event(token: str) -> BaseResponse:
         except MatchFull as exc:
             return _answer(table, f"Not recorded: {exc}. Export the match and start a new "
                                   f"one to go on.", 422)
-        return _answer(opened(stored, table.side, token))
+        return _answer(advanced(table, stored, after, state))  # push's state: no replay
     return _answer(table, "The match is busy: tap again.", 409)
 
 
