@@ -99,6 +99,13 @@ class Kind:
     unit: bool = True
     values: Mapping[str, type] = field(default_factory=dict)
     optional: tuple[str, ...] = ()  # values that may be left out
+    # How a value reads after the label, on a button and in the log, as the rules would say
+    # it: for yes/no, the words for each ("by a Death Blow", "": nothing said); for words,
+    # each one's ("space" -> "in space"); else a format ("{} models"). A value without words
+    # reads "name value" after a colon.
+    words: Mapping[str, tuple[str, str] | Mapping[str, str] | str] = field(
+        default_factory=dict)
+    asks: Mapping[str, str] = field(default_factory=dict)  # words beside a value's box
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,29 @@ class MatchError(Exception):
         return f"{where}: {self.message}. {self.fix}"
 
 
+@dataclass(frozen=True)
+class Track:
+    """A count a player reads across the table: models left of the unit's size ("7/10"), a
+    count alone (`of` 0: "2 killed"), or, with `boxes`, one box for each of `of` (its wounds
+    or lives) and `value` of them ticked."""
+
+    label: str  # "models", "wounds taken", "lives left"
+    value: int
+    of: int = 0
+    boxes: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A unit's row at a glance (`Play.standing`): its tracks drawn large, its state as chips
+    (activated, fleeing, stunned, a stance, hold only, damage), and the rest in small words
+    (points, category) for the fold."""
+
+    tracks: tuple[Track, ...] = ()
+    chips: tuple[str, ...] = ()
+    details: str = ""
+
+
 class Play(Generic[S]):
     """A game's rules of play. A subclass in the game's play.py sets `kinds` and writes
     `start`, `apply`, `choices`, `outcome` and `to_data`; states are immutable (a dataclass
@@ -193,6 +223,17 @@ class Play(Generic[S]):
         and `alive`; the rest is the game's own."""
         raise NotImplementedError
 
+    def acting(self, state: S) -> tuple[int | None, str]:
+        """Whose move it is (a side, or None: either side, or the game) and what the rules
+        expect next, in a few words ("activate a unit, or end the round"): the line under the
+        tracker's score. The default: nothing said; the score's headline stands alone."""
+        return None, ""
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        """A unit of `units` as the tracker's row draws it. The default: every value in small
+        words (`unit_words`); each game says which of its values are tracks and chips."""
+        return Standing(details=unit_words(unit))
+
     def situation(self, state: S, attacker: tuple[int, int],
                   defender: tuple[int, int]) -> Mapping[str, Value]:
         """What the state sets of quick-resolve's situation when `attacker` (side, unit)
@@ -219,6 +260,33 @@ def unit_words(unit: Mapping[str, Any]) -> str:
     return "; ".join(words)
 
 
+def phrased(kind: Kind | None, name: str, value: Value) -> str | None:
+    """A value in its kind's own words (`Kind.words`), read on from the label ("Open a
+    battle in space"); None where the kind gives none."""
+    words = kind.words.get(name) if kind else None
+    if words is None:
+        return None
+    if isinstance(words, tuple):
+        return words[0] if value else words[1]
+    if isinstance(words, str):
+        return words.format(value)
+    return words.get(str(value), str(value))
+
+
+def labelled(kind: Kind | None, fallback: str, values: Sequence[tuple[str, Value]]) -> str:
+    """A kind's label with values: those it words read on after it, the others after a
+    colon ("Killed with a Death Blow", "Activate: Hold")."""
+    said, rest = [], []
+    for name, value in values:
+        words = phrased(kind, name, value)
+        if words is None:
+            rest.append(value_words(name, value))
+        elif words:
+            said.append(words)
+    text = " ".join([kind.label if kind else fallback, *said])
+    return text + (": " + ", ".join(rest) if rest else "")
+
+
 def value_words(name: str, value: Value) -> str:
     """One value of an event as a button or the log says it: "first", "not passed",
     "models 3", "Hold"."""
@@ -236,7 +304,6 @@ def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) ->
     """An event in words: its kind's label, whose unit, and its values; what the log and the
     tracker's buttons say."""
     kind = play.kinds.get(ev.kind)
-    words = kind.label if kind else ev.kind
     who = ""
     if ev.side is not None and 1 <= ev.side <= len(match.players):
         player = match.players[ev.side - 1]
@@ -245,8 +312,7 @@ def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) ->
         if unit_too and ev.unit is not None and 1 <= ev.unit <= len(entries):
             entry = entries[ev.unit - 1]
             who += f"'s {entry.label or entry.unit}"
-    values = ", ".join(value_words(k, v) for k, v in ev.values)
-    return " · ".join(part for part in (who, words + (f": {values}" if values else "")) if part)
+    return " · ".join(part for part in (who, labelled(kind, ev.kind, ev.values)) if part)
 
 
 def check_shape(play: Play[Any], match: Match, ev: Event) -> None:

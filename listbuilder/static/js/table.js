@@ -197,6 +197,12 @@
       if (d.id && open.indexOf(d.id) >= 0) d.setAttribute("open", "");
     });
     old.parentNode.replaceChild(fresh, old);
+    // "The match has started": said until the first tap, not all game
+    if (fresh.getAttribute("data-version") !== "0") {
+      document.querySelectorAll("[data-until-first-tap]").forEach(function (note) {
+        note.remove();
+      });
+    }
     showPending();
     keepPage();
   }

@@ -25,6 +25,8 @@ from listbuilder.engine.match import (
     Play,
     Refused,
     Setting,
+    Standing,
+    Track,
     Value,
     event,
     other,
@@ -186,11 +188,15 @@ class ActionHammerPlay(Play[ActionHammerState]):
                                     f"left empty."),)
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the deployment roll-off: takes the first turn", unit=False),
-        "morale": Kind("Morale test at the start of its activation", values={"passed": bool}),
+        "morale": Kind("Morale test at the start of its activation", values={"passed": bool},
+                        words={"passed": ("passed", "failed")}),
         "activate": Kind("Activate", values={"stance": str, "objective": int},
-                         optional=("stance", "objective")),
-        "wound": Kind("Wounds suffered", values={"wounds": int}),
-        "remove": Kind("Models removed (out of coherency)", values={"models": int}),
+                         optional=("stance", "objective"),
+                         asks={"stance": "Stance",
+                               "objective": "Ended at objective (0: none)"}),
+        "wound": Kind("Wounds suffered", values={"wounds": int}, asks={"wounds": "Wounds"}),
+        "remove": Kind("Models removed (out of coherency)", values={"models": int},
+                       asks={"models": "Models"}),
         "end-turn": Kind("End the turn", unit=False),
         "concede": Kind("Concede the game", unit=False),
     }
@@ -584,6 +590,43 @@ class ActionHammerPlay(Play[ActionHammerState]):
                 "morale": f"{u.morale}+", "morale_due": u.alive and state.morale_due(side, n),
                 "tests": list(u.tests)})
         return out
+
+    def acting(self, state: ActionHammerState) -> tuple[int | None, str]:
+        if state.ended:
+            return None, ""
+        if state.first is None:
+            return None, "roll off: the winner takes the first turn"
+        if state.tested is not None:
+            side, number = state.tested
+            return side, f"activate {state.unit(side, number).name}, its morale test taken"
+        turn = state.turn
+        if turn is None:
+            return None, ""
+        waiting = [n for n in state.table_units(turn) if not state.unit(turn, n).activated]
+        if not waiting:
+            return turn, "every unit has activated: end the turn"
+        return turn, "activate a unit, each in turn"
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        if "models" not in unit:  # an entry naming no known unit
+            return Standing(chips=(str(unit.get("status", "")),))
+        tracks = [Track("models", int(unit["models"]), int(unit["size"]))]
+        if int(unit["wounds_each"]) > 1 and unit.get("alive"):
+            tracks.append(Track("wounds on the hurt model", int(unit["hurt"]),
+                                int(unit["wounds_each"]), boxes=True))
+        chips = [str(unit["stance"])] if unit.get("stance") else []
+        chips += [label for key, label in (("stunned", "stunned"), ("grounded", "grounded"),
+                                           ("activated", "activated"),
+                                           ("morale_due", "morale test due"))
+                  if unit.get(key)]
+        if unit.get("objective"):
+            chips.append(f"at objective {unit['objective']}")
+        if unit.get("joined_to"):
+            chips.append(f"joined to unit {unit['joined_to']}")
+        details = " · ".join(p for p in (f"morale {unit.get('morale', '')}",
+                                         f"{unit.get('wounds_taken', 0)} wounds taken in all")
+                             if p)
+        return Standing(tuple(tracks), tuple(chips), details)
 
 
 def _concessions(state: ActionHammerState) -> list[Event]:

@@ -23,6 +23,8 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Standing,
+    Track,
     Value,
     event,
     other,
@@ -157,16 +159,19 @@ class HammerWarsState:
 
 class HammerWarsPlay(Play[HammerWarsState]):
     kinds: ClassVar[Mapping[str, Kind]] = {
-        "roll-off": Kind("Won the roll-off", unit=False, values={"first": bool}),
+        "roll-off": Kind("Won the roll-off", unit=False, values={"first": bool},
+                         words={"first": ("and goes first", "and lets the other side go first")}),
         "deploy": Kind("Deploy a model from the pool"),
         "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False),
         "hit": Kind("Lives lost", values={"lives": int, "model": int},
-                    optional=("lives", "model")),
+                    optional=("lives", "model"),
+                    asks={"lives": "Lives lost", "model": "Which model"}),
         "end-turn": Kind("Combat phase done: play passes", unit=False),
         "round-end": Kind("End the round", side=False, unit=False),
         "declare": Kind("Declare the goal's objective", unit=False,
-                        values={"objective": int}),
-        "goal": Kind("Goal met at the end?", unit=False, values={"met": bool}),
+                        values={"objective": int}, asks={"objective": "Objective"}),
+        "goal": Kind("The goal at the end", unit=False, values={"met": bool},
+                     words={"met": ("is met", "is not met")}),
         "concede": Kind("Concede the game", unit=False),
     }
 
@@ -502,6 +507,21 @@ class HammerWarsPlay(Play[HammerWarsState]):
                  "on_table": len(u.on_table), "lives_left": list(u.on_table),
                  "killed": u.killed, "known": u.known}
                 for n, u in enumerate(state.side(side).units, 1)]
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        lives = int(unit.get("lives") or 0)
+        on_table = list(unit.get("lives_left") or ())
+        tracks = [Track("on the table", len(on_table), int(unit.get("count") or 0))]
+        tracks += [Track(f"lives left, model {n}" if len(on_table) > 1 else "lives left",
+                         left, lives, boxes=True)
+                   for n, left in enumerate(on_table, 1) if lives > 1]
+        if unit.get("killed"):
+            tracks.append(Track("killed", int(unit["killed"])))
+        chips = [] if unit.get("status") in (ON_TABLE, IN_POOL) else [str(unit.get("status"))]
+        cost = f"{unit.get('pts', 0)} pts" + (f" + {unit['xp']} xp" if unit.get("xp") else "")
+        details = " · ".join(p for p in (str(unit.get("category") or ""), cost,
+                                         f"{unit.get('in_pool', 0)} in the pool") if p)
+        return Standing(tuple(tracks), tuple(chips), details)
 
 
 def _concessions(state: HammerWarsState) -> list[Event]:

@@ -21,6 +21,8 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Standing,
+    Track,
     Value,
     event,
     other,
@@ -142,14 +144,21 @@ class Op40kPlay(Play[Op40kState]):
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the roll-off: goes first this round", unit=False),
         "activate": Kind("Activate", values={"action": str}),
-        "rally": Kind("Fleeing: morale test to activate", values={"passed": bool}),
-        "vehicle-test": Kind("Shaken: Quality test to activate", values={"passed": bool}),
-        "shot": Kind("Models removed by shooting", values={"models": int}),
+        "rally": Kind("Fleeing: morale test to activate", values={"passed": bool},
+                      words={"passed": ("passed", "failed")}),
+        "vehicle-test": Kind("Shaken: Quality test to activate", values={"passed": bool},
+                             words={"passed": ("passed", "failed")}),
+        "shot": Kind("Models removed by shooting", values={"models": int},
+                     asks={"models": "Models removed"}),
         "assault": Kind("Assault result", values={"target": int, "lost": int, "killed": int,
                                                   "damage": int},
-                        optional=("killed", "damage")),
-        "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int}),
-        "morale": Kind("Morale test", values={"passed": bool}),
+                        optional=("killed", "damage"),
+                        asks={"target": "Enemy unit", "lost": "Models it lost",
+                              "killed": "Models it killed", "damage": "Damage roll (D6)"}),
+        "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int},
+                               asks={"roll": "The roll (D6)"}),
+        "morale": Kind("Morale test", values={"passed": bool},
+                       words={"passed": ("passed", "failed")}),
         "off-table": Kind("Fled off the table"),
         "react": Kind("Overwatch: fires at a moving enemy (once a round)"),
         "round-end": Kind("End the round", side=False, unit=False),
@@ -700,6 +709,36 @@ class Op40kPlay(Play[Op40kState]):
                 row.update(models=u.left, size=u.size)
             out.append(row)
         return out
+
+    def acting(self, state: Op40kState) -> tuple[int | None, str]:
+        if state.over:
+            return None, ""
+        if state.pending_tests:
+            side, number = state.pending_tests[0]
+            return side, f"take {state.unit(side, number).name}'s morale test"
+        if state.ready is not None:
+            side, number = state.ready
+            return side, f"pick {state.unit(side, number).name}'s action"
+        sides = range(1, len(state.sides) + 1)
+        if state.first is None and any(state.left_to_activate(s) for s in sides):
+            return None, "roll off: the winner activates first this round"
+        if state.turn is None:
+            return None, "every unit has activated: end the round"
+        return state.turn, "activate a unit"
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        tracks = () if unit.get("vehicle") or "models" not in unit else (
+            Track("models", int(unit["models"]), int(unit["size"])),)
+        chips = [str(unit["status"])] if unit.get("status") not in (None, STEADY) else []
+        if unit.get("activated"):
+            chips.append(f"activated: {unit['action']}" if unit.get("action") else "activated")
+        chips += [label for key, label in (("reacted", "reacted"),
+                                           ("must_test", "must test morale"),
+                                           ("shaken", "shaken"), ("hold_only", "hold only"))
+                  if unit.get(key)]
+        chips += [f"damage: {d}" for d in unit.get("damage") or ()]
+        points = unit.get("points")
+        return Standing(tracks, tuple(chips), f"{points} pts" if points else "")
 
 
 def _settle(state: Op40kState) -> Op40kState:

@@ -34,6 +34,8 @@ from listbuilder.engine.match import (
     Play,
     Refused,
     Setting,
+    Standing,
+    Track,
     Value,
     event,
     with_side,
@@ -357,15 +359,18 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         "draw": Kind("Draw a card", unit=False, values={"card": str}),
         "discard": Kind("Discard a card", unit=False, values={"card": str}),
         "play": Kind("Play a card", unit=False, values={"card": str}),
-        "battle": Kind("Attack: open a battle", unit=False, values={"where": str}),
+        "battle": Kind("Attack: open a battle", unit=False, values={"where": str},
+                       words={"where": {"space": "in space", "ground": "on the ground"}}),
         "join": Kind("Add to the battle", unit=False, values={"chit": str, "count": int},
-                     optional=("count",)),
+                     optional=("count",), asks={"count": "How many"}),
         "resolve": Kind("Resolve the battle", side=False, unit=False,
-                        values={"apply": bool}, optional=("apply",)),
+                        values={"apply": bool}, optional=("apply",),
+                        words={"apply": ("and remove the losses it chose",
+                                         "and pick the losses by hand")}),
         "lose": Kind("Lose a unit in battle", unit=False, values={"chit": str}),
         "recruit": Kind("Recruit", unit=False, values={"chit": str, "planet": str}),
         "disband": Kind("Disband (upkeep)", unit=False, values={"chit": str, "count": int},
-                        optional=("count",)),
+                        optional=("count",), asks={"count": "How many"}),
         "capture": Kind("Take control of a planet", unit=False,
                         values={"planet": str, "taken": bool}, optional=("taken",)),
         "next-phase": Kind("Next phase", side=False, unit=False),
@@ -915,6 +920,16 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 row["in_battle"] = b.left(side)[c.name]
             out.append(row)
         return out
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        in_play, in_pile = int(unit.get("in_play") or 0), int(unit.get("in_pile") or 0)
+        tracks = [Track("chits in play", in_play, in_play + in_pile)]
+        tracks += [Track(key.replace("_", " "), int(unit[key]))
+                   for key in ("in_battle", "recruited", "lost", "disbanded", "captured")
+                   if unit.get(key)]
+        details = f"Force {unit.get('force')} · {unit.get('cost')} to recruit · " \
+                  f"type {unit.get('types')}"
+        return Standing(tuple(tracks), (), details)
 
 
 # -- small pure helpers ---------------------------------------------------------------------

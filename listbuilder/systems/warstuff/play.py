@@ -22,6 +22,8 @@ from listbuilder.engine.match import (
     Outcome,
     Play,
     Refused,
+    Standing,
+    Track,
     Value,
     event,
     other,
@@ -193,14 +195,17 @@ class WarStuffPlay(Play[WarStuffState]):
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won deployment: goes first in round 1", unit=False),
         "activate": Kind("Activate", values={"action": str, "copy": int, "commanded": bool},
-                         optional=("copy", "commanded")),
+                         optional=("copy", "commanded"),
+                         words={"commanded": ("by its Commander", "")}),
         "wound": Kind("Took a Wound", values={"copy": int}, optional=("copy",)),
         "stun": Kind("Stunned", values={"copy": int}, optional=("copy",)),
         "kill": Kind("Killed", values={"copy": int, "death_blow": bool},
-                     optional=("copy", "death_blow")),
+                     optional=("copy", "death_blow"),
+                     words={"death_blow": ("by a Death Blow", "")}),
         "heal": Kind("Healer: healed a friendly unit (4+)",
                      values={"copy": int, "target": int, "target_copy": int},
-                     optional=("copy", "target_copy")),
+                     optional=("copy", "target_copy"),
+                     asks={"target": "Unit healed", "target_copy": "Its copy"}),
         "concede": Kind("Concede the game", unit=False),
         "round-end": Kind("End the round", side=False, unit=False),
     }
@@ -622,6 +627,38 @@ class WarStuffPlay(Play[WarStuffState]):
                             "activated": u.activated, "action": u.action,
                             "commanded": u.commanded, "healed": u.healed})
         return out
+
+    def acting(self, state: WarStuffState) -> tuple[int | None, str]:
+        if self.outcome(state).over:
+            return None, ""
+        if state.blow is not None:
+            return state.blow, "the dying unit strikes its Death Blow"
+        if state.first is None:
+            return None, "roll off for deployment: the winner goes first"
+        if state.turn is None:
+            return None, "every unit has activated: end the round"
+        return state.turn, "activate a unit"
+
+    def standing(self, unit: Mapping[str, Any]) -> Standing:
+        if "wounds" not in unit:  # an entry naming no known unit
+            return Standing(chips=(str(unit.get("status", "")),))
+        most = unit.get("most_wounds")
+        # a hit on a unit already at its most kills it: its boxes are the wounds it can carry
+        # (a killed unit's are left off: they no longer count)
+        tracks = () if not unit.get("alive") else (
+            Track("wounds taken", int(unit["wounds"]), int(most), boxes=True),) if most else (
+            Track("wounds taken", int(unit["wounds"])),)
+        chips = ["stunned"] if unit.get("stunned") else []
+        if unit.get("activated"):
+            chips.append(f"activated: {unit['action']}" if unit.get("action") else "activated")
+        chips += [label for key, label in (("commanded", "commanded"), ("healed", "healed"))
+                  if unit.get(key)]
+        quality = f"Quality {unit['quality']}+"
+        if unit.get("counts_as") != unit.get("quality"):
+            quality += f" (counts as {unit['counts_as']}+ while stunned)"
+        rules = ", ".join(unit.get("rules") or ())
+        details = " · ".join(p for p in (quality, rules, f"{unit['points']} pts") if p)
+        return Standing(tracks, tuple(chips), details)
 
 
 def _dying(side: int) -> Refused:

@@ -16,7 +16,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from listbuilder.engine.match import Event, Value, describe, unit_words, value_words
+from listbuilder.engine.match import (
+    Event,
+    Standing,
+    Value,
+    describe,
+    labelled,
+)
 from listbuilder.web.table.matches import Table
 
 FEW_WORDS = 4  # up to this many word choices are buttons; more are a list
@@ -54,10 +60,10 @@ class UnitRow:
     unit: int
     name: str
     alive: bool
-    words: str
     taps: tuple[Tap, ...]
     current: bool = False
     copy: int = 0  # which of the entry's copies, for a game that plays them apart (WarStuff)
+    standing: Standing = field(default_factory=Standing)  # drawn: tracks, chips, details
 
     @property
     def key(self) -> str:
@@ -93,6 +99,7 @@ class Board:
     log: tuple[LogLine, ...] = field(default_factory=tuple)
     last: str = ""  # the last event, in words: what undo takes back
     broken: str = ""
+    next: str = ""  # whose move and what the rules expect ("Ben: activate a unit")
 
 
 def form_value(value: Value) -> str:
@@ -113,7 +120,8 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
         groups.setdefault((ev.kind, ev.side, ev.unit, named), []).append(ev)
     out: list[Tap] = []
     for (kind, side, unit, named), group in groups.items():
-        label = table.play.kinds[kind].label if kind in table.play.kinds else kind
+        the_kind = table.play.kinds.get(kind)
+        label = the_kind.label if the_kind else kind
         names = list(named)
         seen: dict[str, list[Value]] = {n: [] for n in names}
         for ev in group:
@@ -130,18 +138,21 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
         if one and (all(isinstance(v, bool) for v in values)
                     or (all(isinstance(v, str) for v in values) and len(values) <= FEW_WORDS)):
             for v in values:
-                out.append(Tap(f"{label}: {value_words(one, v)}", kind, side, unit,
+                out.append(Tap(labelled(the_kind, kind, [(one, v)]), kind, side, unit,
                                (*fixed, (one, form_value(v)))))
             continue
         picks = []
         for name in varying:
             vs = seen[name]
+            asked = the_kind.asks.get(name) if the_kind else None
+            words = asked or name.replace("_", " ")
             if all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+                # the offers hold each number's least and most, so the box is bounded both
+                # ways (ActionHammer's objective box had no most)
                 ints = [int(v) for v in vs]
-                picks.append(Pick(name, name.replace("_", " "), "number", ints[0], min(ints),
-                                  max(ints) if one else None))
+                picks.append(Pick(name, words, "number", ints[0], min(ints), max(ints)))
             else:
-                picks.append(Pick(name, name.replace("_", " "), "list", form_value(vs[0]),
+                picks.append(Pick(name, words, "list", form_value(vs[0]),
                                   options=tuple(form_value(v) for v in vs)))
         out.append(Tap(label, kind, side, unit, fixed, tuple(picks)))
     return tuple(out)
@@ -180,8 +191,12 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
                 for i, logged in enumerate(table.stored.log, 1))
     winner = names[outcome.winner - 1] if outcome.over and outcome.winner else ""
     broken = str(table.broken) if table.broken else ""
+    acting, expected = (None, "") if outcome.over or table.broken else play.acting(state)
+    who = names[acting - 1] if acting and 1 <= acting <= len(names) else ""
+    next_line = f"{who}: {expected}" if who and expected else expected[:1].upper() + expected[1:]
     return Board(outcome.reason, outcome.over, winner, scores, tuple(sides),
-                 taps(table, game), tuple(reversed(log)), log[-1].words if log else "", broken)
+                 taps(table, game), tuple(reversed(log)), log[-1].words if log else "", broken,
+                 next_line)
 
 
 def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
@@ -190,13 +205,12 @@ def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
     copy = int(unit.get("copy") or 0)
     if copy:  # one row a copy: its own taps
         choices = [ev for ev in choices if ev.get("copy") in (None, copy)]
-        words = unit_words({k: v for k, v in unit.items() if k not in ("copy", "copies")})
-        name = f"{unit['name']} ({copy} of {unit.get('copies', copy)})" \
-            if int(unit.get("copies") or 1) > 1 else str(unit["name"])
-    else:
-        words, name = unit_words(unit), str(unit["name"])
-    return UnitRow(side, number, name, bool(unit.get("alive", True)), words,
-                   taps(table, choices), current == (side, number), copy)
+        unit = {k: v for k, v in unit.items() if k not in ("copy", "copies")} | {
+            "name": f"{unit['name']} ({copy} of {unit.get('copies', copy)})"
+            if int(unit.get("copies") or 1) > 1 else str(unit["name"])}
+    return UnitRow(side, number, str(unit["name"]), bool(unit.get("alive", True)),
+                   taps(table, choices), current == (side, number), copy,
+                   table.play.standing(unit))
 
 
 def _current(table: Table) -> tuple[int, int] | None:

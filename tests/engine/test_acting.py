@@ -1,0 +1,36 @@
+"""`Play.acting`: the line under the tracker's score, whose move it is and what the rules
+expect next (issue 50, item 2; One Page 40k, WarStuff and ActionHammer said only "round 1 of
+4"). Walked through each example's log: while the game is on it always says something, and
+the side it names is one the rules offer a move to now (not only a wound or a concession)."""
+
+from __future__ import annotations
+
+import pytest
+from test_match_play import example
+
+from listbuilder.engine.match import Match, replay
+
+ALTERNATING = ["op40k", "warstuff", "actionhammer"]
+NOT_A_MOVE = ("concede", "wound", "stun", "kill", "shot", "remove", "heal", "assault")
+
+
+@pytest.mark.parametrize("system_id", ALTERNATING)
+def test_the_side_named_is_the_one_the_rules_let_move(system_id: str) -> None:
+    play, match, _ = example(system_id)
+    said: set[str] = set()
+    for done in range(len(match.events) + 1):
+        state = replay(play, Match(match.system, match.players, match.events[:done],
+                                   match.options))
+        side, words = play.acting(state)
+        if play.outcome(state).over:
+            assert (side, words) == (None, "")
+            continue
+        assert words, done
+        said.add(words)
+        if side is not None:
+            moves = {ev.side for ev in play.offers(state) if ev.kind not in NOT_A_MOVE}
+            assert side in moves, (done, words, moves)
+    # the roll-off, an activation and the round's (or turn's) end all came up
+    assert any("roll off" in w for w in said), said
+    assert any(w.startswith("activate") for w in said), said
+    assert any(w.startswith("every unit has activated") for w in said), said
