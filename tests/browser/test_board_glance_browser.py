@@ -47,6 +47,22 @@ def match_players(game: str) -> Any:
     return example(game).players
 
 
+# what is cut of a list's longest word (its text measured in the list's own font, beside the
+# list's arrow and padding) or of a button's words
+CUT = """() => {
+  const pen = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('#board .pick select, #board .undo button')]
+    .filter(e => e.getBoundingClientRect().width > 0)
+    .filter(e => {
+      if (e.scrollWidth > e.clientWidth + 1) return true;
+      if (e.tagName !== 'SELECT') return false;
+      pen.font = getComputedStyle(e).font;
+      const widest = Math.max(...[...e.options].map(o => pen.measureText(o.text).width));
+      return widest + 28 > e.clientWidth;
+    }).map(e => e.outerHTML.slice(0, 120));
+}"""
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_each_unit_shows_what_changes_in_play_as_figures(server: str, browser: Any,
                                                           game: str,
@@ -88,6 +104,9 @@ def test_each_unit_shows_what_changes_in_play_as_figures(server: str, browser: A
             names = [p.name for p in match_players(game)]
             assert line.is_visible() and any(line.inner_text().startswith(f"{n}: ")
                                              for n in names), line.inner_text()
+        # nothing a player reads is cut: the lists of words (Space Empires' cards) and Undo
+        cut = page.evaluate(CUT)
+        assert cut == [], cut
         page.screenshot(path=str(screenshots / f"board-glance-{game}.png"), full_page=True)
         assert serious(page, f"board {game}") == []
     finally:

@@ -11,10 +11,11 @@ from test_match_play import example
 from listbuilder.engine.match import Match, replay
 
 ALTERNATING = ["op40k", "warstuff", "actionhammer"]
+NAMED = [*ALTERNATING, "hammerwars"]
 NOT_A_MOVE = ("concede", "wound", "stun", "kill", "shot", "remove", "heal", "assault")
 
 
-@pytest.mark.parametrize("system_id", ALTERNATING)
+@pytest.mark.parametrize("system_id", NAMED)
 def test_the_side_named_is_the_one_the_rules_let_move(system_id: str) -> None:
     play, match, _ = example(system_id)
     said: set[str] = set()
@@ -30,7 +31,26 @@ def test_the_side_named_is_the_one_the_rules_let_move(system_id: str) -> None:
         if side is not None:
             moves = {ev.side for ev in play.offers(state) if ev.kind not in NOT_A_MOVE}
             assert side in moves, (done, words, moves)
-    # the roll-off, an activation and the round's (or turn's) end all came up
+    # the roll-off and each side's moves came up
     assert any("roll off" in w for w in said), said
-    assert any(w.startswith("activate") for w in said), said
-    assert any(w.startswith("every unit has activated") for w in said), said
+    assert any(w.startswith(("activate", "deploy")) for w in said), said
+    if system_id in ALTERNATING:
+        assert any(w.startswith("every unit has activated") for w in said), said
+
+
+def test_hammer_wars_says_the_deployment_budget_left() -> None:
+    """Hammer Wars keeps each side's pts and xp to spend in its deployment phase (6 pts and
+    1 xp a phase, pts lost at its end, xp kept); the line under the score says what is left."""
+    play, match, _ = example("hammerwars")
+    budgets = []
+    for done in range(len(match.events) + 1):
+        state = replay(play, Match(match.system, match.players, match.events[:done],
+                                   match.options))
+        _, words = play.acting(state)
+        if words.startswith("deploy"):
+            data = play.to_data(state)
+            side = data["sides"][data["turn"] - 1]
+            assert f"{side['pts']} pts + {side['xp']} xp left" in words, (words, side)
+            budgets.append(words)
+    assert any(w.startswith("deploy from the pool, 6 pts + 1 xp left") for w in budgets)
+    assert len(set(budgets)) > 1, budgets  # it goes down as models are deployed

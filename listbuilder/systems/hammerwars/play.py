@@ -508,6 +508,24 @@ class HammerWarsPlay(Play[HammerWarsState]):
                  "killed": u.killed, "known": u.known}
                 for n, u in enumerate(state.side(side).units, 1)]
 
+    def acting(self, state: HammerWarsState) -> tuple[int | None, str]:
+        """Whose phase it is and, in a deployment phase, the budget left to spend: the
+        state kept it and the board showed it nowhere."""
+        if state.over:
+            return None, ""
+        if state.ended:
+            return None, "score the goals"
+        if state.first is None:
+            return None, "roll off: the winner says who goes first"
+        if state.active is None:
+            return None, "both sides have played: end the round"
+        side = state.side(state.active)
+        if state.phase == DEPLOYMENT:
+            return state.active, (f"deploy from the pool, {_cost(side.pts, side.xp, True)} "
+                                  f"left (pts left over are lost at the phase's end, xp is "
+                                  f"kept)")
+        return state.active, "attack with the models on the table, then end the combat phase"
+
     def standing(self, unit: Mapping[str, Any]) -> Standing:
         lives = int(unit.get("lives") or 0)
         on_table = list(unit.get("lives_left") or ())
