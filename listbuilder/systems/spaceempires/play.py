@@ -921,6 +921,36 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             out.append(row)
         return out
 
+    def acting(self, state: SpaceEmpiresState) -> tuple[int | None, str]:
+        """What the phase asks for before the next: a Draw Phase's cards still to draw or a
+        hand over the most, hands to fill after a battle, units over the upkeep; else the
+        phase's work, then the next phase (both empires play each phase)."""
+        if self.outcome(state).over:
+            return None, ""
+        k, sides = state.rules, range(1, len(state.sides) + 1)
+        if state.phase == DRAW:
+            for n in sides:
+                me = state.side(n)
+                if me.drawn < k.hand_draw and _can_draw(state):
+                    left = k.hand_draw - me.drawn
+                    return n, f"draw {left} more card{'s' if left > 1 else ''}"
+                if _hand_size(me) > k.hand_max:
+                    return n, f"discard down to {k.hand_max} cards"
+            return None, "every hand is drawn: play cards, or go to the Move Phase"
+        if state.phase == BATTLE:
+            if state.battle is not None:
+                return None, f"fight battle {state.battle.number} to its end"
+            if state.refill:
+                short = next((n for n in sides if _hand_size(state.side(n)) < k.hand_max), None)
+                return short, f"fill the hand to {k.hand_max} cards after the battle"
+            return None, "open a battle (space before ground), or go to the next phase"
+        if state.phase == UPKEEP:
+            for n in sides:
+                excess = state.side(n).in_play - state.upkeep(n)
+                if excess > 0:
+                    return n, f"disband {excess} unit{'s' if excess > 1 else ''} (upkeep)"
+        return None, f"the {PHASES[state.phase]} Phase's moves, then the next phase"
+
     def standing(self, unit: Mapping[str, Any]) -> Standing:
         in_play, in_pile = int(unit.get("in_play") or 0), int(unit.get("in_pile") or 0)
         tracks = [Track("chits in play", in_play, in_play + in_pile)]
