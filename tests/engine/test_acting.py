@@ -25,16 +25,23 @@ def states(play: Play[Any], match: Match) -> Iterator[tuple[int, Any]]:
                                        match.options))
 
 
+def lines(play: Play[Any], match: Match) -> Iterator[tuple[int, Any, int | None, str]]:
+    """Each first part's state while the game is on, with what `acting` says of it: nothing
+    once the game is over, always something before."""
+    for done, state in states(play, match):
+        side, words = play.acting(state)
+        if play.outcome(state).over:
+            assert (side, words) == (None, ""), done
+            continue
+        assert words, done
+        yield done, state, side, words
+
+
 @pytest.mark.parametrize("system_id", NAMED)
 def test_the_side_named_is_the_one_the_rules_let_move(system_id: str) -> None:
     play, match, _ = example(system_id)
     said: set[str] = set()
-    for done, state in states(play, match):
-        side, words = play.acting(state)
-        if play.outcome(state).over:
-            assert (side, words) == (None, "")
-            continue
-        assert words, done
+    for done, state, side, words in lines(play, match):
         said.add(words)
         if side is not None:
             moves = {ev.side for ev in play.offers(state) if ev.kind not in NOT_A_MOVE}
@@ -68,12 +75,7 @@ def test_space_empires_says_what_the_phase_asks_for() -> None:
     empire it falls to."""
     play, match, _ = example("spaceempires")
     said: set[str] = set()
-    for _done, state in states(play, match):
-        side, words = play.acting(state)
-        if play.outcome(state).over:
-            assert (side, words) == (None, "")
-            continue
-        assert words
+    for _done, state, side, words in lines(play, match):
         said.add(words)
         if words.startswith("draw"):
             assert side is not None and any(ev.kind == "draw" and ev.side == side
