@@ -13,7 +13,8 @@ phone's (my list's link joined).
 The walk is a list of named steps; each says which endpoints it reaches, and the test fails on
 a step that did not reach them, on any POST to an address that is no rule, on a POST rule of
 the app that no step reached (a new route must be given its place in the walk), on any answer
-of 400 or more the walk met (no step here means to be refused) and on any uncaught script
+of 400 or more the walk met (no step here means to be refused; a print preview put off by
+a full line, which the page asks again for, is not a refusal) and on any uncaught script
 error. One step is set up behind the browser's back: the game data updated under a saved
 roster (a new release of the site), which is what makes a roster offer "Keep today's costs".
 """
@@ -84,6 +85,7 @@ class Walk:
     posted: list[tuple[str, str]] = field(default_factory=list)  # (step, endpoint)
     strays: list[str] = field(default_factory=list)  # POSTs to no rule
     refused: list[str] = field(default_factory=list)  # answers of 400 or more
+    previews_put_off: int = 0  # previews answered "ask again later" (not refusals)
     errors: list[str] = field(default_factory=list)  # the pages' uncaught script errors
 
     def watch(self, page: Page) -> Page:
@@ -115,6 +117,13 @@ class Walk:
         if response.status < 400:
             return
         method = response.request.method
+        if (response.status == 503 and method in ("GET", "HEAD")
+                and urlsplit(response.url).path.endswith("/preview.png")
+                and response.headers.get("retry-after")):
+            # A preview asked while this address's prints fill its share of the line: the
+            # designed answer, which the page's script asks again after (listbuilder.js)
+            self.previews_put_off += 1
+            return
         try:
             said = words(response.text())
         except Exception as exc:  # a body already gone with its page
