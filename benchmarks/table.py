@@ -103,7 +103,7 @@ def long_log(data: dict[str, Any], length: int, seed: int = 7) -> list[Event]:
     state = replay(play, match)
     rng = random.Random(seed)
     while len(match.events) < length:
-        allowed = [ev for ev in play.choices(state) if ev.kind not in ("concede", "capture")]
+        allowed = [ev for ev in play.offers(state) if ev.kind not in ("concede", "capture")]
         assert allowed and not play.outcome(state).over, len(match.events)
         match, state = push(play, match, state, rng.choice(allowed))
     return list(match.events)

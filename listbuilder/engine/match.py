@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from listbuilder.engine.model import Catalog, Roster
+
+if TYPE_CHECKING:  # the system module hands out plays: it imports this one
+    from listbuilder.engine.system import RuleSystem
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Catalog)
@@ -180,9 +183,13 @@ class Standing:
 
 
 class Play(Generic[S]):
-    """A game's rules of play. A subclass in the game's play.py sets `kinds` and writes
-    `start`, `apply`, `choices`, `outcome` and `to_data`; states are immutable (a dataclass
-    changed with `dataclasses.replace`), so that every prefix of a log has its own."""
+    """A game's rules of play, built with its system (`RuleSystem.play()`) as its `Cards` and
+    `Builder` are. A subclass in the game's play.py sets `kinds` and writes `start`, `apply`,
+    `offers`, `outcome` and `to_data`; states are immutable (a dataclass changed with
+    `dataclasses.replace`), so that every prefix of a log has its own."""
+
+    def __init__(self, system: RuleSystem[Any, Any]) -> None:
+        self.system = system
 
     kinds: ClassVar[Mapping[str, Kind]] = {}
     rounds: ClassVar[int | None] = None  # how many rounds a game lasts, when the rules say
@@ -197,18 +204,12 @@ class Play(Generic[S]):
         already checked against its `Kind` (known kind, side and unit in range)."""
         raise NotImplementedError
 
-    def choices(self, state: S) -> list[Event]:
-        """Events the rules allow next (a value of each kind that takes values, such as one
-        wound): the tracker's buttons, and what the property tests play at random. Every one
-        of them must be accepted by `apply`."""
-        raise NotImplementedError
-
     def offers(self, state: S) -> list[Event]:
-        """Every event the rules allow now, as the tracker's buttons: each kind that may
-        happen to each unit, each word value it may take, and for a number its least and its
-        most (two events; the button's box takes any between). `choices` is a sample of
-        these for random games; by default the two are the same."""
-        return self.choices(state)
+        """Every event the rules allow now, as the tracker's buttons and what the property
+        tests play at random: each kind that may happen to each unit, each word value it may
+        take, and for a number its least and its most (two events; the button's box takes
+        any between). Every one of them must be accepted by `apply`."""
+        raise NotImplementedError
 
     def outcome(self, state: S) -> Outcome:
         raise NotImplementedError

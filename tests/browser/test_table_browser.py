@@ -638,7 +638,7 @@ def test_the_board_on_a_small_phone(server: str, browser: Any, scheme: str,
             "() => Math.max(...[...document.querySelectorAll('#board form.tap')]"
             ".filter(f => f.kind.value === 'activate' && f.side && f.side.value === '2')"
             ".map(f => Number(f.unit.value)))")
-        ev = next(c for c in get_system("op40k").play().choices(  # type: ignore[union-attr]
+        ev = next(c for c in get_system("op40k").play().offers(  # type: ignore[union-attr]
             replay(get_system("op40k").play(), Match("op40k", example("op40k").players),
                    example("op40k").events[:1])) if c.kind == "activate" and c.unit == last)
         tap(page, plain(ev))

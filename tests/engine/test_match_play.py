@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LIBRARY = Library()
 # every game with rules of play (`RuleSystem.play()`), the plugin kit's outside game aside
 GAMES = tuple(s.id for s in all_systems() if s.play() is not None)
+CONCEDE_ONCE_IN = 40  # a random game concedes at one step in this many
 
 
 def test_every_built_in_game_has_rules_of_play() -> None:
@@ -74,13 +75,18 @@ def test_an_event_the_rules_refuse_is_named_with_its_line_and_fix(system_id: str
 
 
 def _played(play: Play[Any], start: Match, data: st.DataObject, longest: int) -> Match:
-    """A log played by the rules: each event drawn from those the state allows."""
+    """A log played by the rules: each event drawn from those the state offers. A concession
+    is drawn one time in CONCEDE_ONCE_IN only, so that random games go on long enough to end
+    by the rules too."""
     match, state = start, play.start(start)
     for _ in range(data.draw(st.integers(0, longest), label="length")):
-        allowed = play.choices(state)
-        if not allowed or play.outcome(state).over:
+        offered = play.offers(state)
+        if not offered or play.outcome(state).over:
             break
-        match, state = push(play, match, state, data.draw(st.sampled_from(allowed)))
+        moves = [ev for ev in offered if ev.kind != "concede"]
+        if not moves or data.draw(st.integers(1, CONCEDE_ONCE_IN), label="concede?") == 1:
+            moves = offered
+        match, state = push(play, match, state, data.draw(st.sampled_from(moves)))
     return match
 
 
@@ -114,7 +120,7 @@ def test_an_event_sent_twice_is_kept_once(system_id: str) -> None:
     play, match, _ = example(system_id)
     start = Match(match.system, match.players, (), match.options)
     state = play.start(start)
-    first = play.choices(state)[0]
+    first = play.offers(state)[0]
     tapped = event(first.kind, first.side, first.unit, id="tap-1", **dict(first.values))
     once, after = push(play, start, state, tapped)
     twice, again = push(play, once, after, tapped)

@@ -33,7 +33,7 @@ def test_an_event_refused_after_the_prefix_is_named_at_its_place_in_the_whole_lo
 def test_a_tap_sent_again_after_the_prefix_is_skipped_as_replay_skips_it() -> None:
     play, match, _ = example("warstuff")
     start = Match(match.system, match.players, (), match.options)
-    first = play.choices(play.start(start))[0]
+    first = play.offers(play.start(start))[0]
     tapped = event(first.kind, first.side, first.unit, id="tap-1", **dict(first.values))
     twice = Match(start.system, start.players, (tapped, tapped), start.options)
     kept = replay(play, twice, twice.events[:1])

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.match import Event, Match, Play, Refused, check_shape, event
+from listbuilder.engine.match import Event, Match, Play, Refused, check_shape
 from listbuilder.engine.match_file import read_match
 from listbuilder.engine.registry import all_systems, get_system
 
@@ -96,21 +96,3 @@ def test_every_offer_is_accepted(game: str) -> None:
             except Refused as exc:
                 refused.append(f"after event {i}: {ev.to_data()}: {exc.message}")
     assert not refused, "; ".join(refused[:5])
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_offers_hold_each_kind_the_sample_holds(game: str) -> None:
-    """`choices` is a sample of `offers`: each (kind, side, unit) it gives is offered."""
-    play = rules(game)
-    for i, state, _ in prefixes(game):
-        offered = {(o.kind, o.side, o.unit) for o in play.offers(state)}
-        sampled = {(c.kind, c.side, c.unit) for c in play.choices(state)}
-        assert sampled <= offered, f"after event {i}: {sorted(sampled - offered, key=str)}"
-
-
-def test_the_default_offers_are_the_choices() -> None:
-    class Sample(Play[int]):
-        def choices(self, state: int) -> list[Event]:
-            return [event("roll", 1, value=state)]
-
-    assert Sample().offers(3) == [event("roll", 1, value=3)]

@@ -5,6 +5,7 @@ the winner, and the readings of docs/rules-notes.md (ActionHammer, "At the table
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playtools import LIBRARY, player, refused_last, replayed
@@ -22,7 +23,6 @@ from listbuilder.systems.actionhammer.play import (
     OBJECTIVES_MIN,
     OPENING,
     OPENING_FALLBACK,
-    PLAY,
     REGULAR,
     ROUNDS,
     SCORING_FROM_ROUND,
@@ -30,6 +30,7 @@ from listbuilder.systems.actionhammer.play import (
     VP,
     VP_PER_OBJECTIVE,
     VP_PER_TURN_MAX,
+    ActionHammerPlay,
     ActionHammerState,
     UnitState,
 )
@@ -61,6 +62,13 @@ TROOPERS, CAPTAIN, MARSHAL, DRAGOONS, WALKER = 1, 2, 3, 4, 5
 # (W6, Control 2) joined to it, 3 Tusk Riders (Mounted, 5 models, W3), 4 Carrion Flyers
 # (Flying, 6 models, W1, Control 1)
 MOB, SKARN, TUSKS, FLYERS = 1, 2, 3, 4
+
+PLAY = ActionHammerPlay(get_system("actionhammer"))
+
+
+def moves(state: Any) -> list[Event]:
+    """What the rules offer now, but the concessions (offered at any time)."""
+    return [ev for ev in PLAY.offers(state) if ev.kind != "concede"]
 
 PLAYERS = (player("Ann", COBALT), player("Ben", HORDE))
 TWO = Match("actionhammer", PLAYERS, (), (("objectives", 3),))
@@ -114,7 +122,8 @@ START = (event("first-turn", 1),)
 def test_the_game_is_registered_and_starts_from_the_rosters() -> None:
     """Each entry is a unit of its models with its datasheet's Wounds, Morale and Control
     after upgrades (the Dragoons' Standard: Control 2; War Paint: Morale 4)."""
-    assert get_system("actionhammer").play() is PLAY
+    built = get_system("actionhammer").play()
+    assert isinstance(built, type(PLAY)) and built.system is get_system("actionhammer")
     state = PLAY.start(TWO)
     troopers, dragoons = unit(state, 1, TROOPERS), unit(state, 1, DRAGOONS)
     assert (troopers.size, troopers.left, troopers.wounds, troopers.control) == (10, 10, 1, 1)
@@ -185,7 +194,7 @@ def test_the_roll_off_winner_takes_the_first_turn_of_every_round() -> None:
     assert "first turn" in refused(act(1, TROOPERS)).message
     assert "first turn" in refused(wound(1, TROOPERS, 1)).message
     assert "already took the first turn" in refused(*START, event("first-turn", 2)).message
-    assert [e.kind for e in PLAY.choices(PLAY.start(TWO))] == ["first-turn", "first-turn"]
+    assert [e.kind for e in moves(PLAY.start(TWO))] == ["first-turn", "first-turn"]
     state = play(event("first-turn", 2))
     assert (state.first, state.turn) == (2, 2)
     state = play(*START, *ANN_TURN)
@@ -225,7 +234,7 @@ def test_four_rounds_then_the_game_is_over() -> None:
     assert PLAY.outcome(state).reason == "round 4 of 4"
     state = play(*START, *QUIET_ROUND * 4)
     assert state.over and PLAY.outcome(state).over
-    assert PLAY.choices(state) == []
+    assert moves(state) == []
     assert refused(*START, *QUIET_ROUND * 4, act(1, MARSHAL)).message == "the game is over"
     outcome = PLAY.outcome(state)
     assert (outcome.winner, outcome.reason) == (None, "after round 4: a draw at 0 VP each")
@@ -317,7 +326,7 @@ def test_a_unit_at_half_strength_tests_as_its_activation_begins() -> None:
     due = (*START, wound(1, DRAGOONS, 6))
     error = refused(*due, act(1, DRAGOONS))
     assert "takes a morale test" in error.message and "morale test" in error.fix
-    offered = PLAY.choices(play(*due, act(1, TROOPERS), act(1, MARSHAL)))
+    offered = moves(play(*due, act(1, TROOPERS), act(1, MARSHAL)))
     assert [(e.kind, e.unit) for e in offered[:2]] == [("morale", DRAGOONS)] * 2
     assert PLAY.units(play(*due), 1)[DRAGOONS - 1]["morale_due"] is True
     assert "takes no morale test" in refused(*START, event("morale", 1, MARSHAL,
@@ -431,7 +440,7 @@ def test_an_army_destroyed_ends_the_battle_at_once() -> None:
     outcome = PLAY.outcome(state)
     assert (outcome.over, outcome.winner) == (True, 1)
     assert outcome.reason == "Ben's army was destroyed"
-    assert PLAY.choices(state) == []
+    assert moves(state) == []
     assert refused(*START, *kills, wound(2, FLYERS, 6), end(1)).message == "the game is over"
 
 
@@ -464,7 +473,7 @@ def test_a_concession_ends_the_battle_at_once_and_the_other_side_wins() -> None:
     assert dict(outcome.scores)[VP] == (1, 0)
     shown = PLAY.to_data(state)
     assert (shown["conceded"], shown["over"], shown["turn"]) == (1, True, None)
-    assert PLAY.choices(state) == [] and PLAY.offers(state) == []
+    assert moves(state) == [] and PLAY.offers(state) == []
     assert refused(*ANN_AHEAD, event("concede", 1), act(2, MOB)).message == "the game is over"
     assert PLAY.outcome(play(event("concede", 2))).winner == 1  # before the first turn too
     # between a morale test and the activation it opens

@@ -4,6 +4,7 @@ play pinned to the seed's numbers, with the refusals a player meets and the end 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from playtools import LIBRARY, player, refused_last, replayed
 
@@ -18,17 +19,24 @@ from listbuilder.systems.op40k.play import (
     FLEEING,
     HOLD_ONLY_EFFECT,
     HOLD_ONLY_FROM,
-    PLAY,
     RALLIED,
     ROUNDS,
     SCORE,
     SHAKEN_EFFECT,
     STEADY,
+    Op40kPlay,
     Op40kState,
     UnitState,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+PLAY = Op40kPlay(get_system("op40k"))
+
+
+def moves(state: Any) -> list[Event]:
+    """What the rules offer now, but the concessions (offered at any time)."""
+    return [ev for ev in PLAY.offers(state) if ev.kind != "concede"]
 
 ORKS = """format: 1
 system: op40k
@@ -89,7 +97,8 @@ QUIET_ROUND = (event("first-turn", 1), act(1, BOYZ), act(2, MARINES_UNIT), act(1
 def test_the_game_is_registered_and_starts_from_the_rosters() -> None:
     """Each entry is a unit of its size in models (a vehicle one), its Quality, and the
     entry's cost from the roster, which is what the enemy scores for it."""
-    assert get_system("op40k").play() is PLAY
+    built = get_system("op40k").play()
+    assert isinstance(built, type(PLAY)) and built.system is get_system("op40k")
     state = PLAY.start(TWO)
     boyz, trukk = unit(state, 1, BOYZ), unit(state, 1, TRUKK)
     assert (boyz.size, boyz.left, boyz.quality, boyz.points, boyz.vehicle) == (10, 10, 5, 50,
@@ -113,7 +122,7 @@ def test_four_rounds_then_the_game_is_over() -> None:
     assert PLAY.outcome(state).reason == "round 4 of 4"
     state = play(*QUIET_ROUND * 4)
     assert state.over and PLAY.outcome(state).over
-    assert PLAY.choices(state) == []
+    assert moves(state) == []
     assert refused(*QUIET_ROUND * 4, event("first-turn", 1)).message == "the game is over"
 
 
@@ -125,7 +134,7 @@ def test_each_round_starts_with_the_roll_off() -> None:
     assert "roll-off" in refused(*QUIET_ROUND, act(1, BOYZ)).message
     state = play(event("first-turn", 2))
     assert (state.first, state.turn) == (2, 2)
-    assert [e.kind for e in PLAY.choices(PLAY.start(TWO))] == ["first-turn", "first-turn"]
+    assert [e.kind for e in moves(PLAY.start(TWO))] == ["first-turn", "first-turn"]
 
 
 def test_players_alternate_one_unit_each_until_all_have_activated() -> None:
@@ -139,7 +148,7 @@ def test_players_alternate_one_unit_each_until_all_have_activated() -> None:
     assert state.turn == 1
     state = play(*QUIET_ROUND[:6])
     assert state.turn is None
-    assert PLAY.choices(state)[0].kind == "round-end"
+    assert moves(state)[0].kind == "round-end"
 
 
 def test_the_round_ends_only_when_every_unit_has_activated() -> None:
@@ -192,7 +201,7 @@ def test_a_failed_morale_test_flees_and_a_test_is_taken_before_anything_else() -
     game waits for it: no activation and no round end while a test is due."""
     halved = (event("first-turn", 2), act(2, MARINES_UNIT), event("shot", 1, BOYZ, models=6))
     assert "must take its morale test" in refused(*halved, act(1, BOYZ)).message
-    assert [e.kind for e in PLAY.choices(play(*halved))] == ["morale", "morale"]
+    assert [e.kind for e in moves(play(*halved))] == ["morale", "morale"]
     held = unit(play(*halved, event("morale", 1, BOYZ, passed=True)), 1, BOYZ)
     assert (held.status, held.tests, held.must_test) == (STEADY, ("passed",), False)
     fled = unit(play(*halved, event("morale", 1, BOYZ, passed=False)), 1, BOYZ)
@@ -213,7 +222,7 @@ def test_a_fleeing_unit_must_pass_a_morale_test_to_activate() -> None:
     assert unit(rallied, 1, BOYZ).status == RALLIED and rallied.ready == (1, BOYZ)
     assert "activates now" in refused(*FLED, event("rally", 1, BOYZ, passed=True),
                                       act(1, GRETCHIN)).message
-    assert [e.kind for e in PLAY.choices(rallied)] == ["activate"] * 5
+    assert [e.kind for e in moves(rallied)] == ["activate"] * 5
     after = play(*FLED, event("rally", 1, BOYZ, passed=True), act(1, BOYZ, "Walk"))
     assert unit(after, 1, BOYZ).activated and after.turn == 2
     again = play(*FLED, event("rally", 1, BOYZ, passed=False))
@@ -421,7 +430,7 @@ def test_a_concession_ends_the_game_at_once_and_the_other_side_wins() -> None:
     assert dict(outcome.scores)[SCORE] == (120, 0)
     shown = PLAY.to_data(state)
     assert (shown["conceded"], shown["over"], shown["turn"]) == (1, True, None)
-    assert PLAY.choices(state) == [] and PLAY.offers(state) == []
+    assert moves(state) == [] and PLAY.offers(state) == []
     assert refused(*TEST_DUE, event("concede", 1),
                    event("morale", 1, GRETCHIN, passed=True)).message == "the game is over"
     assert PLAY.outcome(play(event("concede", 2))).winner == 1  # before the first roll-off
@@ -460,7 +469,7 @@ def test_an_overwatch_unit_reacts_once_a_round_during_an_enemy_activation() -> N
     watching = (event("first-turn", 1), act(1, BOYZ, "Overwatch"), act(2, MARINES_UNIT, "Walk"))
     reacted = play(*watching, event("react", 1, BOYZ), event("shot", 2, MARINES_UNIT, models=2))
     assert unit(reacted, 1, BOYZ).reacted and unit(reacted, 2, MARINES_UNIT).left == 3
-    assert event("react", 1, BOYZ) not in PLAY.choices(reacted)
+    assert event("react", 1, BOYZ) not in moves(reacted)
     again = refused_last(PLAY, TWO, (*watching, event("react", 1, BOYZ),
                                      event("react", 1, BOYZ)))
     assert "already reacted this round" in again.message

@@ -23,13 +23,15 @@ from listbuilder.systems.spaceempires.play import (
     MAX_MAP_PLANETS,
     MOVE,
     PHASES,
-    PLAY,
     RECRUIT,
     REVENUE,
     UPKEEP,
+    SpaceEmpiresPlay,
     SpaceEmpiresState,
 )
 from listbuilder.systems.spaceempires.resolve import battle
+
+PLAY = SpaceEmpiresPlay(get_system("spaceempires"))
 
 ROOT = Path(__file__).resolve().parents[2]
 # side 1, Ann: the Orks of legal.yaml (a Homeworld, revenue 5, 2 saved, 7 spent on 3 recruits)
@@ -518,7 +520,7 @@ def test_a_concession_ends_the_game_at_once_and_the_other_side_wins() -> None:
     assert (out.over, out.winner, out.reason) == (True, 1, "Ben conceded")
     assert dict(out.scores)["Planets"] == (1, 6)
     assert PLAY.to_data(s)["conceded"] == 2
-    assert PLAY.choices(s) == [] and PLAY.offers(s) == []
+    assert PLAY.offers(s) == []
     assert "the game is over" in refused(*fighting, event("concede", 2),
                                          event("join", 2, chit="Eclipse Cruiser"))
     assert PLAY.outcome(play(event("concede", 1))).winner == 2  # before the first draw too
@@ -529,7 +531,7 @@ def test_undoing_a_concession_brings_the_game_back() -> None:
     back = play(*fighting)  # the log without the concession
     assert not PLAY.outcome(back).over and back.battle is not None
     assert PLAY.to_data(back)["conceded"] is None
-    assert {e.kind for e in PLAY.choices(back)} == {"join"}  # turn 1: no concession sampled
+    assert {e.kind for e in PLAY.offers(back)} == {"join", "concede"}
 
 
 def test_a_solo_concession_ends_the_game_with_no_winner() -> None:
@@ -556,21 +558,22 @@ def test_a_solo_match_plays_the_economy_without_battles() -> None:
     assert "no other player" in refused(*to_phase(CONTROL, (ANN_HAND,)),
                                         event("capture", 1, planet="Poor", taken=True),
                                         rosters=(ANN,))
-    assert PLAY.choices(s)
+    assert PLAY.offers(s)
 
 
-def test_every_choice_is_accepted() -> None:
+def test_every_offer_is_accepted() -> None:
     s = play(*to_phase(BATTLE), event("battle", 2, where="space"))
-    for ev in PLAY.choices(s):
+    for ev in PLAY.offers(s):
         PLAY.apply(s, ev)
-    assert {e.kind for e in PLAY.choices(s)} == {"join"}  # the battle waits for its stacks
+    # the battle waits for its stacks (or the game is given up)
+    assert {e.kind for e in PLAY.offers(s)} == {"join", "concede"}
 
 
 def test_the_example_match_ends_with_ben_holding_eight_of_nine() -> None:
     path = ROOT / "examples" / "spaceempires" / "match.yaml"
     loaded = read_match(path.read_text(encoding="utf-8"), str(path), LIBRARY.read_roster)
     play_ = get_system("spaceempires").play()
-    assert play_ is PLAY
+    assert isinstance(play_, type(PLAY)) and play_.system is PLAY.system
     s = replay(PLAY, loaded.match)
     out = PLAY.outcome(s)
     assert out.over and out.winner == 2 and dict(out.scores)["Planets"] == (1, 8)

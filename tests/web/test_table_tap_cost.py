@@ -67,7 +67,7 @@ def walked(match: Match, length: int) -> Match:
     state = replay(PLAY, match)
     rng = random.Random(len(match.events))
     while len(match.events) < length:
-        allowed = [ev for ev in PLAY.choices(state) if ev.kind not in ("concede", "capture")]
+        allowed = [ev for ev in PLAY.offers(state) if ev.kind not in ("concede", "capture")]
         match, state = push(PLAY, match, state, rng.choice(allowed))
     return match
 

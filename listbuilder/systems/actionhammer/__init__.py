@@ -79,6 +79,6 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
         return RESOLVER
 
     def play(self) -> Play[Any]:
-        from listbuilder.systems.actionhammer.play import PLAY
+        from listbuilder.systems.actionhammer.play import ActionHammerPlay
 
-        return PLAY
+        return ActionHammerPlay(self)

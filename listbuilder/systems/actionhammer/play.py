@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from listbuilder.engine.match import (
     Event,
@@ -33,7 +33,6 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.actionhammer.limits import Placed, join_reasons, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet
@@ -180,6 +179,7 @@ class ActionHammerState:
 
 
 class ActionHammerPlay(Play[ActionHammerState]):
+    system: RuleSystem[ActionHammerCatalog, Datasheet]
     rounds: ClassVar[int | None] = ROUNDS
     settings: ClassVar[tuple[Setting, ...]] = (
         Setting("objectives", "Objective markers", OBJECTIVES_MIN, OBJECTIVES_MAX,
@@ -204,7 +204,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> ActionHammerState:
         objectives = _objectives(match)
-        system = _system(match)
+        system = self.system
         sides = []
         for player, catalog in players_of(match, ActionHammerCatalog):
             units = [UnitState(name=e.unit, label=e.label or "", known=False)
@@ -395,42 +395,6 @@ class ActionHammerPlay(Play[ActionHammerState]):
         return replace(state, round=state.round + 1, played=0, turn=state.first)
 
     # -- what may come next ------------------------------------------------------------------
-    def choices(self, state: ActionHammerState) -> list[Event]:
-        if state.ended:
-            return []
-        if state.first is None:
-            return [event("first-turn", s) for s in range(1, len(state.sides) + 1)]
-        if state.tested is not None:
-            return self._activations(state, *state.tested)
-        assert state.turn is not None
-        side = state.turn
-        out: list[Event] = []
-        waiting = [n for n in state.table_units(side) if not state.unit(side, n).activated]
-        for n in waiting[:2]:  # the next two units keep the list short
-            if state.morale_due(side, n):
-                out += [event("morale", side, n, passed=p) for p in (True, False)]
-            else:
-                out += self._activations(state, side, n)
-        if not waiting:
-            out.append(event("end-turn", side))
-        # a few losses, fewer than the activations, so that random games reach round 4
-        # as well as a destroyed army: hits on the enemy's first unit, a straggler of one's own
-        enemy = other(side)
-        found = state.table_units(enemy)
-        if found:
-            u = state.unit(enemy, found[0])
-            out += [event("wound", enemy, found[0], wounds=w)
-                    for w in sorted({1, u.wounds_left})]
-        own = state.table_units(side)
-        if own and state.unit(side, own[0]).left >= MULTI_MODEL:
-            out.append(event("remove", side, own[0], models=1))
-        if state.round == ROUNDS and not waiting and len(state.vp) > 1:
-            # now and then the side behind gives up as its last turn ends: rare, so that
-            # random games still reach the end of round 4 and destroyed armies
-            out += [event("concede", s) for s in range(1, len(state.sides) + 1)
-                    if state.vp[s - 1] < state.vp[other(s) - 1]]
-        return out
-
     def offers(self, state: ActionHammerState) -> list[Event]:
         """Every event the rules allow now: the deployment roll-off; after a morale test,
         the tested unit's activation; else, in a side's turn, each unit not yet activated
@@ -488,16 +452,6 @@ class ActionHammerPlay(Play[ActionHammerState]):
             return [event("activate", side, number, objective=o) for o in places]
         return [event("activate", side, number, stance=s, objective=o)
                 for s in stances for o in places]
-
-    def _activations(self, state: ActionHammerState, side: int, number: int) -> list[Event]:
-        unit = state.unit(side, number)
-        places = sorted({0, 1 + (number + state.round) % state.objectives})
-        if state.tested is not None and unit.stunned:
-            return [event("activate", side, number, objective=o) for o in places]
-        members = state.members(side, number)
-        stances = [s for s in CHOSEN if all(s in state.unit(side, n).stances for n in members)]
-        return [event("activate", side, number, stance=s, objective=o)
-                for s in stances[-2:] for o in places]
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: ActionHammerState) -> Outcome:
@@ -689,12 +643,3 @@ def _objectives(match: Match) -> int:
                          f"Set objectives to a number from {OBJECTIVES_MIN} to "
                          f"{OBJECTIVES_MAX} (or roll D3+2).")
     return wanted
-
-
-PLAY = ActionHammerPlay()
-
-
-def _system(match: Match) -> RuleSystem[ActionHammerCatalog, Datasheet]:
-    """The game's RuleSystem, from the registry: this module is imported by the game's
-    package (its `play()`), so it does not import the package back."""
-    return cast(RuleSystem[ActionHammerCatalog, Datasheet], get_system(match.system))

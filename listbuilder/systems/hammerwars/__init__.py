@@ -75,6 +75,6 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
         return RESOLVER
 
     def play(self) -> Play[Any]:
-        from listbuilder.systems.hammerwars.play import PLAY
+        from listbuilder.systems.hammerwars.play import HammerWarsPlay
 
-        return PLAY
+        return HammerWarsPlay(self)

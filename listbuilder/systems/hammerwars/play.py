@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from listbuilder.engine.match import (
     Event,
@@ -31,7 +31,6 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 
@@ -49,7 +48,6 @@ PTS_PER_PHASE = 6  # pts a side gets at the start of each of its deployment phas
 XP_PER_PHASE = 1  # xp likewise; pts left at the phase's end are lost, xp is kept
 OBJECTIVES = 3  # objective markers on the table, numbered 1 to 3
 GOAL_VP = 1  # what a goal met at the end is worth
-CONCEDE_AT = 1  # random games (`choices`) may concede in a combat phase from this morale
 
 HERO = "Hero"
 HEAVY = "Heavy"
@@ -158,6 +156,7 @@ class HammerWarsState:
 
 
 class HammerWarsPlay(Play[HammerWarsState]):
+    system: RuleSystem[HammerWarsCatalog, HwUnit]
     kinds: ClassVar[Mapping[str, Kind]] = {
         "roll-off": Kind("Won the roll-off", unit=False, values={"first": bool},
                          words={"first": ("and goes first", "and lets the other side go first")}),
@@ -177,7 +176,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
 
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> HammerWarsState:
-        system = _system(match)
+        system = self.system
         sides = []
         for player, catalog in players_of(match, HammerWarsCatalog):
             roster = player.roster
@@ -366,15 +365,22 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return state.with_side(side_no, replace(side, goal_met=met))
 
     # -- what may come next ------------------------------------------------------------------
-    def choices(self, state: HammerWarsState) -> list[Event]:
+    def offers(self, state: HammerWarsState) -> list[Event]:
+        """Every event the rules allow now: the goals once the game has ended; the roll-off;
+        the side in play's deployments (what its budget pays for) or the end of its turn; the
+        round's end; a hit on every model on the table (model 1 to the last deployed, 1 life
+        to all it has left; no model named when all of the type have the same lives left, for
+        then it is all the same which); a declared objective from the first marker to the
+        last; and each side's concession until the game has ended."""
         if state.over:
             return []
+        sides = range(1, len(state.sides) + 1)
         if state.ended:
-            return [event("goal", s, met=m) for s in range(1, len(state.sides) + 1)
+            return [event("goal", s, met=m) for s in sides
                     if state.goal_pending(s) for m in (True, False)]
         if state.first is None:
-            return [event("roll-off", s, first=f) for s in range(1, len(state.sides) + 1)
-                    for f in (True, False)]
+            return [event("roll-off", s, first=f) for s in sides
+                    for f in (True, False)] + _concessions(state)
         out: list[Event] = []
         active = state.active
         if active is None:
@@ -386,41 +392,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
             out.append(event("end-deployment", active))
         else:
             out.append(event("end-turn", active))
-            if state.side(active).morale <= CONCEDE_AT:
-                # now and then a side about to break gives up: rare, so that random games
-                # still reach a morale counter's 0 and the goals
-                out.append(event("concede", active))
-            # the attacks of a combat phase: one life, or all of them, off the first model
-            # of each type on the table
-            for s in range(1, len(state.sides) + 1):
-                for n, u in enumerate(state.side(s).units, 1):
-                    if u.on_table:
-                        out += [event("hit", s, n, lives=v)
-                                for v in sorted({1, u.on_table[0]})]
-        for s in range(1, len(state.sides) + 1):
-            side = state.side(s)
-            if side.goal in DECLARED_GOALS and side.objective is None:
-                out.append(event("declare", s, objective=2))
-        return out
-
-    def offers(self, state: HammerWarsState) -> list[Event]:
-        """Every event the rules allow now: `choices`, with a hit on every model on the table
-        (model 1 to the last deployed, 1 life to all it has left; no model named when all of
-        the type have the same lives left, for then it is all the same which) and a declared
-        objective from the first marker to the last, and each side's concession until the game
-        has ended."""
-        out = []
-        for ev in self.choices(state):
-            if ev.kind in ("hit", "declare", "concede"):
-                continue
-            out.append(ev)
-        if state.over or state.ended:
-            return out
-        out += _concessions(state)
-        if state.first is None:
-            return out
-        if state.active is not None and state.phase != DEPLOYMENT:
-            for s in range(1, len(state.sides) + 1):
+            for s in sides:
                 for n, u in enumerate(state.side(s).units, 1):
                     if len(set(u.on_table)) == 1:  # which model is hit changes nothing
                         out += [event("hit", s, n, lives=v) for v in sorted({1, u.on_table[0]})]
@@ -428,11 +400,11 @@ class HammerWarsPlay(Play[HammerWarsState]):
                         out += [event("hit", s, n, model=m, lives=v)
                                 for m, lives in enumerate(u.on_table, 1)
                                 for v in sorted({1, lives})]
-        for s in range(1, len(state.sides) + 1):
+        for s in sides:
             side = state.side(s)
             if side.goal in DECLARED_GOALS and side.objective is None:
                 out += [event("declare", s, objective=o) for o in (1, OBJECTIVES)]
-        return out
+        return out + _concessions(state)
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: HammerWarsState) -> Outcome:
@@ -588,12 +560,3 @@ def _check_morale(state: HammerWarsState) -> HammerWarsState:
                                                    vp=state.side(enemy).vp + ZERO_VP))
     names = " and ".join(f"{state.side(s).name}'s" for s in fallen)
     return replace(state, ended=f"{names} morale fell to 0")
-
-
-PLAY = HammerWarsPlay()
-
-
-def _system(match: Match) -> RuleSystem[HammerWarsCatalog, HwUnit]:
-    """The game's RuleSystem, from the registry: this module is imported by the game's
-    package (its `play()`), so it does not import the package back."""
-    return cast(RuleSystem[HammerWarsCatalog, HwUnit], get_system(match.system))

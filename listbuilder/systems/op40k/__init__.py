@@ -81,6 +81,6 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
         return RESOLVER
 
     def play(self) -> Play[Any]:
-        from listbuilder.systems.op40k.play import PLAY
+        from listbuilder.systems.op40k.play import Op40kPlay
 
-        return PLAY
+        return Op40kPlay(self)

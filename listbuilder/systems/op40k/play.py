@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from listbuilder.engine.match import (
     Event,
@@ -29,7 +29,6 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
 
@@ -140,6 +139,7 @@ def _halved(before: int, left: int) -> bool:
 
 
 class Op40kPlay(Play[Op40kState]):
+    system: RuleSystem[Op40kCatalog, Datasheet]
     rounds: ClassVar[int | None] = ROUNDS
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the roll-off: goes first this round", unit=False),
@@ -167,7 +167,7 @@ class Op40kPlay(Play[Op40kState]):
 
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> Op40kState:
-        system = _system(match)
+        system = self.system
         sides = []
         for player, catalog in players_of(match, Op40kCatalog):
             units = [UnitState(name=e.label or e.unit, size=0, left=0, quality=0,
@@ -478,30 +478,17 @@ class Op40kPlay(Play[Op40kState]):
                        over=last)
 
     # -- what may come next ------------------------------------------------------------------
-    def choices(self, state: Op40kState) -> list[Event]:
-        out, alone = self._activations(state, every=False)
-        if alone:
-            return out
-        out += self._attacks(state) + self._reactions(state)
-        if state.round == ROUNDS and state.turn is None:
-            # now and then the side behind gives up as the last round ends: rare, so that
-            # random games still reach the end of round 4
-            out += [event("concede", s) for s in range(1, len(state.sides) + 1)
-                    if state.score(s) < state.score(other(s))]
-        return out
-
     def _concessions(self, state: Op40kState) -> list[Event]:
         """Each side's concession, while the game is not over."""
         if state.over:
             return []
         return [event("concede", s) for s in range(1, len(state.sides) + 1)]
 
-    def _activations(self, state: Op40kState, every: bool) -> tuple[list[Event], bool]:
+    def _activations(self, state: Op40kState) -> tuple[list[Event], bool]:
         """What may start or end an activation now, and whether nothing else may come yet:
         morale tests first while any is due; the unit that passed its test to activate, each
-        of its actions; the roll-off; each unit of the side whose turn it is, its actions
-        (`every` one, or two of them: the random games' short list) or its test; the
-        round's end."""
+        of its actions; the roll-off; each unit of the side whose turn it is, each of its
+        actions or its test; the round's end."""
         if state.over:
             return [], True
         pending = state.pending_tests
@@ -528,9 +515,8 @@ class Op40kPlay(Play[Op40kState]):
                     out += [event("vehicle-test", state.turn, n, passed=p)
                             for p in (True, False)]
                 else:
-                    actions = self._actions(u)
                     out += [event("activate", state.turn, n, action=a)
-                            for a in (actions if every else actions[-2:])]
+                            for a in self._actions(u)]
         return out, False
 
     def offers(self, state: Op40kState) -> list[Event]:
@@ -539,7 +525,7 @@ class Op40kPlay(Play[Op40kState]):
         (1 to 6) on every vehicle, the flee off the table of every fleeing unit, the acting
         unit's assault on each enemy and every Overwatch reaction; and each side's concession,
         at any time until the game is over."""
-        out, alone = self._activations(state, every=True)
+        out, alone = self._activations(state)
         if alone or state.current is None:
             return out + self._concessions(state)
         for s, units in enumerate(state.sides, 1):
@@ -593,42 +579,6 @@ class Op40kPlay(Play[Op40kState]):
 
     def _actions(self, unit: UnitState) -> tuple[str, ...]:
         return (HOLD,) if unit.hold_only else unit.actions
-
-    def _attacks(self, state: Op40kState) -> list[Event]:
-        """A few attacks on the first unit of each side still on the table, and the current
-        unit's assault: enough to kill units and flee them in a random game."""
-        if state.current is None:
-            return []
-        out: list[Event] = []
-        for s, units in enumerate(state.sides, 1):
-            found = next(((n, u) for n, u in enumerate(units, 1) if u.on_table), None)
-            if found is None:
-                continue
-            n, u = found
-            if u.vehicle:
-                out += [event("vehicle-damage", s, n, roll=r) for r in (2, 4, 6)]
-            else:
-                out += [event("shot", s, n, models=m) for m in sorted({1, u.left})]
-            if u.status == FLEEING:
-                out.append(event("off-table", s, n))
-        s, n = state.current
-        unit = state.unit(s, n)
-        if unit.action == ASSAULT and not state.assaulted and unit.status in (STEADY, RALLIED):
-            if len(state.sides) < 2:
-                out.append(event("assault", s, n, target=1, lost=min(1, unit.left), killed=0))
-            else:
-                enemies = state.sides[other(s) - 1]
-                t = next((t for t, e in enumerate(enemies, 1) if e.on_table), None)
-                if t is not None:
-                    enemy = enemies[t - 1]
-                    if enemy.vehicle:
-                        out.append(event("assault", s, n, target=t, lost=0, damage=5))
-                    else:
-                        out += [event("assault", s, n, target=t, lost=0,
-                                      killed=min(1, enemy.left)),
-                                event("assault", s, n, target=t, lost=min(1, unit.left),
-                                      killed=0)]
-        return out
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: Op40kState) -> Outcome:
@@ -762,12 +712,3 @@ def _effect(roll: int) -> str:
     if roll >= HOLD_ONLY_FROM:
         return HOLD_ONLY_EFFECT
     return SHAKEN_EFFECT
-
-
-PLAY = Op40kPlay()
-
-
-def _system(match: Match) -> RuleSystem[Op40kCatalog, Datasheet]:
-    """The game's RuleSystem, from the registry: this module is imported by the game's
-    package (its `play()`), so it does not import the package back."""
-    return cast(RuleSystem[Op40kCatalog, Datasheet], get_system(match.system))

@@ -117,6 +117,6 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         return RESOLVER
 
     def play(self) -> Play[Any]:
-        from listbuilder.systems.spaceempires.play import PLAY
+        from listbuilder.systems.spaceempires.play import SpaceEmpiresPlay
 
-        return PLAY
+        return SpaceEmpiresPlay(self)

@@ -40,7 +40,6 @@ from listbuilder.engine.match import (
     event,
     with_side,
 )
-from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.spaceempires.limits import Empire
 from listbuilder.systems.spaceempires.model import (
@@ -65,10 +64,6 @@ MAX_MAP_PLANETS = 60
 # Card kinds of the action deck (data/decks/action.yaml)
 MOVE_CARD, FORCE_CARD, LOOK_CARD, UPGRADE_CARD, CANCEL_CARD = (
     "move", "force", "look", "upgrade", "cancel-move")
-# How many choices of one sort `choices` offers per side: enough to vary a game, few enough
-# that a random walk still reaches the next phase.
-CHOICE_SPREAD = 4
-SPREAD = ("discard", "recruit", "join", "disband")  # kinds `choices` keeps short
 
 
 @dataclass(frozen=True)
@@ -254,9 +249,8 @@ def _start_side(player_name: str, catalog: SpaceEmpiresCatalog, roster_entries: 
                      recruits=(0,) * n_planets)
 
 
-def start_state(match: Match) -> SpaceEmpiresState:
-
-    system = _system(match)
+def start_state(match: Match,
+                system: RuleSystem[SpaceEmpiresCatalog, Chit]) -> SpaceEmpiresState:
     catalogs = [cast(SpaceEmpiresCatalog, p.catalog) for p in match.players]
     base = catalogs[0]
     cards = tuple(c for deck in base.decks for c in deck.cards)
@@ -350,6 +344,7 @@ def _unit_of(side: SideState, name: str) -> Chit:
 # -- the rules of play ------------------------------------------------------------------------
 
 class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
+    system: RuleSystem[SpaceEmpiresCatalog, Chit]
     settings: ClassVar[tuple[Setting, ...]] = (
         Setting("planets", "Planets on the map", 1, MAX_MAP_PLANETS, DEFAULT_MAP_PLANETS,
                 f"All the planets of your map, yours included (at most {MAX_MAP_PLANETS}); "
@@ -378,7 +373,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
     }
 
     def start(self, match: Match) -> SpaceEmpiresState:
-        return start_state(match)
+        return start_state(match, self.system)
 
     def apply(self, state: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         handler = getattr(self, "_" + ev.kind.replace("-", "_"))
@@ -733,22 +728,6 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         return s
 
     # -- what next ----------------------------------------------------------------------------
-    def choices(self, state: SpaceEmpiresState) -> list[Event]:
-        """The offers, with at most CHOICE_SPREAD of a side's chits or cards for each kind
-        that names one (the random games' short list), and no counts."""
-        out: list[Event] = []
-        named: Counter[tuple[str, int | None]] = Counter()
-        for ev in self._every_candidate(state):
-            key = (ev.kind, ev.side)
-            if ev.kind in SPREAD and named[key] >= CHOICE_SPREAD:
-                continue
-            if ev.kind == "concede" and state.turn < 2:
-                continue  # from turn 2 only: random games still reach a planet victory
-            if self._accepts(state, ev):
-                named[key] += 1
-                out.append(ev)
-        return out
-
     def offers(self, state: SpaceEmpiresState) -> list[Event]:
         """Every event the rules allow now: each card to draw, discard or play, each chit
         to add to a battle, lose, recruit (on each kind of planet) or disband, each planet to
@@ -1072,12 +1051,3 @@ def _battle_data(b: BattleState) -> dict[str, Any]:
             "suggested_losses": [list(x) for x in b.suggested],
             "retreats": b.loser})
     return data
-
-
-PLAY = SpaceEmpiresPlay()
-
-
-def _system(match: Match) -> RuleSystem[SpaceEmpiresCatalog, Chit]:
-    """The game's RuleSystem, from the registry: this module is imported by the game's
-    package (its `play()`), so it does not import the package back."""
-    return cast(RuleSystem[SpaceEmpiresCatalog, Chit], get_system(match.system))

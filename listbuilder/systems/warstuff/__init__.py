@@ -104,6 +104,6 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
         return RESOLVER
 
     def play(self) -> Play[Any]:
-        from listbuilder.systems.warstuff.play import PLAY
+        from listbuilder.systems.warstuff.play import WarStuffPlay
 
-        return PLAY
+        return WarStuffPlay(self)

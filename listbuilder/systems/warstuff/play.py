@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from listbuilder.engine.match import (
     Event,
@@ -29,7 +29,6 @@ from listbuilder.engine.match import (
     other,
     players_of,
 )
-from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
 from listbuilder.systems.warstuff.resolve import MAX_WOUNDS
@@ -191,6 +190,7 @@ class WarStuffState:
 
 
 class WarStuffPlay(Play[WarStuffState]):
+    system: RuleSystem[WarStuffCatalog, WarStuffUnit]
     rounds: ClassVar[int | None] = None  # the game lasts until one side is left
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won deployment: goes first in round 1", unit=False),
@@ -212,7 +212,7 @@ class WarStuffPlay(Play[WarStuffState]):
 
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> WarStuffState:
-        system = _system(match)
+        system = self.system
         fielded = [system.priced(catalog, player.roster)
                    for player, catalog in players_of(match, WarStuffCatalog)]
         warband_rules = [frozenset(r.casefold() for p in priced if p.entry.count > 0
@@ -426,42 +426,6 @@ class WarStuffPlay(Play[WarStuffState]):
         return replace(state, turn=turn if state.left_to_activate(turn) else None)
 
     # -- what may come next ------------------------------------------------------------------
-    def choices(self, state: WarStuffState) -> list[Event]:
-        if self.outcome(state).over:
-            return []
-        sides = range(1, len(state.sides) + 1)
-        if state.blow is not None:  # the dying Death Blow unit, first of all
-            dying = next((n, c) for (_, n, c), u in state.copies(state.blow)
-                         if u.alive and u.has("Death Blow"))
-            return [event("kill", state.blow, dying[0], copy=dying[1])]
-        if state.first is None:
-            return [event("first-turn", s) for s in sides]
-        out: list[Event] = []
-        if state.turn is None:
-            out.append(event("round-end"))
-        else:
-            out += self._activations(state, state.turn, False)
-        if state.commands is not None:
-            out += self._activations(state, state.commands[0], True)
-        for s in sides:
-            alive = [(w, u) for w, u in state.copies(s) if u.alive]
-            if not alive:
-                continue
-            (_, n, c), u = alive[0]
-            if u.most is None or u.wounds < u.most:
-                out.append(event("wound", s, n, copy=c))
-            if not u.stunned:
-                out.append(event("stun", s, n, copy=c))
-            if u.wounds or u.stunned:  # most kills come to units already hurt
-                out.append(event("kill", s, n, copy=c))
-            if len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
-                                            for _, e in state.copies(other(s))):
-                out.append(event("kill", s, n, copy=c, death_blow=True))
-            out += self._heals(state, s)
-            if state.round > 2:  # a concession now and then, once the game is under way
-                out.append(event("concede", s))
-        return out
-
     def offers(self, state: WarStuffState) -> list[Event]:
         """Every event the rules allow now: while a Death Blow unit is dying, its death and
         its blows (a wound, a stun or a kill of any enemy unit alive); else the deployment
@@ -538,27 +502,6 @@ class WarStuffPlay(Play[WarStuffState]):
                     for (_, t, tc), target in units
                     if (t, tc) != (n, c) and target.alive and (target.wounds or target.stunned)]
         return out
-
-    def _activations(self, state: WarStuffState, side: int, commanded: bool) -> list[Event]:
-        out = []
-        for (_, n, c), u in state.copies(side):
-            if not u.to_activate:
-                continue
-            for action in (RECOVER,) if u.stunned else (HOLD, RUN):
-                out.append(event("activate", side, n, action=action, copy=c, commanded=True)
-                           if commanded else event("activate", side, n, action=action, copy=c))
-        return out
-
-    def _heals(self, state: WarStuffState, side: int) -> list[Event]:
-        units = state.copies(side)
-        for (_, n, c), healer in units:
-            if not (healer.alive and healer.has("Healer") and healer.activated
-                    and healer.action not in NO_ATTACK and not healer.healed):
-                continue
-            for (_, t, tc), target in units:
-                if (t, tc) != (n, c) and target.alive and (target.wounds or target.stunned):
-                    return [event("heal", side, n, copy=c, target=t, target_copy=tc)]
-        return []
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: WarStuffState) -> Outcome:
@@ -679,12 +622,3 @@ def _settle(state: WarStuffState, acted: int) -> WarStuffState:
         return state
     turn = other(state.turn)
     return replace(state, turn=turn if state.left_to_activate(turn) else None)
-
-
-PLAY = WarStuffPlay()
-
-
-def _system(match: Match) -> RuleSystem[WarStuffCatalog, WarStuffUnit]:
-    """The game's RuleSystem, from the registry: this module is imported by the game's
-    package (its `play()`), so it does not import the package back."""
-    return cast(RuleSystem[WarStuffCatalog, WarStuffUnit], get_system(match.system))
