@@ -602,7 +602,7 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
     """Replay a match FILE (docs/match-format.md) and print where the game stands. Exit 0
     replayed, 1 an event breaks a rule (it is named, with its line and the fix), 2 the file
     can't be read."""
-    from listbuilder.engine.match import MatchError, replay, unit_words
+    from listbuilder.engine.match import MatchError, replay
     from listbuilder.engine.match_file import MatchFileError, read_match
 
     try:
@@ -646,7 +646,7 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
     for side, player in enumerate(game.players, 1):
         click.echo(f"{player.name}:")
         for unit in play.units(state, side):
-            rest = unit_words(unit)
+            rest = play.standing(unit).words()
             gone = "" if unit.get("alive", True) else " (gone)"
             click.echo(f"  {unit['unit']}. {unit['name']}{gone}" + (f": {rest}" if rest else ""))
     if outcome.over:

@@ -5,12 +5,14 @@ tests call it for each of the five (tests/test_contract.py), and the test game o
 tests/plugin_game, installed on its own beside a built wheel, passes it too
 (tests/test_wheel.py). It checks what the rest of Listbuilder relies on: the system is found
 through its entry point, its data loads from its package, the roster reads, validates and
-costs consistently, every entry gives a card, and the cards, sheet and rules print as PDFs.
+costs consistently, every entry gives a card, and the cards, sheet and rules print as PDFs;
+a system with a tracker plays random matches by its own offers (`check_play`).
 A failure is an AssertionError saying what to fix.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -73,3 +75,47 @@ def check_system(system: RuleSystem[Any, Any], legal_roster: str,
     if printing.printables(catalog, system).rules:
         assert printing.print_rules(catalog, system, printing.PrintOptions()).pdf.startswith(
             b"%PDF-"), f"{system.id}: the rules sheet is not a PDF"
+    check_play(system, legal_roster, library)
+
+
+def check_play(system: RuleSystem[Any, Any], legal_roster: str, library: Library | None = None,
+               games: int = 3, longest: int = 150) -> None:
+    """Assert that `system`'s tracker, if it has one, keeps the contract of
+    `listbuilder.engine.match.Play`: every kind's handler and checks exist; in `games`
+    seeded random matches of `legal_roster` against itself, each event picked from `offers`
+    is accepted, whose move it is (`acting`) is a side offered a move, every unit has its
+    row (`units`, `standing`), and the log replays to the state it was played to."""
+    from listbuilder.engine.match import Match, Player, Standing, push, replay
+
+    play = system.play()
+    if play is None:
+        return
+    for name, kind in play.kinds.items():
+        for method in (kind.method(name), *kind.checks):
+            assert callable(getattr(play, method, None)), (
+                f"{system.id}: event kind {name!r} names {method!r}, which its Play lacks")
+    library = library or Library()
+    loaded = library.read_roster(legal_roster, f"<{system.id} contract roster>")
+    players = tuple(Player(name, loaded.roster, legal_roster, loaded.catalog)
+                    for name in ("One", "Two"))
+    for seed in range(games):
+        pick = random.Random(seed)
+        match = Match(system.id, players)
+        state = play.start(match)
+        for _ in range(longest):
+            offered = play.offers(state)
+            if play.outcome(state).over:
+                assert not offered, f"{system.id}: the game is over, yet offers {offered[0]}"
+                break
+            assert offered, f"{system.id}: nothing offered after {len(match.events)} events"
+            side, _ = play.acting(state)
+            assert side is None or side in {ev.side for ev in offered}, (
+                f"{system.id}: acting names side {side}, which is offered no move")
+            moves = [ev for ev in offered if ev.kind != "concede"] or offered
+            match, state = push(play, match, state, pick.choice(moves))
+        for side in (1, 2):
+            for unit in play.units(state, side):
+                assert {"unit", "name", "alive"} <= set(unit), f"{system.id}: a row lacks them"
+                assert isinstance(play.standing(unit), Standing)
+        assert play.to_data(replay(play, match)) == play.to_data(state), (
+            f"{system.id}: the log does not replay to the state it was played to")

@@ -109,6 +109,16 @@ class Kind:
     words: Mapping[str, tuple[str, str] | Mapping[str, str] | str] = field(
         default_factory=dict)
     asks: Mapping[str, str] = field(default_factory=dict)  # words beside a value's box
+    # How `Play.apply` applies it: the checks its rules make first, then its handler, each a
+    # method of the game's Play taking (state, event), by name; "" names the handler after
+    # the kind ("round-end" -> "_round_end"). `live`: the unit it names must be on the table
+    # (`Play.absent`), checked before anything else.
+    handler: str = ""
+    checks: tuple[str, ...] = ()
+    live: bool = True
+
+    def method(self, kind: str) -> str:
+        return self.handler or "_" + kind.replace("-", "_")
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,18 @@ class Refused(Exception):
         super().__init__(message)
         self.message = message
         self.fix = fix
+
+
+def not_in_catalog(name: str) -> Refused:
+    """An entry whose unit the catalog doesn't know: it never takes the table."""
+    return Refused(f"{name} names no unit in the catalog, so it is not on the table",
+                   "Fix the roster, or leave this entry out of the game.")
+
+
+def gone(name: str, how: str) -> Refused:
+    """A unit that has left the table: `how` says how ("destroyed", "dead", "fled off the
+    table")."""
+    return Refused(f"{name} is {how}", "Pick a unit still on the table.")
 
 
 class MatchError(Exception):
@@ -181,6 +203,12 @@ class Standing:
     chips: tuple[str, ...] = ()
     details: str = ""
 
+    def words(self) -> str:
+        """The row as one line of text (the command line's): "models 7/10; fleeing; 120 pts"."""
+        tracks = [f"{t.label} {t.value}/{t.of}" if t.of else f"{t.label} {t.value}"
+                  for t in self.tracks]
+        return "; ".join(part for part in (*tracks, *self.chips, self.details) if part)
+
 
 class Play(Generic[S]):
     """A game's rules of play, built with its system (`RuleSystem.play()`) as its `Cards` and
@@ -201,8 +229,28 @@ class Play(Generic[S]):
 
     def apply(self, state: S, event: Event) -> S:
         """The state after `event`; `Refused` when the rules forbid it now. `event` is
-        already checked against its `Kind` (known kind, side and unit in range)."""
-        raise NotImplementedError
+        already checked against its `Kind` (known kind, side and unit in range). The same for
+        every game: a unit not on the table is refused (`absent`), then the kind's checks
+        run and its handler applies it (`Kind`), and the state is settled (`settle`)."""
+        kind = self.kinds[event.kind]
+        if kind.unit and kind.live and event.side is not None and event.unit is not None:
+            refusal = self.absent(state, event.side, event.unit)
+            if refusal is not None:
+                raise refusal
+        for check in kind.checks:
+            getattr(self, check)(state, event)
+        return self.settle(getattr(self, kind.method(event.kind))(state, event), event)
+
+    def absent(self, state: S, side: int, unit: int) -> Refused | None:
+        """Why a unit can't be acted on, as `not_in_catalog` or `gone` words it; None while
+        it is on the table. The default: every unit always is."""
+        return None
+
+    def settle(self, state: S, event: Event) -> S:
+        """The state after any event, `event`, set right where an event may leave it
+        unfinished (a side left with nothing to activate passes its turn). The default: as
+        it is."""
+        return state
 
     def offers(self, state: S) -> list[Event]:
         """Every event the rules allow now, as the tracker's buttons and what the property
@@ -229,6 +277,11 @@ class Play(Generic[S]):
         expect next, in a few words ("activate a unit, or end the round"): the line under the
         tracker's score. The default: nothing said; the score's headline stands alone."""
         return None, ""
+
+    def current(self, state: S) -> tuple[int, int] | None:
+        """The unit (side, number) whose activation is under way, which the tracker marks and
+        scrolls to; None where the rules say none (the default)."""
+        return None
 
     def standing(self, unit: Mapping[str, Any]) -> Standing:
         """A unit of `units` as the tracker's row draws it. The default: every value in small
@@ -413,6 +466,11 @@ def _step(play: Play[S], match: Match, state: S, ev: Event, position: int) -> S:
         return play.apply(state, ev)
     except Refused as exc:
         raise MatchError(position, ev, exc.message, exc.fix) from None
+
+
+def concessions(sides: int, over: bool = False, gone: Iterable[int] = ()) -> list[Event]:
+    """Each side's concession, offered at any time until the game is over (once a side)."""
+    return [] if over else [event("concede", s) for s in range(1, sides + 1) if s not in gone]
 
 
 def undo(match: Match) -> Match:

@@ -193,7 +193,8 @@ def test_the_roll_off_winner_takes_the_first_turn_of_every_round() -> None:
     then alternate, the winner first in every round."""
     assert "first turn" in refused(act(1, TROOPERS)).message
     assert "first turn" in refused(wound(1, TROOPERS, 1)).message
-    assert "already took the first turn" in refused(*START, event("first-turn", 2)).message
+    assert "already won the roll-off and goes first" in refused(
+        *START, event("first-turn", 2)).message
     assert [e.kind for e in moves(PLAY.start(TWO))] == ["first-turn", "first-turn"]
     state = play(event("first-turn", 2))
     assert (state.first, state.turn) == (2, 2)

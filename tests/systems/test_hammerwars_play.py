@@ -448,7 +448,7 @@ def test_an_entry_naming_no_card_never_deploys() -> None:
     odd = game(Player("Sam", odd_roster, BEN.text, BEN.catalog))
     state = play(match=odd)
     assert unit(state, 1, 6)["known"] is False and unit(state, 1, 6)["in_pool"] == 0
-    assert "names no unit card" in refused(event("roll-off", 1, first=True),
+    assert "names no unit in the catalog" in refused(event("roll-off", 1, first=True),
                                            event("deploy", 1, 6), match=odd).message
 
 

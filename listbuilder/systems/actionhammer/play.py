@@ -16,19 +16,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from listbuilder.engine.alternating import Alternating
 from listbuilder.engine.match import (
     Event,
     Kind,
     Match,
     MatchError,
     Outcome,
-    Play,
     Refused,
     Setting,
     Standing,
     Track,
     Value,
+    concessions,
     event,
+    gone,
+    not_in_catalog,
     other,
     players_of,
     with_side,
@@ -122,6 +125,10 @@ class ActionHammerState:
     def objectives(self) -> int:
         return len(self.control)
 
+    def waiting(self, side: int) -> list[tuple[int, str]]:
+        return [(n, self.unit(side, n).name) for n in self.table_units(side)
+                if not self.unit(side, n).activated]
+
     def unit(self, side: int, number: int) -> UnitState:
         return self.sides[side - 1][number - 1]
 
@@ -178,7 +185,7 @@ class ActionHammerState:
         return any(u.alive for u in self.sides[side - 1])
 
 
-class ActionHammerPlay(Play[ActionHammerState]):
+class ActionHammerPlay(Alternating[ActionHammerState]):
     system: RuleSystem[ActionHammerCatalog, Datasheet]
     rounds: ClassVar[int | None] = ROUNDS
     settings: ClassVar[tuple[Setting, ...]] = (
@@ -189,15 +196,18 @@ class ActionHammerPlay(Play[ActionHammerState]):
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the deployment roll-off: takes the first turn", unit=False),
         "morale": Kind("Morale test at the start of its activation", values={"passed": bool},
-                        words={"passed": ("passed", "failed")}),
+                        words={"passed": ("passed", "failed")},
+                        checks=("_begun", "_tested_first", "_may_activate")),
         "activate": Kind("Activate", values={"stance": str, "objective": int},
                          optional=("stance", "objective"),
                          asks={"stance": "Stance",
-                               "objective": "Ended at objective (0: none)"}),
-        "wound": Kind("Wounds suffered", values={"wounds": int}, asks={"wounds": "Wounds"}),
+                               "objective": "Ended at objective (0: none)"},
+                         checks=("_begun", "_tested_first", "_may_activate")),
+        "wound": Kind("Wounds suffered", values={"wounds": int}, asks={"wounds": "Wounds"},
+                      checks=("_begun", "_tested_first", "_bodyguard_first")),
         "remove": Kind("Models removed (out of coherency)", values={"models": int},
-                       asks={"models": "Models"}),
-        "end-turn": Kind("End the turn", unit=False),
+                       asks={"models": "Models"}, checks=("_begun", "_tested_first",)),
+        "end-turn": Kind("End the turn", unit=False, checks=("_begun", "_tested_first")),
         "concede": Kind("Concede the game", unit=False),
     }
 
@@ -228,41 +238,35 @@ class ActionHammerPlay(Play[ActionHammerState]):
                                  vp=(0,) * len(sides))
 
     # -- events ------------------------------------------------------------------------------
-    def apply(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
-        if ev.kind == "concede":  # any time, a tested unit's activation pending or not
-            return replace(state, conceded=ev.side or 1, turn=None, tested=None)
-        if ev.kind == "first-turn":
-            return self._first_turn(state, ev.side or 1)
+    def absent(self, state: ActionHammerState, side: int, unit: int) -> Refused | None:
+        found = state.unit(side, unit)
+        if not found.known:
+            return not_in_catalog(found.name)
+        return None if found.alive else gone(found.name, "destroyed")
+
+    def _concede(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        """Any time, a tested unit's activation pending or not: the game is over."""
+        return replace(state, conceded=ev.side or 1, turn=None, tested=None)
+
+    def _begun(self, state: ActionHammerState, ev: Event) -> None:
         if state.turn is None:
             raise Refused("the battle has not begun: nobody has taken the first turn",
                           "Record first-turn for the side that won the deployment roll-off.")
+
+    def _tested_first(self, state: ActionHammerState, ev: Event) -> None:
+        """A unit that has taken its morale test activates next, before anything else."""
         if state.tested is not None and not (
                 ev.kind == "activate" and ev.side == state.tested[0]
                 and ev.unit in state.members(*state.tested)):
             side, number = state.tested
             raise Refused(f"{state.unit(side, number).name} has taken its morale test and "
                           "activates now", f"Record side {side}'s unit {number}'s activation.")
-        if ev.kind == "end-turn":
-            return _settle(self._end_turn(state, ev.side or 1))
-        side, number = ev.side or 1, ev.unit or 1
-        unit = state.unit(side, number)
-        if not unit.known:
-            raise Refused(f"{unit.name} names no datasheet of the catalog, so it is not on "
-                          "the table", "Fix the roster, or leave this entry out of the game.")
-        if not unit.alive:
-            raise Refused(f"{unit.name} has been destroyed", "Pick a unit still on the table.")
-        handler = {"morale": self._morale, "activate": self._activate,
-                   "wound": self._wound, "remove": self._remove}[ev.kind]
-        return _settle(handler(state, side, number, unit, ev))
 
-    def _first_turn(self, state: ActionHammerState, side: int) -> ActionHammerState:
-        if state.first is not None:
-            raise Refused(f"side {state.first} already took the first turn",
-                          "The roll-off is won once a game: undo it to change who won.")
-        return replace(state, first=side, turn=side)
+    def settle(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        return _settle(state)
 
-    def _may_activate(self, state: ActionHammerState, side: int, number: int,
-                      unit: UnitState) -> None:
+    def _may_activate(self, state: ActionHammerState, ev: Event) -> None:
+        side, _, unit = _at(state, ev)
         if state.turn != side:
             raise Refused(f"it is side {state.turn}'s turn",
                           f"A player activates units only in their own turn: side "
@@ -271,9 +275,8 @@ class ActionHammerPlay(Play[ActionHammerState]):
             raise Refused(f"{unit.name} has already activated this turn",
                           "Activate another unit, or end the turn.")
 
-    def _morale(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
-                ev: Event) -> ActionHammerState:
-        self._may_activate(state, side, number, unit)
+    def _morale(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        side, number, unit = _at(state, ev)
         if not state.morale_due(side, number):
             why = ("it is Fearless" if any(state.unit(side, n).fearless
                                            for n in state.members(side, number))
@@ -289,9 +292,8 @@ class ActionHammerPlay(Play[ActionHammerState]):
                 tests=(*u.tests, "passed" if passed else "failed")))
         return replace(state, tested=(side, number))
 
-    def _activate(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
-                  ev: Event) -> ActionHammerState:
-        self._may_activate(state, side, number, unit)
+    def _activate(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        side, number, unit = _at(state, ev)
         members = state.members(side, number)
         tested = state.tested is not None
         if not tested and state.morale_due(side, number):
@@ -332,17 +334,16 @@ class ActionHammerPlay(Play[ActionHammerState]):
                 objective=u.objective if where is None else where))
         return replace(state, tested=None)
 
-    def _bodyguard_first(self, state: ActionHammerState, side: int, number: int,
-                         unit: UnitState) -> None:
+    def _bodyguard_first(self, state: ActionHammerState, ev: Event) -> None:
+        side, number, unit = _at(state, ev)
         if unit.leader and len(state.members(side, number)) > 1:
             guard = unit.partner
             raise Refused(f"{unit.name}'s Bodyguard, {state.unit(side, guard).name}, takes "
                           "the hits first", f"Record the wounds on side {side}'s unit {guard} "
                                             "until it is destroyed.")
 
-    def _wound(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
-               ev: Event) -> ActionHammerState:
-        self._bodyguard_first(state, side, number, unit)
+    def _wound(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        side, number, unit = _at(state, ev)
         wounds = int(ev.get("wounds"))
         if not 1 <= wounds <= unit.wounds_left:
             rest = (f"; record the rest on its Leader, unit {unit.partner}"
@@ -357,8 +358,8 @@ class ActionHammerPlay(Play[ActionHammerState]):
         return state.with_unit(side, number, replace(
             unit, left=unit.left - lost, hurt=hurt, taken=unit.taken + wounds))
 
-    def _remove(self, state: ActionHammerState, side: int, number: int, unit: UnitState,
-                ev: Event) -> ActionHammerState:
+    def _remove(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        side, number, unit = _at(state, ev)
         models = int(ev.get("models"))
         if not 1 <= models <= unit.left:
             raise Refused(f"{unit.name} has {unit.left} models left, so 1 to {unit.left} can "
@@ -368,7 +369,8 @@ class ActionHammerPlay(Play[ActionHammerState]):
         return state.with_unit(side, number, replace(unit, left=left,
                                                      hurt=unit.hurt if left else 0))
 
-    def _end_turn(self, state: ActionHammerState, side: int) -> ActionHammerState:
+    def _end_turn(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        side = ev.side or 1
         if state.turn != side:
             raise Refused(f"it is side {state.turn}'s turn, not side {side}'s",
                           f"End side {state.turn}'s turn.")
@@ -408,11 +410,12 @@ class ActionHammerPlay(Play[ActionHammerState]):
             return []
         if state.first is None:
             return [event("first-turn", s) for s in range(1, len(state.sides) + 1)
-                    ] + _concessions(state)
+                    ] + concessions(len(state.sides), state.ended)
         if state.tested is not None:
             side, number = state.tested
             return [ev for n in state.members(side, number)
-                    for ev in self._every_activation(state, side, n)] + _concessions(state)
+                    for ev in self._every_activation(state, side, n)
+                    ] + concessions(len(state.sides), state.ended)
         assert state.turn is not None
         side = state.turn
         out: list[Event] = []
@@ -433,7 +436,7 @@ class ActionHammerPlay(Play[ActionHammerState]):
                     out += [event("wound", s, n, wounds=w) for w in sorted({1, u.wounds_left})]
                 if u.left >= MULTI_MODEL:
                     out += [event("remove", s, n, models=m) for m in (1, u.left)]
-        return out + _concessions(state)
+        return out + concessions(len(state.sides), state.ended)
 
     def _every_activation(self, state: ActionHammerState, side: int,
                           number: int) -> list[Event]:
@@ -545,6 +548,9 @@ class ActionHammerPlay(Play[ActionHammerState]):
                 "tests": list(u.tests)})
         return out
 
+    def current(self, state: ActionHammerState) -> tuple[int, int] | None:
+        return state.tested
+
     def acting(self, state: ActionHammerState) -> tuple[int | None, str]:
         if state.ended:
             return None, ""
@@ -583,9 +589,10 @@ class ActionHammerPlay(Play[ActionHammerState]):
         return Standing(tuple(tracks), tuple(chips), details)
 
 
-def _concessions(state: ActionHammerState) -> list[Event]:
-    """Each side's concession: any time until the game is over."""
-    return [event("concede", s) for s in range(1, len(state.sides) + 1)]
+def _at(state: ActionHammerState, ev: Event) -> tuple[int, int, UnitState]:
+    """The side, number and state of the unit an event names."""
+    side, number = ev.side or 1, ev.unit or 1
+    return side, number, state.unit(side, number)
 
 
 def _settle(state: ActionHammerState) -> ActionHammerState:

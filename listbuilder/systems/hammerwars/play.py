@@ -27,6 +27,7 @@ from listbuilder.engine.match import (
     Track,
     Value,
     event,
+    not_in_catalog,
     other,
     players_of,
     with_side,
@@ -64,6 +65,10 @@ UNKNOWN = "not in the catalog"
 DEPLOYMENT = "deployment"
 COMBAT = "combat"
 
+# the checks of every event while the game is played (not once it has ended, nor before
+# the roll-off), and of a side's own phase
+PLAYING = ("_not_ended", "_rolled")
+MY_TURN = (*PLAYING, "_my_turn")
 
 @dataclass(frozen=True)
 class UnitState:
@@ -159,19 +164,24 @@ class HammerWarsPlay(Play[HammerWarsState]):
     system: RuleSystem[HammerWarsCatalog, HwUnit]
     kinds: ClassVar[Mapping[str, Kind]] = {
         "roll-off": Kind("Won the roll-off", unit=False, values={"first": bool},
-                         words={"first": ("and goes first", "and lets the other side go first")}),
-        "deploy": Kind("Deploy a model from the pool"),
-        "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False),
+                         words={"first": ("and goes first", "and lets the other side go first")},
+                         checks=("_not_ended",)),
+        "deploy": Kind("Deploy a model from the pool", checks=MY_TURN),
+        "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False,
+                               checks=MY_TURN),
         "hit": Kind("Lives lost", values={"lives": int, "model": int},
                     optional=("lives", "model"),
-                    asks={"lives": "Lives lost", "model": "Which model"}),
-        "end-turn": Kind("Combat phase done: play passes", unit=False),
-        "round-end": Kind("End the round", side=False, unit=False),
+                    asks={"lives": "Lives lost", "model": "Which model"},
+                    checks=PLAYING),
+        "end-turn": Kind("Combat phase done: play passes", unit=False,
+                         checks=MY_TURN),
+        "round-end": Kind("End the round", side=False, unit=False, checks=PLAYING),
         "declare": Kind("Declare the goal's objective", unit=False,
-                        values={"objective": int}, asks={"objective": "Objective"}),
+                        values={"objective": int}, asks={"objective": "Objective"},
+                        checks=PLAYING),
         "goal": Kind("The goal at the end", unit=False, values={"met": bool},
-                     words={"met": ("is met", "is not met")}),
-        "concede": Kind("Concede the game", unit=False),
+                     words={"met": ("is met", "is not met")}, checks=("_ended",)),
+        "concede": Kind("Concede the game", unit=False, checks=("_not_ended",)),
     }
 
     # -- the start ---------------------------------------------------------------------------
@@ -194,50 +204,48 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return HammerWarsState(sides=tuple(sides))
 
     # -- events ------------------------------------------------------------------------------
-    def apply(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+    def absent(self, state: HammerWarsState, side: int, unit: int) -> Refused | None:
+        found = state.side(side).unit(unit)
+        return None if found.known else not_in_catalog(found.name)
+
+    def _not_ended(self, state: HammerWarsState, ev: Event) -> None:
         if state.ended:
-            if ev.kind == "goal":
-                return self._goal(state, ev.side or 1, bool(ev.get("met")))
             waiting = [s for s in range(1, len(state.sides) + 1) if state.goal_pending(s)]
             raise Refused(f"the game has ended ({state.ended}): only the goals are left to "
                           "score", f"Record whether side {waiting[0]} met its goal."
                           if waiting else "Nothing is left to record.")
-        if ev.kind == "concede":  # any time before the game ends, the roll-off too
-            return replace(state, conceded=ev.side or 1)
-        if ev.kind == "goal":
+
+    def _ended(self, state: HammerWarsState, ev: Event) -> None:
+        if not state.ended:
             raise Refused("goals are scored when the game ends, once a morale counter "
                           "reaches 0", "Record it then; declare a Deception or Duty "
                           "objective with 'declare' meanwhile.")
-        if ev.kind == "roll-off":
-            return self._roll_off(state, ev.side or 1, bool(ev.get("first")))
+
+    def _rolled(self, state: HammerWarsState, ev: Event) -> None:
         if state.first is None:
             raise Refused("nobody has won the roll-off yet",
                           "Record the roll-off first: who won it, and whether they go first.")
-        if ev.kind == "round-end":
-            return self._round_end(state)
+
+    def _concede(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """Any time before the game ends, the roll-off too."""
+        return replace(state, conceded=ev.side or 1)
+
+    def _end_deployment(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         side = ev.side or 1
-        if ev.kind == "declare":
-            return self._declare(state, side, ev.get("objective"))
-        if ev.kind == "hit":
-            return self._hit(state, side, ev.unit or 1, ev.get("lives", 1),
-                             ev.get("model", 1))
-        self._my_turn(state, side, ev.kind)
-        if ev.kind == "deploy":
-            return self._deploy(state, side, ev.unit or 1)
-        if ev.kind == "end-deployment":
-            if state.phase != DEPLOYMENT:
-                raise Refused(f"side {side}'s deployment phase is already over",
-                              "Record the end of the combat phase with end-turn.")
-            # pts left unspent are lost; xp stays
-            return replace(state.with_side(side, replace(state.side(side), pts=0)),
-                           phase=COMBAT)
-        assert ev.kind == "end-turn"
+        if state.phase != DEPLOYMENT:
+            raise Refused(f"side {side}'s deployment phase is already over",
+                          "Record the end of the combat phase with end-turn.")
+        # pts left unspent are lost; xp stays
+        return replace(state.with_side(side, replace(state.side(side), pts=0)), phase=COMBAT)
+
+    def _end_turn(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         if state.phase != COMBAT:
-            raise Refused(f"side {side} is still deploying",
+            raise Refused(f"side {ev.side} is still deploying",
                           "Record end-deployment first, then the combat phase.")
         return _begin_turn(replace(state, step=state.step + 1))
 
-    def _roll_off(self, state: HammerWarsState, winner: int, first: bool) -> HammerWarsState:
+    def _roll_off(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        winner, first = ev.side or 1, bool(ev.get("first"))
         if state.first is not None:
             raise Refused(f"the roll-off is done: side {state.first} goes first",
                           "Undo the roll-off to change who goes first.")
@@ -250,7 +258,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
         order = tuple(s for s in (goes_first, other(goes_first)) if state.present(s))
         return _begin_turn(replace(state, first=goes_first, order=order, step=0))
 
-    def _my_turn(self, state: HammerWarsState, side: int, kind: str) -> None:
+    def _my_turn(self, state: HammerWarsState, ev: Event) -> None:
+        side, kind = ev.side or 1, ev.kind
         if state.active is None:
             raise Refused(f"both sides have played round {state.round}",
                           "End the round with round-end.")
@@ -259,15 +268,13 @@ class HammerWarsPlay(Play[HammerWarsState]):
                    else f"Record side {state.active}'s {state.phase} phase first.")
             raise Refused(f"it is side {state.active}'s turn, not side {side}'s", fix)
 
-    def _deploy(self, state: HammerWarsState, side_no: int, number: int) -> HammerWarsState:
+    def _deploy(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        side_no, number = ev.side or 1, ev.unit or 1
         side = state.side(side_no)
         unit = side.unit(number)
         if state.phase != DEPLOYMENT:
             raise Refused(f"side {side_no}'s deployment phase is over this turn",
                           "Deploy in the next turn's deployment phase.")
-        if not unit.known:
-            raise Refused(f"{unit.name} names no unit card, so it has nothing to deploy",
-                          "Fix the roster, or leave this entry out of the game.")
         if unit.in_pool < 1:
             raise Refused(f"no {unit.name} is left in the pool ({len(unit.on_table)} on the "
                           "table)", "A killed model returns to the pool; deploy another type.")
@@ -282,8 +289,9 @@ class HammerWarsPlay(Play[HammerWarsState]):
                        units=_with(side.units, number, unit))
         return state.with_side(side_no, side)
 
-    def _hit(self, state: HammerWarsState, side_no: int, number: int, lives: Any,
-             model: Any) -> HammerWarsState:
+    def _hit(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        side_no, number = ev.side or 1, ev.unit or 1
+        lives, model = ev.get("lives", 1), ev.get("model", 1)
         side = state.side(side_no)
         unit = side.unit(number)
         if not unit.on_table:
@@ -321,7 +329,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 killed_hero=enemy.killed_hero or unit.category == HERO))
         return _check_morale(state)
 
-    def _round_end(self, state: HammerWarsState) -> HammerWarsState:
+    def _round_end(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         if state.active is not None:
             raise Refused(f"side {state.active} has not finished its turn in round "
                           f"{state.round}", f"Record side {state.active}'s "
@@ -336,7 +344,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
             return state
         return _begin_turn(replace(state, round=state.round + 1, step=0))
 
-    def _declare(self, state: HammerWarsState, side_no: int, objective: Any) -> HammerWarsState:
+    def _declare(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        side_no, objective = ev.side or 1, ev.get("objective")
         side = state.side(side_no)
         if side.goal not in DECLARED_GOALS:
             has = f"is {side.goal}" if side.goal else "is not in its roster"
@@ -350,7 +359,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
                           f"{objective}", "Give the marker written down before the game.")
         return state.with_side(side_no, replace(side, objective=objective))
 
-    def _goal(self, state: HammerWarsState, side_no: int, met: bool) -> HammerWarsState:
+    def _goal(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        side_no, met = ev.side or 1, bool(ev.get("met"))
         side = state.side(side_no)
         if side.goal is None:
             raise Refused(f"side {side_no}'s roster has no secret goal",

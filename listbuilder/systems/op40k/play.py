@@ -14,17 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from listbuilder.engine.alternating import Alternating
 from listbuilder.engine.match import (
     Event,
     Kind,
     Match,
     Outcome,
-    Play,
     Refused,
     Standing,
     Track,
     Value,
+    concessions,
     event,
+    gone,
+    not_in_catalog,
     other,
     players_of,
     with_side,
@@ -117,8 +120,8 @@ class Op40kState:
         units = with_side(self.sides[side - 1], number, unit)
         return replace(self, sides=with_side(self.sides, side, units))
 
-    def left_to_activate(self, side: int) -> bool:
-        return side <= len(self.sides) and any(u.to_activate for u in self.sides[side - 1])
+    def waiting(self, side: int) -> list[tuple[int, str]]:
+        return [(n, u.name) for n, u in enumerate(self.sides[side - 1], 1) if u.to_activate]
 
     @property
     def pending_tests(self) -> tuple[tuple[int, int], ...]:
@@ -138,30 +141,35 @@ def _halved(before: int, left: int) -> bool:
     return left > 0 and 2 * left <= before
 
 
-class Op40kPlay(Play[Op40kState]):
+class Op40kPlay(Alternating[Op40kState]):
     system: RuleSystem[Op40kCatalog, Datasheet]
     rounds: ClassVar[int | None] = ROUNDS
     kinds: ClassVar[Mapping[str, Kind]] = {
-        "first-turn": Kind("Won the roll-off: goes first this round", unit=False),
-        "activate": Kind("Activate", values={"action": str}),
+        "first-turn": Kind("Won the roll-off: goes first this round", unit=False,
+                           checks=("_no_test_pending", "_none_activated")),
+        "activate": Kind("Activate", values={"action": str}, checks=("_may_activate",)),
         "rally": Kind("Fleeing: morale test to activate", values={"passed": bool},
-                      words={"passed": ("passed", "failed")}),
+                      words={"passed": ("passed", "failed")}, checks=("_may_activate",)),
         "vehicle-test": Kind("Shaken: Quality test to activate", values={"passed": bool},
-                             words={"passed": ("passed", "failed")}),
+                             words={"passed": ("passed", "failed")},
+                             checks=("_may_activate",)),
         "shot": Kind("Models removed by shooting", values={"models": int},
-                     asks={"models": "Models removed"}),
+                     asks={"models": "Models removed"}, checks=("_in_round",)),
         "assault": Kind("Assault result", values={"target": int, "lost": int, "killed": int,
                                                   "damage": int},
                         optional=("killed", "damage"),
                         asks={"target": "Enemy unit", "lost": "Models it lost",
-                              "killed": "Models it killed", "damage": "Damage roll (D6)"}),
+                              "killed": "Models it killed", "damage": "Damage roll (D6)"},
+                        checks=("_in_round", "_no_test_pending")),
         "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int},
-                               asks={"roll": "The roll (D6)"}),
+                               asks={"roll": "The roll (D6)"}, checks=("_in_round",)),
         "morale": Kind("Morale test", values={"passed": bool},
                        words={"passed": ("passed", "failed")}),
         "off-table": Kind("Fled off the table"),
-        "react": Kind("Overwatch: fires at a moving enemy (once a round)"),
-        "round-end": Kind("End the round", side=False, unit=False),
+        "react": Kind("Overwatch: fires at a moving enemy (once a round)",
+                      checks=("_in_round",)),
+        "round-end": Kind("End the round", side=False, unit=False,
+                          checks=("_no_test_pending", "all_activated")),
         "concede": Kind("Concede the game", unit=False),
     }
 
@@ -187,48 +195,30 @@ class Op40kPlay(Play[Op40kState]):
         return Op40kState(names=tuple(p.name for p in match.players), sides=tuple(sides))
 
     # -- events ------------------------------------------------------------------------------
-    def apply(self, state: Op40kState, ev: Event) -> Op40kState:
-        if ev.kind == "concede":  # any time, a morale test due or not: the game is over
-            return replace(state, conceded=ev.side or 1, over=True, turn=None, ready=None)
-        if ev.kind == "round-end":
-            return self._round_end(state)
-        if ev.kind == "first-turn":
-            return self._first_turn(state, ev.side or 1)
-        side, number = ev.side or 1, ev.unit or 1
-        unit = state.unit(side, number)
-        if unit.status == UNKNOWN:
-            raise Refused(f"{unit.name} names no unit in the catalog, so it is not on the "
-                          "table", "Fix the roster, or leave this entry out of the game.")
-        if not unit.on_table:
-            raise Refused(f"{unit.name} is {unit.status}", "Pick a unit still on the table.")
-        handler = {"activate": self._activate, "rally": self._rally,
-                   "vehicle-test": self._vehicle_test, "shot": self._shot,
-                   "assault": self._assault, "vehicle-damage": self._vehicle_damage,
-                   "morale": self._morale, "off-table": self._off_table,
-                   "react": self._react}[ev.kind]
-        return handler(state, side, number, unit, ev)
+    def absent(self, state: Op40kState, side: int, unit: int) -> Refused | None:
+        found = state.unit(side, unit)
+        if found.status == UNKNOWN:
+            return not_in_catalog(found.name)
+        return None if found.on_table else gone(found.name, found.status)
 
-    def _no_test_pending(self, state: Op40kState) -> None:
+    def _concede(self, state: Op40kState, ev: Event) -> Op40kState:
+        """Any time, a morale test due or not: the game is over."""
+        return replace(state, conceded=ev.side or 1, over=True, turn=None, ready=None)
+
+    def _no_test_pending(self, state: Op40kState, ev: Event | None = None) -> None:
         for side, number in state.pending_tests:
             name = state.unit(side, number).name
             raise Refused(f"{name} (side {side}) must take its morale test first",
                           f"Record a morale test for side {side}'s unit {number}.")
 
-    def _first_turn(self, state: Op40kState, side: int) -> Op40kState:
-        self._no_test_pending(state)
-        if state.first is not None:
-            raise Refused(f"side {state.first} already won this round's roll-off",
-                          "Undo that event to change who goes first.")
+    def _none_activated(self, state: Op40kState, ev: Event) -> None:
         if any(u.activated for units in state.sides for u in units):
             raise Refused("units have already activated this round",
                           "Record the roll-off before the round's first activation.")
-        # the winner goes first; with nothing left to activate, the other side does
-        turn = side if state.left_to_activate(side) else other(side)
-        return replace(state, first=side,
-                       turn=turn if state.left_to_activate(turn) else None)
 
-    def _may_activate(self, state: Op40kState, side: int, number: int, unit: UnitState) -> None:
+    def _may_activate(self, state: Op40kState, ev: Event) -> None:
         """What every way of starting an activation (activate, rally, vehicle-test) needs."""
+        side, number, unit = _at(state, ev)
         self._no_test_pending(state)
         if state.ready is not None and state.ready != (side, number):
             ready = state.unit(*state.ready)
@@ -240,23 +230,18 @@ class Op40kPlay(Play[Op40kState]):
         if unit.activated:
             raise Refused(f"{unit.name} has already activated in round {state.round}",
                           "Activate a unit that has not, or end the round.")
-        if state.turn != side:
-            raise Refused(f"it is side {state.turn}'s turn to activate a unit",
-                          "Players take turns activating one unit each.")
+        self.turn_is(state, side)
 
     def _done(self, state: Op40kState, side: int, number: int, unit: UnitState,
               action: str) -> Op40kState:
         """The unit's activation is spent: the turn passes to the other side while it has units
         to activate, else stays; None when both are done."""
         state = state.with_unit(side, number, replace(unit, activated=True, action=action))
-        turn: int | None = other(side)
-        if not state.left_to_activate(other(side)):
-            turn = side if state.left_to_activate(side) else None
-        return replace(state, turn=turn, current=(side, number), assaulted=False, ready=None)
+        return replace(self.passed(state, side), current=(side, number), assaulted=False,
+                       ready=None)
 
-    def _activate(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                  ev: Event) -> Op40kState:
-        self._may_activate(state, side, number, unit)
+    def _activate(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if unit.status == FLEEING:
             raise Refused(f"{unit.name} is fleeing: it must pass a morale test to activate",
                           f"Record a rally test for side {side}'s unit {number}.")
@@ -272,9 +257,8 @@ class Op40kPlay(Play[Op40kState]):
                           f"Take one of: {', '.join(allowed)}.")
         return self._done(state, side, number, unit, action)
 
-    def _rally(self, state: Op40kState, side: int, number: int, unit: UnitState,
-               ev: Event) -> Op40kState:
-        self._may_activate(state, side, number, unit)
+    def _rally(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if unit.status != FLEEING:
             raise Refused(f"{unit.name} is not fleeing, so it needs no test to activate",
                           "Record its activation.")
@@ -286,9 +270,8 @@ class Op40kPlay(Play[Op40kState]):
         # it flees again, and that was its activation
         return self._done(state, side, number, unit, "fled again")
 
-    def _vehicle_test(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                      ev: Event) -> Op40kState:
-        self._may_activate(state, side, number, unit)
+    def _vehicle_test(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if not unit.shaken:
             raise Refused(f"{unit.name} is not shaken, so it needs no test to activate",
                           "Record its activation.")
@@ -300,7 +283,7 @@ class Op40kPlay(Play[Op40kState]):
             return replace(state.with_unit(side, number, unit), ready=(side, number))
         return self._done(state, side, number, unit, "failed its test")
 
-    def _in_round(self, state: Op40kState) -> None:
+    def _in_round(self, state: Op40kState, ev: Event | None = None) -> None:
         """What an attack needs: a unit has acted this round, and none is between its passed
         test and its activation (which come together)."""
         if state.current is None:
@@ -327,14 +310,13 @@ class Op40kPlay(Play[Op40kState]):
                           f"Write how many of its models were removed, at most {unit.left}.")
         return n
 
-    def _shot(self, state: Op40kState, side: int, number: int, unit: UnitState,
-              ev: Event) -> Op40kState:
-        self._in_round(state)
+    def _shot(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if unit.vehicle:
             raise Refused(f"{unit.name} is a vehicle: it loses no models, it rolls for damage",
                           "Record a vehicle-damage roll instead.")
         lost = self._count(ev.get("models"), "models", unit, 1)
-        return _settle(state.with_unit(side, number, self._lose(unit, lost)))
+        return state.with_unit(side, number, self._lose(unit, lost))
 
     def _damage(self, unit: UnitState, roll: int) -> UnitState:
         effect = _effect(roll)
@@ -352,19 +334,16 @@ class Op40kPlay(Play[Op40kState]):
                           "Write the die kept (front: the better of two, rear: the worse).")
         return roll
 
-    def _vehicle_damage(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                        ev: Event) -> Op40kState:
-        self._in_round(state)
+    def _vehicle_damage(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if not unit.vehicle:
             raise Refused(f"{unit.name} is not a vehicle: it loses models instead",
                           "Record a shot with the models removed.")
-        return _settle(state.with_unit(side, number,
-                                       self._damage(unit, self._roll(ev.get("roll")))))
+        return state.with_unit(side, number,
+                                       self._damage(unit, self._roll(ev.get("roll"))))
 
-    def _assault(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                 ev: Event) -> Op40kState:
-        self._in_round(state)
-        self._no_test_pending(state)
+    def _assault(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if state.current != (side, number) or unit.action != ASSAULT:
             raise Refused(f"{unit.name} is not the unit that just took the Assault action",
                           "Record the assault right after its Assault activation.")
@@ -418,10 +397,10 @@ class Op40kPlay(Play[Op40kState]):
         state = state.with_unit(side, number, attacker)
         if target is not None:
             state = state.with_unit(other(side), target_no, after)
-        return _settle(replace(state, assaulted=True))
+        return replace(state, assaulted=True)
 
-    def _morale(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                ev: Event) -> Op40kState:
+    def _morale(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if not unit.must_test:
             raise Refused(f"{unit.name} has no morale test to take: a unit tests when an "
                           "attack halves it or it loses an assault",
@@ -432,20 +411,19 @@ class Op40kPlay(Play[Op40kState]):
             unit, must_test=False, status=status,
             tests=(*unit.tests, "passed" if passed else "failed")))
 
-    def _off_table(self, state: Op40kState, side: int, number: int, unit: UnitState,
-                   ev: Event) -> Op40kState:
+    def _off_table(self, state: Op40kState, ev: Event) -> Op40kState:
+        side, number, unit = _at(state, ev)
         if unit.status != FLEEING:
             raise Refused(f"{unit.name} is not fleeing, so it made no flee move",
                           "Only a fleeing unit can run off the table.")
         state = state.with_unit(side, number, replace(unit, status=FLED_OFF, left=0,
                                                       must_test=False))
-        return _settle(state)
+        return state
 
-    def _react(self, state: Op40kState, side: int, number: int, unit: UnitState,
-               ev: Event) -> Op40kState:
+    def _react(self, state: Op40kState, ev: Event) -> Op40kState:
         """An Overwatch unit fires at an enemy moving across its field of fire: once a round,
         during an enemy unit's activation. The models it removes are a `shot` on the target."""
-        self._in_round(state)
+        side, number, unit = _at(state, ev)
         if unit.action != OVERWATCH:
             raise Refused(f"{unit.name} is not on Overwatch this round"
                           + (f" (it took {unit.action})" if unit.action else ""),
@@ -460,16 +438,7 @@ class Op40kPlay(Play[Op40kState]):
                                              "unit's activation.")
         return state.with_unit(side, number, replace(unit, reacted=True))
 
-    def _round_end(self, state: Op40kState) -> Op40kState:
-        self._no_test_pending(state)
-        waiting = [(s, n) for s, units in enumerate(state.sides, 1)
-                   for n, u in enumerate(units, 1) if u.to_activate]
-        if waiting:
-            s, n = waiting[0]
-            raise Refused(f"{len(waiting)} unit(s) have not activated in round {state.round}, "
-                          f"such as side {s}'s {state.unit(s, n).name}",
-                          "Activate every unit (Hold, if it does nothing) before the round "
-                          "ends.")
+    def _round_end(self, state: Op40kState, ev: Event) -> Op40kState:
         sides = tuple(tuple(replace(u, activated=False, action="", reacted=False)
                             for u in units) for units in state.sides)
         last = state.round >= ROUNDS
@@ -478,12 +447,6 @@ class Op40kPlay(Play[Op40kState]):
                        over=last)
 
     # -- what may come next ------------------------------------------------------------------
-    def _concessions(self, state: Op40kState) -> list[Event]:
-        """Each side's concession, while the game is not over."""
-        if state.over:
-            return []
-        return [event("concede", s) for s in range(1, len(state.sides) + 1)]
-
     def _activations(self, state: Op40kState) -> tuple[list[Event], bool]:
         """What may start or end an activation now, and whether nothing else may come yet:
         morale tests first while any is due; the unit that passed its test to activate, each
@@ -500,7 +463,7 @@ class Op40kPlay(Play[Op40kState]):
             return [event("activate", s, n, action=a)
                     for a in self._actions(state.unit(s, n))], True
         sides = range(1, len(state.sides) + 1)
-        if state.first is None and any(state.left_to_activate(s) for s in sides):
+        if state.first is None and any(state.waiting(s) for s in sides):
             return [event("first-turn", s) for s in sides], True
         out: list[Event] = []
         if state.turn is None:
@@ -527,7 +490,7 @@ class Op40kPlay(Play[Op40kState]):
         at any time until the game is over."""
         out, alone = self._activations(state)
         if alone or state.current is None:
-            return out + self._concessions(state)
+            return out + concessions(len(state.sides), state.over)
         for s, units in enumerate(state.sides, 1):
             for n, u in enumerate(units, 1):
                 if not u.on_table:
@@ -540,7 +503,7 @@ class Op40kPlay(Play[Op40kState]):
                     out.append(event("off-table", s, n))
         out += self._assaults(state)
         out += self._reactions(state)
-        return out + self._concessions(state)
+        return out + concessions(len(state.sides), state.over)
 
     def _assaults(self, state: Op40kState) -> list[Event]:
         """The acting unit's assault, when it took the Assault action and has not fought:
@@ -660,6 +623,9 @@ class Op40kPlay(Play[Op40kState]):
             out.append(row)
         return out
 
+    def current(self, state: Op40kState) -> tuple[int, int] | None:
+        return state.current or state.ready
+
     def acting(self, state: Op40kState) -> tuple[int | None, str]:
         if state.over:
             return None, ""
@@ -670,7 +636,7 @@ class Op40kPlay(Play[Op40kState]):
             side, number = state.ready
             return side, f"pick {state.unit(side, number).name}'s action"
         sides = range(1, len(state.sides) + 1)
-        if state.first is None and any(state.left_to_activate(s) for s in sides):
+        if state.first is None and any(state.waiting(s) for s in sides):
             return None, "roll off: the winner activates first this round"
         if state.turn is None:
             return None, "every unit has activated: end the round"
@@ -691,13 +657,10 @@ class Op40kPlay(Play[Op40kState]):
         return Standing(tracks, tuple(chips), f"{points} pts" if points else "")
 
 
-def _settle(state: Op40kState) -> Op40kState:
-    """After units leave the table mid-round: the side whose turn it is may have none left to
-    activate, and then the other side goes on alone, or the round's activations are done."""
-    if state.turn is None or state.left_to_activate(state.turn):
-        return state
-    turn = other(state.turn)
-    return replace(state, turn=turn if state.left_to_activate(turn) else None)
+def _at(state: Op40kState, ev: Event) -> tuple[int, int, UnitState]:
+    """The side, number and state of the unit an event names."""
+    side, number = ev.side or 1, ev.unit or 1
+    return side, number, state.unit(side, number)
 
 
 def _lost(state: Op40kState, side: int) -> int:

@@ -375,10 +375,6 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
     def start(self, match: Match) -> SpaceEmpiresState:
         return start_state(match, self.system)
 
-    def apply(self, state: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        handler = getattr(self, "_" + ev.kind.replace("-", "_"))
-        return cast(SpaceEmpiresState, handler(state, ev))
-
     def _concede(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         """A side gives up, in any phase, a battle open or not: the game is over at once."""
         return replace(s, conceded=ev.side or 1)

@@ -15,17 +15,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from listbuilder.engine.alternating import Alternating
 from listbuilder.engine.match import (
     Event,
     Kind,
     Match,
     Outcome,
-    Play,
     Refused,
     Standing,
     Track,
     Value,
+    concessions,
     event,
+    gone,
+    not_in_catalog,
     other,
     players_of,
 )
@@ -177,8 +180,11 @@ class WarStuffState:
         return [((side, n, c), u) for n, entry in enumerate(self.sides[side - 1], 1)
                 for c, u in enumerate(entry.copies, 1)]
 
-    def left_to_activate(self, side: int) -> bool:
-        return side <= len(self.sides) and any(u.to_activate for _, u in self.copies(side))
+    def waiting(self, side: int) -> list[tuple[int, str]]:
+        """A side's units yet to activate this round (none once it has conceded)."""
+        if side in self.conceded:
+            return []
+        return [(n, u.name) for (_, n, _), u in self.copies(side) if u.to_activate]
 
     def standing(self, side: int) -> bool:
         """Still in the game: not conceded, and a unit alive."""
@@ -189,25 +195,34 @@ class WarStuffState:
         return sum(u.points for _, u in self.copies(side) if not u.alive)
 
 
-class WarStuffPlay(Play[WarStuffState]):
+class WarStuffPlay(Alternating[WarStuffState]):
     system: RuleSystem[WarStuffCatalog, WarStuffUnit]
     rounds: ClassVar[int | None] = None  # the game lasts until one side is left
+    roll_off: ClassVar[str] = "won deployment"
     kinds: ClassVar[Mapping[str, Kind]] = {
-        "first-turn": Kind("Won deployment: goes first in round 1", unit=False),
+        "first-turn": Kind("Won deployment: goes first in round 1", unit=False,
+                           checks=("_not_conceded", "_no_blow", "_round_one")),
         "activate": Kind("Activate", values={"action": str, "copy": int, "commanded": bool},
                          optional=("copy", "commanded"),
-                         words={"commanded": ("by its Commander", "")}),
-        "wound": Kind("Took a Wound", values={"copy": int}, optional=("copy",)),
-        "stun": Kind("Stunned", values={"copy": int}, optional=("copy",)),
+                         words={"commanded": ("by its Commander", "")},
+                         checks=("_not_conceded", "_living", "_blow_allows")),
+        "wound": Kind("Took a Wound", values={"copy": int}, optional=("copy",),
+                      checks=("_not_conceded", "_living", "_blow_allows")),
+        "stun": Kind("Stunned", values={"copy": int}, optional=("copy",),
+                     checks=("_not_conceded", "_living", "_blow_allows")),
         "kill": Kind("Killed", values={"copy": int, "death_blow": bool},
                      optional=("copy", "death_blow"),
-                     words={"death_blow": ("by a Death Blow", "")}),
+                     words={"death_blow": ("by a Death Blow", "")},
+                     checks=("_not_conceded", "_living", "_blow_allows")),
         "heal": Kind("Healer: healed a friendly unit (4+)",
                      values={"copy": int, "target": int, "target_copy": int},
                      optional=("copy", "target_copy"),
-                     asks={"target": "Unit healed", "target_copy": "Its copy"}),
-        "concede": Kind("Concede the game", unit=False),
-        "round-end": Kind("End the round", side=False, unit=False),
+                     asks={"target": "Unit healed", "target_copy": "Its copy"},
+                     checks=("_not_conceded", "_living", "_blow_allows")),
+        "concede": Kind("Concede the game", unit=False,
+                        checks=("_not_conceded", "_no_blow")),
+        "round-end": Kind("End the round", side=False, unit=False,
+                          checks=("_no_blow", "_begun", "all_activated")),
     }
 
     # -- the start ---------------------------------------------------------------------------
@@ -236,27 +251,51 @@ class WarStuffPlay(Play[WarStuffState]):
         return state
 
     # -- events ------------------------------------------------------------------------------
-    def apply(self, state: WarStuffState, ev: Event) -> WarStuffState:
-        if ev.kind == "round-end":
-            return self._round_end(state)
-        side = ev.side or 1
-        if side in state.conceded:
-            raise Refused(f"{state.names[side - 1]} has conceded", "Undo the concession first.")
-        if state.blow is not None and ev.kind in ("first-turn", "concede"):
-            raise _dying(state.blow)
-        if ev.kind == "first-turn":
-            return self._first_turn(state, side)
-        if ev.kind == "concede":
-            return replace(state, conceded=(*state.conceded, side))
-        where = self._where(state, side, ev.unit or 1, ev.get("copy"), "copy")
-        unit = state.unit(*where)
-        if not unit.alive:
-            raise Refused(f"{unit.name} (side {side}) is dead", "Pick a unit still alive.")
+    def absent(self, state: WarStuffState, side: int, unit: int) -> Refused | None:
+        entry = state.sides[side - 1][unit - 1]
+        if not entry.copies:
+            return not_in_catalog(f"'{entry.name}'")
+        return None if any(u.alive for u in entry.copies) else gone(entry.name, "dead")
+
+    def _not_conceded(self, state: WarStuffState, ev: Event) -> None:
+        if (ev.side or 1) in state.conceded:
+            raise Refused(f"{state.names[(ev.side or 1) - 1]} has conceded",
+                          "Undo the concession first.")
+
+    def _no_blow(self, state: WarStuffState, ev: Event) -> None:
         if state.blow is not None:
-            self._during_blow(state.blow, side, unit, ev)
-        handler = {"activate": self._activate, "wound": self._wound, "stun": self._stun,
-                   "kill": self._kill, "heal": self._heal}[ev.kind]
-        return _settle(handler(state, where, unit, ev), side)
+            raise _dying(state.blow)
+
+    def _living(self, state: WarStuffState, ev: Event) -> None:
+        where, unit = self._at(state, ev)
+        if not unit.alive:
+            raise gone(f"{unit.name} (side {where[0]})", "dead")
+
+    def _blow_allows(self, state: WarStuffState, ev: Event) -> None:
+        if state.blow is not None:
+            self._during_blow(state.blow, ev.side or 1, self._at(state, ev)[1], ev)
+
+    def _at(self, state: WarStuffState, ev: Event) -> tuple[Where, UnitState]:
+        """The copy an event names, and its state."""
+        where = self._where(state, ev.side or 1, ev.unit or 1, ev.get("copy"), "copy")
+        return where, state.unit(*where)
+
+    def _concede(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        return replace(state, conceded=(*state.conceded, ev.side or 1))
+
+    def settle(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        """After a unit's event: note the side that has just run out of units to activate
+        (the side that acted first, when both ran out together), and move the turn on when
+        its side has none left (its units died)."""
+        if ev.unit is None:
+            return state
+        acted = ev.side or 1
+        if state.first is not None and state.finished is None:
+            for s in (acted, other(acted)):
+                if s <= len(state.sides) and not state.waiting(s):
+                    state = replace(state, finished=s)
+                    break
+        return super().settle(state, ev)
 
     def _where(self, state: WarStuffState, side: int, number: int, copy: Any,
                name: str) -> Where:
@@ -287,19 +326,13 @@ class WarStuffPlay(Play[WarStuffState]):
             return
         raise _dying(dying)
 
-    def _first_turn(self, state: WarStuffState, side: int) -> WarStuffState:
+    def _round_one(self, state: WarStuffState, ev: Event) -> None:
         if state.round > 1:
             raise Refused("from round 2 on, the side that finished activating first in the "
                           "round before goes first", "Just activate a unit of that side.")
-        if state.first is not None:
-            raise Refused(f"side {state.first} already goes first",
-                          "Undo that event to change who won deployment.")
-        turn = side if state.left_to_activate(side) else other(side)
-        return replace(state, first=side,
-                       turn=turn if state.left_to_activate(turn) else None)
 
-    def _activate(self, state: WarStuffState, where: Where, unit: UnitState,
-                  ev: Event) -> WarStuffState:
+    def _activate(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        where, unit = self._at(state, ev)
         side = where[0]
         commanded = bool(ev.get("commanded", False))
         if state.first is None:
@@ -313,12 +346,8 @@ class WarStuffPlay(Play[WarStuffState]):
                 raise Refused(f"no Leader of side {side} has a command left to give",
                               f"A Leader commands up to {COMMANDS} units right after it "
                               "activates; otherwise activate in turn, without commanded.")
-        elif state.turn != side:
-            whose = "no side's: every unit has activated" if state.turn is None \
-                else f"side {state.turn}'s"
-            raise Refused(f"it is {whose} turn to activate a unit",
-                          "Players take turns activating one unit each"
-                          + (", or end the round." if state.turn is None else "."))
+        else:
+            self.turn_is(state, side)
         wanted = str(ev.get("action", "")).strip().casefold()
         action = next((a for a in ACTIONS if a.casefold() == wanted), None)
         if action is None:
@@ -337,14 +366,10 @@ class WarStuffPlay(Play[WarStuffState]):
             left = state.commands[1] - 1 + leader
         else:
             left = leader
-        state = replace(state, commands=(side, left) if left else None)
-        turn: int | None = other(side)
-        if not state.left_to_activate(other(side)):
-            turn = side if state.left_to_activate(side) else None
-        return replace(state, turn=turn)
+        return self.passed(replace(state, commands=(side, left) if left else None), side)
 
-    def _wound(self, state: WarStuffState, where: Where, unit: UnitState,
-               ev: Event) -> WarStuffState:
+    def _wound(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        where, unit = self._at(state, ev)
         if unit.most is not None and unit.wounds >= unit.most:
             raise Refused(f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave "
                           f"on it by the wound roll: {unit.most_why}, so any further hit "
@@ -352,15 +377,15 @@ class WarStuffPlay(Play[WarStuffState]):
                           "Record a kill instead (or undo a Wound recorded by mistake).")
         return state.with_unit(where, replace(unit, wounds=unit.wounds + 1))
 
-    def _stun(self, state: WarStuffState, where: Where, unit: UnitState,
-              ev: Event) -> WarStuffState:
+    def _stun(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        where, unit = self._at(state, ev)
         if unit.stunned:
             raise Refused(f"{unit.name} is already stunned",
                           "It stays stunned until its Recover action.")
         return state.with_unit(where, replace(unit, stunned=True))
 
-    def _kill(self, state: WarStuffState, where: Where, unit: UnitState,
-              ev: Event) -> WarStuffState:
+    def _kill(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        where, unit = self._at(state, ev)
         side = where[0]
         if ev.get("death_blow", False):
             dying = other(side)
@@ -373,8 +398,8 @@ class WarStuffPlay(Play[WarStuffState]):
             state = replace(state, blow=None)
         return state.with_unit(where, replace(unit, alive=False, stunned=False))
 
-    def _heal(self, state: WarStuffState, where: Where, healer: UnitState,
-              ev: Event) -> WarStuffState:
+    def _heal(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        where, healer = self._at(state, ev)
         side = where[0]
         if not healer.has("Healer"):
             raise Refused(f"{healer.name} has no Healer rule", "Only a Healer may heal.")
@@ -401,29 +426,21 @@ class WarStuffPlay(Play[WarStuffState]):
         return state.with_unit(target_where, replace(
             target, wounds=max(0, target.wounds - HEALED_WOUNDS), stunned=False))
 
-    def _round_end(self, state: WarStuffState) -> WarStuffState:
-        if state.blow is not None:
-            raise _dying(state.blow)
+    def _begun(self, state: WarStuffState, ev: Event) -> None:
         if state.first is None:
             raise Refused("round 1 has not begun: nobody has won deployment yet",
                           "Record first-turn for the side that won deployment.")
-        waiting = [(w, u) for s in range(1, len(state.sides) + 1)
-                   for w, u in state.copies(s) if u.to_activate and s not in state.conceded]
-        if waiting:
-            (s, n, _), u = waiting[0]
-            raise Refused(f"{len(waiting)} unit(s) have not activated in round {state.round}, "
-                          f"such as side {s}'s {u.name} (unit {n})",
-                          "Activate every unit (Hold, if it does nothing) before the round "
-                          "ends.")
+
+    def _round_end(self, state: WarStuffState, ev: Event) -> WarStuffState:
         sides = tuple(tuple(replace(e, copies=tuple(
             replace(u, activated=False, action="", commanded=False, healed=False)
             for u in e.copies)) for e in entries) for entries in state.sides)
         # the side that ran out of activations first opens the next round
         first = state.finished or state.first
+        assert first is not None  # _begun
         state = replace(state, sides=sides, round=state.round + 1, first=first,
                         finished=None, commands=None)
-        turn = first if state.left_to_activate(first) else other(first)
-        return replace(state, turn=turn if state.left_to_activate(turn) else None)
+        return replace(state, turn=self.next_turn(state, first))
 
     # -- what may come next ------------------------------------------------------------------
     def offers(self, state: WarStuffState) -> list[Event]:
@@ -444,7 +461,7 @@ class WarStuffPlay(Play[WarStuffState]):
                 if s != state.blow and s not in state.conceded:
                     out += self._losses(state, s)
             return out
-        concede = [event("concede", s) for s in sides if s not in state.conceded]
+        concede = concessions(len(state.sides), gone=state.conceded)
         if state.first is None:
             return [event("first-turn", s) for s in sides] + concede
         out = []
@@ -607,18 +624,3 @@ class WarStuffPlay(Play[WarStuffState]):
 def _dying(side: int) -> Refused:
     return Refused(f"a Death Blow of side {side} has struck, and the unit that struck it is "
                    "dying", f"Record the kill of side {side}'s Death Blow unit first.")
-
-
-def _settle(state: WarStuffState, acted: int) -> WarStuffState:
-    """After an event: note the side that has just run out of units to activate (the side
-    that acted first, when both ran out together), and move the turn on when its side has
-    none left (its units died)."""
-    if state.first is not None and state.finished is None:
-        for s in (acted, other(acted)):
-            if s <= len(state.sides) and not state.left_to_activate(s):
-                state = replace(state, finished=s)
-                break
-    if state.turn is None or state.left_to_activate(state.turn):
-        return state
-    turn = other(state.turn)
-    return replace(state, turn=turn if state.left_to_activate(turn) else None)

@@ -172,7 +172,7 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
             by_side.setdefault(ev.side, []).append(ev)
         else:
             by_unit.setdefault((ev.side, ev.unit), []).append(ev)
-    current = current or _current(table)
+    current = current or play.current(state)
     sides = []
     order = sorted(range(1, len(match.players) + 1), key=lambda s: s != table.side)
     for side in order:
@@ -211,14 +211,3 @@ def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
     return UnitRow(side, number, str(unit["name"]), bool(unit.get("alive", True)),
                    taps(table, choices), current == (side, number), copy,
                    table.play.standing(unit))
-
-
-def _current(table: Table) -> tuple[int, int] | None:
-    """The unit the rules say is acting (its activation under way), if they say."""
-    data = table.play.to_data(table.state)
-    for key in ("current", "tested", "ready"):
-        found = data.get(key)
-        if isinstance(found, list | tuple) and len(found) == 2 \
-                and all(isinstance(v, int) for v in found):
-            return int(found[0]), int(found[1])
-    return None

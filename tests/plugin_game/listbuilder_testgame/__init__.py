@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field
 
+from listbuilder.engine.match import Play
 from listbuilder.engine.model import Catalog, Faction, RosterEntry, Unit
 from listbuilder.engine.schema import Name, Points, Schema, Text
 from listbuilder.engine.system import RuleSystem, SourceFile
@@ -67,3 +69,8 @@ class TestGame(RuleSystem[TestCatalog, TestUnit]):
 
     def count_bounds(self, unit: TestUnit) -> tuple[int, int | None]:
         return 1, unit.max_models
+
+    def play(self) -> Play[Any]:
+        from listbuilder_testgame.play import SkirmishPlay
+
+        return SkirmishPlay(self)
