@@ -794,7 +794,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 if me.drawn < k.hand_draw and _can_draw(s):
                     raise Refused(f"{me.name} has drawn {me.drawn} of the {k.hand_draw} cards "
                                   f"of the Draw Phase",
-                                  f"Draw {k.hand_draw - me.drawn} more, naming each card.")
+                                  f"Draw {k.hand_draw - me.drawn} more: pick them, then Draw.")
                 if _hand_size(me) > k.hand_max:
                     raise Refused(f"{me.name} holds {_hand_size(me)} cards, more than "
                                   f"{k.hand_max}",
@@ -1087,7 +1087,7 @@ def _hands_full(s: SpaceEmpiresState) -> None:
         if _hand_size(side) < k.hand_max and _can_draw(s):
             raise Refused(f"after a battle both sides fill their hands to {k.hand_max}; "
                           f"{side.name} holds {_hand_size(side)}",
-                          f"Draw {k.hand_max - _hand_size(side)}, naming each card.")
+                          f"Draw {k.hand_max - _hand_size(side)}: pick them, then Draw.")
 
 
 def _upgrade(s: SpaceEmpiresState, me: SideState, card: ActionCard) -> SideState:
