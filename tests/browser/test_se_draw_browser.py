@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from browsertools import until
+from test_accessibility import serious
 from test_table_browser import page_errors, reaches, refused_answers, sent, start_match, version
 
 Page = Any
@@ -87,6 +88,7 @@ def test_a_hand_is_drawn_in_one_tap_on_a_small_phone(
         assert row["input"]["right"] <= SIZE["width"] and \
             row["input"]["bottom"] - row["input"]["top"] >= 44, row
     assert shown["button"]["text"] == "Draw the cards picked" and shown["button"]["disabled"]
+    assert serious(page, "Space Empires' Draw picker") == []  # each box named by its card
 
     for card, n in HAND.items():
         form.locator(f"input[name='t_cards.{card}']").fill(str(n))
