@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from listbuilder.engine.model import Catalog, Roster
-
-if TYPE_CHECKING:  # the system module hands out plays: it imports this one
-    from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.word_counts import WordCounts
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Catalog)
@@ -109,6 +107,9 @@ class Kind:
     words: Mapping[str, tuple[str, str] | Mapping[str, str] | str] = field(
         default_factory=dict)
     asks: Mapping[str, str] = field(default_factory=dict)  # words beside a value's box
+    # a word value that lists several picks ("Recon, Recon, Barrage": a hand drawn in one
+    # event), drawn as a number box a word and one button (engine/word_counts.py)
+    counts: WordCounts | None = None
     # How `Play.apply` applies it: the checks its rules make first, then its handler, each a
     # method of the game's Play taking (state, event), by name; "" names the handler after
     # the kind ("round-end" -> "_round_end"). `live`: the unit it names must be on the table
@@ -216,7 +217,9 @@ class Play(Generic[S]):
     `offers`, `outcome` and `to_data`; states are immutable (a dataclass changed with
     `dataclasses.replace`), so that every prefix of a log has its own."""
 
-    def __init__(self, system: RuleSystem[Any, Any]) -> None:
+    def __init__(self, system: Any) -> None:
+        # the game's RuleSystem, which hands plays out (engine/system.py imports this module);
+        # a game's subclass names its type: `system: RuleSystem[MyCatalog, MyUnit]`
         self.system = system
 
     kinds: ClassVar[Mapping[str, Kind]] = {}

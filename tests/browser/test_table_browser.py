@@ -43,6 +43,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.match import Event, Match, MatchError, replay
 from listbuilder.engine.match_file import read_match
 from listbuilder.engine.registry import get_system
+from listbuilder.engine.word_counts import counts, split_words
 from listbuilder.web.table.board import Tap, form_value, taps
 
 Page = Any
@@ -69,10 +70,22 @@ def plain(ev: Event) -> dict[str, Any]:
             "values": {k: form_value(v) for k, v in ev.values}}
 
 
+# a list of picks (engine/word_counts.py) names its words in the picker's order, which means
+# nothing: compared as the words it counts
+LISTED = {(kind, listed.value) for game in GAMES
+          for kind, listed in getattr(get_system(game).play(), "counted", {}).items()}
+
+
 def exported(data: dict[str, Any]) -> dict[str, Any]:
     return {"kind": data["kind"], "side": data.get("side"), "unit": data.get("unit"),
             "values": {k: form_value(v) for k, v in data.items()
                        if k not in ("kind", "side", "unit", "id")}}
+
+
+def unordered(ev: dict[str, Any]) -> dict[str, Any]:
+    """`ev` (plain or exported) with each list of picks as its sorted words."""
+    return {**ev, "values": {k: sorted(split_words(v)) if (ev["kind"], k) in LISTED else v
+                             for k, v in ev["values"].items()}}
 
 
 def offers(tap: Tap, ev: Event) -> bool:
@@ -85,7 +98,13 @@ def offers(tap: Tap, ev: Event) -> bool:
     if set(values) != {n for n, _ in tap.fixed} | {p.name for p in tap.picks}:
         return False
     for pick in tap.picks:
-        if pick.kind == "number":
+        if pick.kind == "counts":  # a list of picks: each word within its box's most
+            most = dict(pick.counts)
+            picked = counts(values[pick.name])
+            if sum(picked.values()) > (pick.high or 0) or \
+                    any(n > most.get(word, 0) for word, n in picked.items()):
+                return False
+        elif pick.kind == "number":
             number = int(values[pick.name])
             if (pick.low is not None and number < pick.low) or \
                     (pick.high is not None and number > pick.high):
@@ -214,16 +233,29 @@ FIND_TAP = """ev => {
         || hidden('unit') !== word(ev.unit)) continue;
     const fixed = [...f.querySelectorAll('input[type=hidden][name^="v_"]')];
     const picks = [...f.querySelectorAll('input:not([type=hidden])[name^="v_"], select')];
-    const names = [...fixed, ...picks].map(e => e.name.slice(2));
+    // a list of picks: a box a word (t_<name>.<word>), each filled with how often it is named
+    const boxes = [...f.querySelectorAll('input[name^="t_"]')];
+    const split = b => { const at = b.name.indexOf('.');
+                         return [b.name.slice(2, at), b.name.slice(at + 1)]; };
+    const listed = [...new Set(boxes.map(b => split(b)[0]))];
+    const names = [...fixed, ...picks].map(e => e.name.slice(2)).concat(listed);
     const wanted = Object.keys(ev.values);
     if (names.length !== wanted.length || !wanted.every(n => names.includes(n))) continue;
     if (!fixed.every(h => ev.values[h.name.slice(2)] === h.value)) continue;
     if (!picks.every(p => p.tagName !== 'SELECT'
                      || [...p.options].some(o => o.value === ev.values[p.name.slice(2)])))
       continue;
+    const words = n => ev.values[n].split(',').map(w => w.trim()).filter(w => w);
+    if (!listed.every(n => words(n).every(w => boxes.some(b => split(b)[0] === n
+                                                           && split(b)[1] === w))))
+      continue;
+    const counted = boxes.map(b => { const [n, w] = split(b);
+      return [b.name, String(words(n).filter(x => x === w).length), 'INPUT']; })
+      .filter(([, n]) => n !== '0');  // the boxes start at 0
     const details = f.closest('details');
     return {index: i, details: details ? details.id : '',
-            picks: picks.map(p => [p.name, ev.values[p.name.slice(2)], p.tagName])};
+            picks: picks.map(p => [p.name, ev.values[p.name.slice(2)], p.tagName])
+                   .concat(counted)};
   }
   return null;
 }"""
@@ -494,7 +526,8 @@ def play_on_two_phones(server: str, phones: tuple[Any, Any], game: str,
     events = yaml.safe_load(log)["events"]
     ids = [e.get("id") for e in events]
     assert all(ids) and len(set(ids)) == len(ids)  # each tap once, by its own id
-    assert [exported(e) for e in events] == [plain(e) for e in script.events]
+    assert [unordered(exported(e)) for e in events] == \
+        [unordered(plain(e)) for e in script.events]
 
     # Undo from phone 1 takes back the last event on both phones
     undo_button = match.one.locator("form.undo button")

@@ -78,7 +78,7 @@ def test_space_empires_says_what_the_phase_asks_for() -> None:
     for _done, state, side, words in lines(play, match):
         said.add(words)
         if words.startswith("draw"):
-            assert side is not None and any(ev.kind == "draw" and ev.side == side
+            assert side is not None and any(ev.kind == "draw-cards" and ev.side == side
                                             for ev in play.offers(state)), words
     assert any(w.startswith("draw 5 more cards") for w in said), said
     assert any("go to the Move Phase" in w for w in said), said

@@ -282,11 +282,11 @@ def test_actionhammer_a_damaged_model_and_a_stunned_unit() -> None:
 
 def test_spaceempires_the_battle_being_fought_and_its_cards() -> None:
     # docs/rules-notes.md#at-the-table-odds-for-space-empires
-    assert at_table("spaceempires", after("spaceempires", 40), (2, 1), (1, 3))[0] == {}
-    assert at_table("spaceempires", after("spaceempires", 45), (2, 1), (1, 3))[0] == {
+    assert at_table("spaceempires", after("spaceempires", 24), (2, 1), (1, 3))[0] == {}
+    assert at_table("spaceempires", after("spaceempires", 29), (2, 1), (1, 3))[0] == {
         "battle": "space"}
     # Ben plays Fighter Escort into the space battle: his side's card, whichever way round
-    state = after("spaceempires", 46)
+    state = after("spaceempires", 30)
     settings, result = at_table("spaceempires", state, (2, 1), (1, 3))
     assert settings == {"battle": "space", "attacker_fighter_escort": 1}
     assert answer(result) == answer(by_hand("spaceempires", (2, 1), (1, 3), settings))
@@ -297,7 +297,7 @@ def test_spaceempires_the_battle_being_fought_and_its_cards() -> None:
 def test_spaceempires_a_defending_planets_ships_do_not_bombard() -> None:
     # docs/rules-notes.md#at-the-table-odds-for-space-empires
     _, play, _ = game("spaceempires")
-    state = after("spaceempires", 46)
+    state = after("spaceempires", 30)
     ground = replace(state, battle=replace(state.battle, where="ground", cards=()))
     assert play.situation(ground, (2, 1), (1, 3)) == {"battle": "ground"}  # Ben invades
     assert play.situation(ground, (1, 3), (2, 1)) == {"battle": "ground", "bombard": False}

@@ -4,6 +4,7 @@ rules accept."""
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.match import Event, Match, Play, Refused, check_shape
 from listbuilder.engine.match_file import read_match
 from listbuilder.engine.registry import all_systems, get_system
+from listbuilder.engine.word_counts import counted_value, counts
 
 ROOT = Path(__file__).resolve().parents[2]
 # every game with a tracker, a sixth one too (each has its example: test_match_play checks)
@@ -45,16 +47,21 @@ def prefixes(game: str) -> list[tuple[int, Any, Event]]:
 
 def unoffered(play: Play[Any], state: Any, offers: list[Event], ev: Event) -> str:
     """Why `ev` is not among `offers`, or "" when it is: an offer of its kind, side and unit,
-    and each of its values one the offers give for that name, or a whole number between the
-    least and the most they give. A value the offers give and `ev` leaves out is optional:
-    the rules fill it in; one `ev` gives and no offer names is fine when leaving it out
-    changes nothing (a HammerWars hit on the second of two models with the same lives)."""
+    and each of its values one the offers give for that name, a whole number between the
+    least and the most they give, or a list of picks within theirs (`within`). A value the
+    offers give and `ev` leaves out is optional: the rules fill it in; one `ev` gives and no
+    offer names is fine when leaving it out changes nothing (a HammerWars hit on the second
+    of two models with the same lives)."""
     group = [o for o in offers if (o.kind, o.side, o.unit) == (ev.kind, ev.side, ev.unit)]
     if not group:
         return "no offer of its kind, side and unit"
     for name, value in ev.values:
         seen = [dict(o.values)[name] for o in group if name in dict(o.values)]
         if value in seen:
+            continue
+        listed = counted_value(play, ev.kind)
+        if listed is not None and listed.value == name and isinstance(value, str) \
+                and within(counts(value), [counts(str(v)) for v in seen]):
             continue
         if not seen and name in play.kinds[ev.kind].optional:
             without = Event(ev.kind, ev.side, ev.unit,
@@ -71,6 +78,13 @@ def unoffered(play: Play[Any], state: Any, offers: list[Event], ev: Event) -> st
             continue
         return f"{name} {value!r} is not offered (offered: {seen})"
     return ""
+
+
+def within(picked: Counter[str], offered: list[Counter[str]]) -> bool:
+    """A list of picks (engine/word_counts.py) the tracker's picker allows: no word more often
+    than an offer has it, and no more words than the longest offer."""
+    return sum(picked.values()) <= max((sum(o.values()) for o in offered), default=0) and \
+        all(n <= max((o[word] for o in offered), default=0) for word, n in picked.items())
 
 
 @pytest.mark.parametrize("game", GAMES)

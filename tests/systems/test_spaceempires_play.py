@@ -577,5 +577,6 @@ def test_the_example_match_ends_with_ben_holding_eight_of_nine() -> None:
     s = replay(PLAY, loaded.match)
     out = PLAY.outcome(s)
     assert out.over and out.winner == 2 and dict(out.scores)["Planets"] == (1, 8)
-    assert {e.kind for e in loaded.match.events} == set(PLAY.kinds) - {"concede"}
+    # the one-card draw of older logs: tests/systems/data/spaceempires-one-card-draws.yaml
+    assert {e.kind for e in loaded.match.events} == set(PLAY.kinds) - {"concede", "draw"}
     assert 20 <= len(loaded.match.events) <= 60

@@ -204,6 +204,7 @@
       });
     }
     showPending();
+    countAll();
     keepPage();
   }
 
@@ -233,14 +234,50 @@
     return out;
   }
 
-  // the numbers and words picked on the tap's own boxes, as they read: " (models 3)"
+  // the numbers and words picked on the tap's own boxes, as they read: " (models 3)"; of a
+  // list of picks, each word picked: " (2x Recon, Barrage)"
   function picked(form) {
     var parts = Array.prototype.map.call(form.querySelectorAll(".pick"), function (label) {
       var box = label.querySelector("input, select");
       return label.firstChild.textContent.trim() + " " + (box ? box.value : "");
     });
+    form.querySelectorAll(".count-row").forEach(function (row) {
+      var n = Number(row.querySelector("input").value) || 0;
+      var word = row.querySelector(".count-word").textContent.trim();
+      if (n > 0) parts.push(n > 1 ? n + "x " + word : word);
+    });
     return parts.length ? " (" + parts.join(", ") + ")" : "";
   }
+
+  // A list of picks (a box a card): the count picked beside its heading, and its button
+  // saying how many it records ("Draw 3 cards"); pressed with none or too many, it is off.
+  function countPicks(fieldset) {
+    var total = 0;
+    fieldset.querySelectorAll(".count-row input").forEach(function (box) {
+      total += Math.max(0, Math.floor(Number(box.value) || 0));
+    });
+    var most = Number(fieldset.getAttribute("data-most")) || 0;
+    var shown = fieldset.querySelector(".counts-picked");
+    if (shown) {
+      shown.textContent = "· " + total + " picked" + (total > most ? ": too many" : "");
+      shown.classList.toggle("counts-over", total > most);
+    }
+    var form = fieldset.closest("form");
+    var button = form && form.querySelector("button[data-none]");
+    if (!button) return;
+    button.textContent = total <= 0 ? button.getAttribute("data-none")
+      : button.getAttribute(total === 1 ? "data-one" : "data-many").replace("{}", total);
+    button.disabled = total <= 0 || total > most;
+  }
+
+  function countAll() {
+    current().querySelectorAll("fieldset.counts").forEach(countPicks);
+  }
+
+  document.addEventListener("input", function (event) {
+    var fieldset = event.target.closest && event.target.closest("fieldset.counts");
+    if (fieldset) countPicks(fieldset);
+  });
 
   function send(url, pairs, id) {
     var body = new URLSearchParams();
@@ -361,6 +398,7 @@
   setInterval(poll, POLL_MS);
   showStuck();
   showPending();
+  countAll();
   wake();
   flush();
 })();

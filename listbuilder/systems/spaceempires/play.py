@@ -41,6 +41,7 @@ from listbuilder.engine.match import (
     with_side,
 )
 from listbuilder.engine.system import RuleSystem
+from listbuilder.engine.word_counts import WordCounts, joined, split_words
 from listbuilder.systems.spaceempires.limits import Empire
 from listbuilder.systems.spaceempires.model import (
     ActionCard,
@@ -316,6 +317,49 @@ def _can_draw(s: SpaceEmpiresState) -> bool:
     return sum(s.deck) + sum(s.discard) > 0
 
 
+def _room(s: SpaceEmpiresState, me: SideState) -> int:
+    """How many cards the side may draw now by the phase's rule: what is left of the Draw
+    Phase's 5, or, just after a battle, what fills the hand to 7. Refused when none."""
+    k = s.rules
+    if s.phase == DRAW:
+        if me.drawn >= k.hand_draw:
+            raise Refused(f"{me.name} has drawn the {k.hand_draw} cards of this Draw Phase",
+                          f"Discard down to {k.hand_max} if need be, then go to the "
+                          f"next phase.")
+        return k.hand_draw - me.drawn
+    if s.phase == BATTLE:
+        # after a battle both sides fill their hands back up to the most they may hold
+        if s.battle is not None:
+            raise Refused(f"battle {s.battle.number} is being fought",
+                          "Finish it; then both sides fill their hands.")
+        if _hand_size(me) >= k.hand_max:
+            raise Refused(f"{me.name} already holds {_hand_size(me)} cards",
+                          f"Fill a hand to {k.hand_max} only.")
+        if not s.refill:
+            raise Refused(f"cards are drawn in the Battle Phase only to fill the hands to "
+                          f"{k.hand_max} just after a battle",
+                          "Draw at the next Draw Phase.")
+        return k.hand_max - _hand_size(me)
+    _need_phase(s, DRAW, BATTLE, what="cards are drawn")
+    return 0
+
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _card_list(s: SpaceEmpiresState, pile: Sequence[int]) -> str:
+    """A pile's cards in words: "Recon, 2x Barrage"."""
+    return ", ".join(f"{n}x {c.name}" if n > 1 else c.name
+                     for c, n in zip(s.cards, pile, strict=True) if n) or "none"
+
+
+def _draw_event(s: SpaceEmpiresState, side: int, picks: Sequence[int]) -> Event:
+    """A draw-cards event for `picks` (card indexes, a card as often as drawn)."""
+    return event("draw-cards", side,
+                 cards=joined((s.cards[i].name, n) for i, n in Counter(picks).items()))
+
+
 def _fought(chit: Chit, where: str, attacker: bool, c: Constants) -> Fraction:
     """The Force a chit fights with: ground units ride transports in space, and the invader's
     ships bombard a planet at half their Force."""
@@ -352,6 +396,10 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 f"read as just big enough."),)
     kinds: ClassVar[Mapping[str, Kind]] = {
         "draw": Kind("Draw a card", unit=False, values={"card": str}),
+        "draw-cards": Kind("Draw cards", unit=False, values={"cards": str},
+                           words={"cards": "({})"}, asks={"cards": "Cards drawn"},
+                           counts=WordCounts("cards", "Draw the cards picked", "Draw {} card",
+                                             "Draw {} cards")),
         "discard": Kind("Discard a card", unit=False, values={"card": str}),
         "play": Kind("Play a card", unit=False, values={"card": str}),
         "battle": Kind("Attack: open a battle", unit=False, values={"where": str},
@@ -381,27 +429,10 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
 
     # -- cards --------------------------------------------------------------------------------
     def _draw(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
+        """One card named (the old one-card draw: match files written before `draw-cards`
+        replay as they did)."""
         side, me = ev.side or 1, s.side(ev.side or 1)
-        k = s.rules
-        if s.phase == DRAW:
-            if me.drawn >= k.hand_draw:
-                raise Refused(f"{me.name} has drawn the {k.hand_draw} cards of this Draw Phase",
-                              f"Discard down to {k.hand_max} if need be, then go to the "
-                              f"next phase.")
-        elif s.phase == BATTLE:
-            # after a battle both sides fill their hands back up to the most they may hold
-            if s.battle is not None:
-                raise Refused(f"battle {s.battle.number} is being fought",
-                              "Finish it; then both sides fill their hands.")
-            if _hand_size(me) >= k.hand_max:
-                raise Refused(f"{me.name} already holds {_hand_size(me)} cards",
-                              f"Fill a hand to {k.hand_max} only.")
-            if not s.refill:
-                raise Refused(f"cards are drawn in the Battle Phase only to fill the hands to "
-                              f"{k.hand_max} just after a battle",
-                              "Draw at the next Draw Phase.")
-        else:
-            _need_phase(s, DRAW, BATTLE, what="cards are drawn")
+        _room(s, me)
         i = _card_of(s, ev.get("card"))
         deck, discard, reshuffles = s.deck, s.discard, s.reshuffles
         if not sum(deck):  # the deck ran out: the discards are shuffled into a new one
@@ -415,6 +446,66 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                           + "." if left else "Play on without drawing.")
         deck = _bump(deck, i, -1)
         me = replace(me, hand=_bump(me.hand, i, 1), drawn=me.drawn + (s.phase == DRAW))
+        s = replace(s.with_side(side, me), deck=deck, discard=discard, reshuffles=reshuffles)
+        return replace(s, refill=_refilling(s)) if s.phase == BATTLE else s
+
+    def _draw_cards(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
+        """Several cards in one event, as the player picks them from what they drew: the
+        deck's cards first; once it is empty, the discards shuffled into a new deck."""
+        side, me = ev.side or 1, s.side(ev.side or 1)
+        k = s.rules
+        room = _room(s, me)
+        names = split_words(str(ev.get("cards")))
+        if not names:
+            raise Refused("no card is picked", "Pick the cards drawn, then draw them.")
+        wanted: Counter[int] = Counter(_card_of(s, name) for name in names)
+        total = len(names)
+        if total > room:
+            why = "this Draw Phase" if s.phase == DRAW else f"to fill the hand to {k.hand_max}"
+            raise Refused(f"{me.name} may draw {room} more card{'s' if room > 1 else ''} "
+                          f"{why}, not {total}",
+                          f"Pick {room} or fewer.")
+        pool = sum(s.deck) + sum(s.discard)
+        if total > pool:
+            raise Refused(f"only {_n_cards(pool)} {'is' if pool == 1 else 'are'} left to draw, "
+                          f"deck and discards together, not {total}",
+                          f"Pick those {pool}." if pool else "Play on without drawing.")
+        deck, discard, reshuffles = s.deck, s.discard, s.reshuffles
+        from_deck = Counter({i: min(n, deck[i]) for i, n in wanted.items()})
+        rest = wanted - from_deck
+        if rest and from_deck.total() < sum(deck):
+            # cards from the discards only once every card of the deck is drawn
+            i = next(iter(rest))
+            name = s.cards[i].name
+            if total > sum(deck):
+                raise Refused(f"the deck holds only {_n_cards(sum(deck))} "
+                              f"({_card_list(s, deck)}), all drawn before the discards are "
+                              f"shuffled into a new deck", "Pick every card the deck holds, "
+                                                           "then the rest from the discards.")
+            if deck[i]:
+                raise Refused(f"the deck holds {deck[i]} {name}, not {wanted[i]}",
+                              f"Pick {deck[i]} {name} or fewer.")
+            raise Refused(f"no {name} is left in the deck",
+                          f"Pick the cards drawn from those left: {_card_list(s, deck)}.")
+        if rest:
+            # the deck is drawn to its last card: the discards become the new deck
+            deck, discard, reshuffles = discard, (0,) * len(discard), reshuffles + 1
+            for i, n in rest.items():
+                if deck[i] < n:
+                    name = s.cards[i].name
+                    raise Refused(f"the deck runs out, and the discards shuffled into a new one "
+                                  f"hold {deck[i] or 'no'} {name}" + (f", not {n}" if deck[i]
+                                                                      else ""),
+                                  f"Pick the rest from: {_card_list(s, deck)}.")
+            taken = rest
+        else:
+            taken = wanted
+        hand = me.hand
+        for i, n in wanted.items():
+            hand = _bump(hand, i, n)
+        for i, n in taken.items():
+            deck = _bump(deck, i, -n)
+        me = replace(me, hand=hand, drawn=me.drawn + total * (s.phase == DRAW))
         s = replace(s.with_side(side, me), deck=deck, discard=discard, reshuffles=reshuffles)
         return replace(s, refill=_refilling(s)) if s.phase == BATTLE else s
 
@@ -691,7 +782,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 if me.drawn < k.hand_draw and _can_draw(s):
                     raise Refused(f"{me.name} has drawn {me.drawn} of the {k.hand_draw} cards "
                                   f"of the Draw Phase",
-                                  f"Draw {k.hand_draw - me.drawn} more, naming each card.")
+                                  f"Draw {k.hand_draw - me.drawn} more: pick them, then Draw.")
                 if _hand_size(me) > k.hand_max:
                     raise Refused(f"{me.name} holds {_hand_size(me)} cards, more than "
                                   f"{k.hand_max}",
@@ -760,10 +851,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             for name in held:
                 yield event("play", n, card=name)
                 yield event("discard", n, card=name)
-            pool = s.deck if sum(s.deck) else s.discard
-            for card, left in zip(s.cards, pool, strict=True):
-                if left:
-                    yield event("draw", n, card=card.name)
+            yield from _draw_candidates(s, n)
             if s.battle is None:
                 for where in WHERE:
                     yield event("battle", n, where=where)
@@ -971,7 +1059,7 @@ def _hands_full(s: SpaceEmpiresState) -> None:
         if _hand_size(side) < k.hand_max and _can_draw(s):
             raise Refused(f"after a battle both sides fill their hands to {k.hand_max}; "
                           f"{side.name} holds {_hand_size(side)}",
-                          f"Draw {k.hand_max - _hand_size(side)}, naming each card.")
+                          f"Draw {k.hand_max - _hand_size(side)}: pick them, then Draw.")
 
 
 def _upgrade(s: SpaceEmpiresState, me: SideState, card: ActionCard) -> SideState:
@@ -1047,3 +1135,32 @@ def _battle_data(b: BattleState) -> dict[str, Any]:
             "suggested_losses": [list(x) for x in b.suggested],
             "retreats": b.loser})
     return data
+
+
+def _draw_candidates(s: SpaceEmpiresState, side: int) -> Iterable[Event]:
+    """The draws the side may make now, as the tracker's picker needs them: the most it may
+    draw in all (the deck's cards in order, then the discards'), and for each card the most
+    of it (behind the rest of the deck, when those copies wait in the discards)."""
+    try:
+        room = _room(s, s.side(side))
+    except Refused:
+        return
+    in_deck = sum(s.deck)
+    most = min(room, in_deck + sum(s.discard))
+    if most <= 0:
+        return
+    whole_deck = [i for i, left in enumerate(s.deck) for _ in range(left)]
+    from_discards = [i for i, left in enumerate(s.discard) for _ in range(left)]
+    draws = [(whole_deck + from_discards)[:most]]
+    for i in range(len(s.cards)):
+        if in_deck >= most:
+            draws.append([i] * min(s.deck[i], most))
+        elif s.discard[i]:
+            draws.append(whole_deck + [i] * min(s.discard[i], most - in_deck))
+    seen: set[Event] = set()
+    for picks in draws:
+        ev = _draw_event(s, side, picks)
+        if picks and ev not in seen:
+            seen.add(ev)
+            yield ev
+

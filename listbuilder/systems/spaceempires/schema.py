@@ -3,7 +3,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from listbuilder.engine.schema import Count, Name, Schema, Text, in_range
 
@@ -86,11 +86,15 @@ class ConstantsModel(Schema):
     victory_planet_percent: Annotated[int, in_range(0, 100)]
 
 
+# a card's name holds no comma: a draw-cards event lists its cards joined by commas
+# (engine/word_counts.py)
+CardName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80,
+                                            pattern=r"^[^,]+$")]
 CardKind = Literal["move", "force", "look", "upgrade", "cancel-move"]
 
 
 class CardModel(Schema):
-    name: Name
+    name: CardName
     count: Count
     kind: CardKind
     text: Text

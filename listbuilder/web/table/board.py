@@ -18,11 +18,13 @@ from typing import Any
 
 from listbuilder.engine.match import (
     Event,
+    Kind,
     Standing,
     Value,
     describe,
     labelled,
 )
+from listbuilder.engine.word_counts import WordCounts, counted_value, counts
 from listbuilder.web.table.matches import Table
 
 FEW_WORDS = 4  # up to this many word choices are buttons; more are a list
@@ -31,15 +33,17 @@ ENDING = ("concede",)  # kinds that end the game at a side's word: behind a fold
 
 @dataclass(frozen=True)
 class Pick:
-    """A value the player picks before tapping: a number box or a list."""
+    """A value the player picks before tapping: a number box, a list, or (`counts`) a number
+    box for each word of a list of picks (engine/word_counts.py), `high` of them in all."""
 
     name: str
     label: str
-    kind: str  # "number" or "list"
+    kind: str  # "number", "list" or "counts"
     value: Value
     low: int | None = None
     high: int | None = None
     options: tuple[str, ...] = ()
+    counts: tuple[tuple[str, int], ...] = ()  # "counts": each word and the most of it
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class Tap:
     unit: int | None
     fixed: tuple[tuple[str, str], ...]  # v_<name> -> the value as the form sends it
     picks: tuple[Pick, ...] = ()
+    listed: WordCounts | None = None  # a list of picks: the button's words as it grows
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,10 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
             for name, value in ev.values:
                 if value not in seen[name]:
                     seen[name].append(value)
+        listed = counted_value(table.play, kind)
+        if listed is not None and listed.value in names:
+            out.append(_listed_tap(the_kind, label, kind, side, unit, listed, group))
+            continue
         varying = [n for n in names if len(seen[n]) > 1]
         fixed = tuple((n, form_value(seen[n][0])) for n in names if n not in varying)
         if not varying:
@@ -156,6 +165,23 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
                                   options=tuple(form_value(v) for v in vs)))
         out.append(Tap(label, kind, side, unit, fixed, tuple(picks)))
     return tuple(out)
+
+
+def _listed_tap(the_kind: Kind | None, label: str, kind: str, side: int | None,
+                unit: int | None, listed: WordCounts, group: Sequence[Event]) -> Tap:
+    """One button for a list of picks: a box a word, up to the most of it any offer holds,
+    and no more words in all than the longest offer (the rules offer each word at its most,
+    and the most in all). The other values are the first offer's."""
+    picked = [counts(str(ev.get(listed.value, ""))) for ev in group]
+    most: dict[str, int] = {}
+    for one in picked:
+        for word, n in one.items():
+            most[word] = max(most.get(word, 0), n)
+    fixed = tuple((n, form_value(v)) for n, v in group[0].values if n != listed.value)
+    asked = the_kind.asks.get(listed.value) if the_kind else None
+    pick = Pick(listed.value, asked or listed.value.replace("_", " "), "counts", 0, 0,
+                max(sum(one.values()) for one in picked), counts=tuple(most.items()))
+    return Tap(listed.none or label, kind, side, unit, fixed, (pick,), listed)
 
 
 def board(table: Table, current: tuple[int, int] | None = None) -> Board:

@@ -17,6 +17,7 @@ from wtforms import RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from listbuilder.engine.match import Event, Kind, Play, Setting, Value
+from listbuilder.engine.word_counts import SEPARATOR, joined
 from listbuilder.web.forms import (
     MAX_HIDDEN,
     MAX_NAME,
@@ -31,6 +32,10 @@ SOURCES = (("link", "Their roster's share link"), ("file", "Their roster file"),
 NAME_WORDS = f"Enter a name of 1 to {MAX_NAME} characters."
 MAX_VALUE_CHARS = 80
 MAX_EVENT_VALUES = 8  # the most any game's event takes is four
+# a list of picks (t_<name>.<word>): the words offered (Space Empires' deck has 18 kinds of
+# card) and the picks in all (a hand is 7)
+MAX_LISTED_WORDS = 60
+MAX_LISTED_PICKS = 60
 _ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
@@ -87,10 +92,12 @@ class BadEvent(ValueError):
 
 def event_from_form(form: EventForm, raw: MultiDict[str, str], kinds: dict[str, Kind]) -> Event:
     """The event a tap posted: its values (`v_<name>`) read by its kind's types; an unknown
-    kind keeps its values as words, for the rules to refuse by name."""
+    kind keeps its values as words, for the rules to refuse by name. A list of picks comes as
+    a number box a word (`t_<name>.<word>`: how many of it), joined into one word value
+    (engine/word_counts.py), so that a picker needs no script."""
     kind = kinds.get(form.kind.data or "")
-    values: list[tuple[str, Value]] = []
-    if sum(1 for key in raw if key.startswith("v_")) > MAX_EVENT_VALUES:
+    values: list[tuple[str, Value]] = list(_listed(raw).items())
+    if sum(1 for key in raw if key.startswith("v_")) + len(values) > MAX_EVENT_VALUES:
         raise BadEvent(f"an event has at most {MAX_EVENT_VALUES} values")
     for key in raw:
         if not key.startswith("v_"):
@@ -98,6 +105,8 @@ def event_from_form(form: EventForm, raw: MultiDict[str, str], kinds: dict[str, 
         name, text = key[2:], raw.get(key, "").strip()
         if len(name) > 40 or len(text) > MAX_VALUE_CHARS:
             raise BadEvent(f"'{name[:40]}' is too long")
+        if any(name == listed for listed, _ in values):
+            raise BadEvent(f"'{name}' is given twice")
         typ = kind.values.get(name) if kind else None
         if text == "" and kind is not None and name in kind.optional:
             continue
@@ -107,6 +116,28 @@ def event_from_form(form: EventForm, raw: MultiDict[str, str], kinds: dict[str, 
         raise BadEvent("an event's id is letters, digits, - and _, at most 40")
     return Event(form.kind.data or "", form.side.data or None, form.unit.data,
                  tuple(sorted(values)), event_id)
+
+
+def _listed(raw: MultiDict[str, str]) -> dict[str, str]:
+    """The lists of picks a form's number boxes give (`t_<name>.<word>`), each joined."""
+    picks: dict[str, list[tuple[str, int]]] = {}
+    boxes = [key for key in raw if key.startswith("t_")]
+    if len(boxes) > MAX_LISTED_WORDS:
+        raise BadEvent(f"a list has at most {MAX_LISTED_WORDS} words to pick from")
+    for key in boxes:
+        name, dot, word = key[2:].partition(".")
+        word, text = word.strip(), raw.get(key, "").strip()
+        if not name or not dot or not word or SEPARATOR.strip() in word:
+            raise BadEvent(f"'{key[:40]}' is not a word of a list")
+        if len(name) > 40 or len(word) > MAX_VALUE_CHARS:
+            raise BadEvent(f"'{key[:40]}' is too long")
+        if not re.fullmatch(r"[0-9]{0,2}", text):
+            raise BadEvent(f"how many {word} is a whole number from 0 to 99, not {text[:9]!r}")
+        picks.setdefault(name, []).append((word, int(text or 0)))
+    for name, words in picks.items():
+        if sum(n for _, n in words) > MAX_LISTED_PICKS:
+            raise BadEvent(f"'{name}' lists at most {MAX_LISTED_PICKS} picks")
+    return {name: joined(words) for name, words in picks.items()}
 
 
 def _typed(name: str, text: str, typ: type | None) -> Value:
