@@ -166,3 +166,6 @@ def test_a_rules_reminder_is_drawn_beside_its_tap(
     one.screenshot(path=str(screenshots / f"reminders-{game}-375.png"))
     form.screenshot(path=str(screenshots / f"reminders-{game}-tap.png"))
     assert serious(one, f"{game} board with reminders") == []
+    one.emulate_media(color_scheme="dark")  # the site's theme follows the system's
+    form.screenshot(path=str(screenshots / f"reminders-{game}-tap-dark.png"))
+    assert serious(one, f"{game} board with reminders, dark") == []
