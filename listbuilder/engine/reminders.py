@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
 
@@ -158,10 +158,11 @@ def matching(carried: Sequence[str], rule: str) -> str | None:
     return None
 
 
-def reminders(game: Reminders, rules: RosterRules, events: Iterable[Event]
-              ) -> tuple[Reminder, ...]:
+def reminders(game: Reminders, rules: RosterRules, events: Iterable[Event],
+              attacker: tuple[int, int] | None = None) -> tuple[Reminder, ...]:
     """The reminders for a tap standing for `events` (a button with a box or a list stands
-    for several): each bearing rule once, in the game's order, the event's own unit's first."""
+    for several): each bearing rule once, in the game's order. `attacker` (side, unit): the
+    enemy unit known to attack, as an event's `by` would name it (quick-resolve's pair)."""
     out: list[Reminder] = []
     seen: set[tuple[str, str]] = set()
     for ev in events:
@@ -170,15 +171,15 @@ def reminders(game: Reminders, rules: RosterRules, events: Iterable[Event]
         for bearing in game.by_kind.get(ev.kind, ()):
             if not bearing.bears_on(ev):
                 continue
-            for said, who in _holders(game, rules, bearing, ev):
+            for said, who in _holders(game, rules, bearing, ev, attacker):
                 if (said.casefold(), who) not in seen:
                     seen.add((said.casefold(), who))
                     out.append(Reminder(said, bearing.text, who))
     return tuple(out)
 
 
-def _holders(game: Reminders, rules: RosterRules, bearing: Bearing, ev: Event
-             ) -> list[tuple[str, str]]:
+def _holders(game: Reminders, rules: RosterRules, bearing: Bearing, ev: Event,
+             attacker: tuple[int, int] | None = None) -> list[tuple[str, str]]:
     """Who holds `bearing`'s rule, for `ev`: (the rule as carried, whose name to show)."""
     side = ev.side or 1
     if bearing.whose == SELF:
@@ -192,6 +193,8 @@ def _holders(game: Reminders, rules: RosterRules, bearing: Bearing, ev: Event
         return [(said, found[0])] if said and found else []
     if bearing.whose == FOE:
         named = next((ev.get(v) for v in ATTACKER_VALUES if isinstance(ev.get(v), int)), None)
+        if named is None and attacker is not None and attacker[0] == other(side):
+            named = attacker[1]
         if named is not None:
             found = rules.of(other(side), named)
             said = matching(found[1], bearing.rule) if found else None
@@ -221,9 +224,14 @@ class Reminding:
 
     game: Reminders
     rules: RosterRules
+    attacker: tuple[int, int] | None = None  # the enemy unit known to attack (`reminders`)
 
     def of(self, events: Iterable[Event]) -> tuple[Reminder, ...]:
-        return reminders(self.game, self.rules, events)
+        return reminders(self.game, self.rules, events, self.attacker)
+
+    def facing(self, attacker: tuple[int, int]) -> Reminding:
+        """These reminders with the attacker known: its rules alone, not every enemy's."""
+        return replace(self, attacker=attacker)
 
 
 def reminding(system: Fielding, match: Match) -> Reminding | None:

@@ -170,3 +170,15 @@ def test_a_tap_for_many_events_gives_each_reminder_once() -> None:
     both = told(m).of([event("morale", 2, 1, passed=True), event("morale", 2, 1, passed=False)])
     assert [r.rule for r in both] == ["Fearless"]
     assert told(m).of([event("round-end")]) == ()
+
+
+def test_an_attacker_known_from_outside_narrows_the_foes_rules() -> None:
+    """Quick-resolve knows its pair: the target's taps name that attacker's rules only."""
+    m = example("hammerwars")  # Ben: Assault Hero (3, Hit & Run), Support Heavy (4, Trample)
+    hit = [event("hit", 1, 3, lives=1)]
+    assert {r.rule for r in told(m).of(hit)} == {"Trample Attack", "Hit & Run"}
+    heavy = told(m).facing((2, 4)).of(hit)
+    assert [(r.rule, r.who) for r in heavy] == [("Trample Attack", "Support Heavy")]
+    assert told(m).facing((2, 1)).of(hit) == ()  # Assault Infantry: no rule
+    # a unit of the target's own side attacks nobody: every foe's rules, as before
+    assert {r.rule for r in told(m).facing((1, 5)).of(hit)} == {"Trample Attack", "Hit & Run"}

@@ -186,6 +186,16 @@ def taps(table: Table, events: Sequence[Event],
     return tuple(out)
 
 
+def recorded(table: Table, events: Sequence[Event],
+             attacker: tuple[int, int] | None) -> tuple[Tap, ...]:
+    """The target's buttons under quick-resolve's answer: its reminders read with the
+    attacker known, so that only that unit's rules are named, not every enemy's."""
+    reminded = reminding(table.system, table.match) if events else None
+    if reminded and attacker:
+        reminded = reminded.facing(attacker)
+    return taps(table, events, reminded)
+
+
 def board(table: Table, current: tuple[int, int] | None = None) -> Board:
     play, match, state = table.play, table.match, table.state
     outcome = table.outcome
