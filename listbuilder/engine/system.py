@@ -37,6 +37,7 @@ from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Catalog, Origin, Roster, RosterEntry, Unit, UnitDesign
 from listbuilder.engine.profile import Profile, RuleText
+from listbuilder.engine.reminders import Reminders
 from listbuilder.locations import package_folder, package_of
 
 Severity = Literal["error", "warning"]
@@ -381,6 +382,12 @@ class RuleSystem(Generic[CatalogT, UnitT]):
         """The game's rules of play for the match tracker (`listbuilder.engine.match.Play`),
         or None when it has none. A system returns its play.py's, imported inside this
         method as `resolver` does."""
+        return None
+
+    def reminders(self) -> Reminders | None:
+        """Which of its units' special rules bear on which of the tracker's taps
+        (`listbuilder.engine.reminders.Reminders`), or None when the game says none. A
+        system returns its reminders.py's, imported inside this method as `play` does."""
         return None
 
 

@@ -16,6 +16,7 @@ from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.reminders import Reminders
 from listbuilder.engine.system import Priced, RuleSystem, Totals
 from listbuilder.systems.actionhammer import build, cards, limits
 from listbuilder.systems.actionhammer.builder import ActionHammerBuilder
@@ -82,3 +83,8 @@ class ActionHammer(RuleSystem[ActionHammerCatalog, Datasheet]):
         from listbuilder.systems.actionhammer.play import ActionHammerPlay
 
         return ActionHammerPlay(self)
+
+    def reminders(self) -> Reminders:
+        from listbuilder.systems.actionhammer.reminders import REMINDERS
+
+        return REMINDERS

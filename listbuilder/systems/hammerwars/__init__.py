@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.reminders import Reminders
 from listbuilder.engine.system import ChoiceSpec, Priced, RuleSystem, Totals
 from listbuilder.systems.hammerwars import build, cards, limits
 from listbuilder.systems.hammerwars.builder import HammerWarsBuilder
@@ -78,3 +79,8 @@ class HammerWars(RuleSystem[HammerWarsCatalog, HwUnit]):
         from listbuilder.systems.hammerwars.play import HammerWarsPlay
 
         return HammerWarsPlay(self)
+
+    def reminders(self) -> Reminders:
+        from listbuilder.systems.hammerwars.reminders import REMINDERS
+
+        return REMINDERS

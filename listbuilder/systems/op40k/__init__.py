@@ -16,6 +16,7 @@ from listbuilder.engine.effects import Fielded
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.reminders import Reminders
 from listbuilder.engine.system import Priced, RuleSystem, Totals
 from listbuilder.systems.op40k import build, cards, limits
 from listbuilder.systems.op40k.builder import Op40kBuilder
@@ -84,3 +85,8 @@ class OnePage40k(RuleSystem[Op40kCatalog, Datasheet]):
         from listbuilder.systems.op40k.play import Op40kPlay
 
         return Op40kPlay(self)
+
+    def reminders(self) -> Reminders:
+        from listbuilder.systems.op40k.reminders import REMINDERS
+
+        return REMINDERS

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Roster, RosterEntry
+from listbuilder.engine.reminders import Reminders
 from listbuilder.engine.system import ChoiceSpec, Priced, RuleSystem, Status, Totals, Violation
 from listbuilder.systems.spaceempires import build, cards, limits
 from listbuilder.systems.spaceempires.builder import SpaceEmpiresBuilder
@@ -120,3 +121,8 @@ class SpaceEmpires(RuleSystem[SpaceEmpiresCatalog, Chit]):
         from listbuilder.systems.spaceempires.play import SpaceEmpiresPlay
 
         return SpaceEmpiresPlay(self)
+
+    def reminders(self) -> Reminders:
+        from listbuilder.systems.spaceempires.reminders import REMINDERS
+
+        return REMINDERS

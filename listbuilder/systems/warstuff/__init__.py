@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from listbuilder.engine.fight import Resolver
 from listbuilder.engine.match import Play
 from listbuilder.engine.model import Origin, Roster, RosterEntry
+from listbuilder.engine.reminders import Reminders
 from listbuilder.engine.system import Priced, PrintedPrice, RuleSystem, Totals
 from listbuilder.systems.warstuff import build, cards, limits
 from listbuilder.systems.warstuff.builder import WarStuffBuilder
@@ -107,3 +108,8 @@ class WarStuff(RuleSystem[WarStuffCatalog, WarStuffUnit]):
         from listbuilder.systems.warstuff.play import WarStuffPlay
 
         return WarStuffPlay(self)
+
+    def reminders(self) -> Reminders:
+        from listbuilder.systems.warstuff.reminders import REMINDERS
+
+        return REMINDERS

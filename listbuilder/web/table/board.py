@@ -8,12 +8,16 @@ values they name: what is the same in every event of a group is fixed, and what 
 becomes the thing to pick: a button each for yes/no or a few words, a list for many words, a
 number box (from the least to the most offered) for a count. The first value offered is the
 one a box or list shows before the player changes it (a unit's own stance, say).
+
+Beside each tap go the rules reminders the game gives for the events it stands for
+(`engine/reminders.py`): the rosters are read once a board, each tap asks for its own events.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from listbuilder.engine.match import (
@@ -24,6 +28,7 @@ from listbuilder.engine.match import (
     describe,
     labelled,
 )
+from listbuilder.engine.reminders import Reminder, Reminding, reminding
 from listbuilder.engine.word_counts import WordCounts, counted_value, counts
 from listbuilder.web.table.matches import Table
 
@@ -57,6 +62,19 @@ class Tap:
     fixed: tuple[tuple[str, str], ...]  # v_<name> -> the value as the form sends it
     picks: tuple[Pick, ...] = ()
     listed: WordCounts | None = None  # a list of picks: the button's words as it grows
+    reminders: tuple[Reminder, ...] = ()  # the special rules that bear on it, drawn beside
+    # a run of buttons of one kind and unit with the same reminders ("Activate: Hold", ...
+    # "Activate: Run" of a Leader) shares one list, drawn once after the run's last button:
+    # the run's key (its last button's), and whether this button is the last
+    shared: str = ""
+    last: bool = False
+
+    @property
+    def key(self) -> str:
+        """What tells this tap from the others of its unit, for its reminders' id."""
+        said = "|".join([self.kind, *(f"{n}={v}" for n, v in self.fixed),
+                         *(p.name for p in self.picks)])
+        return f"{zlib.crc32(said.encode()):08x}"
 
 
 @dataclass(frozen=True)
@@ -115,8 +133,13 @@ def form_value(value: Value) -> str:
     return str(value)
 
 
-def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
-    """The buttons for `events` (the offers of one side, unit or the game), grouped."""
+def taps(table: Table, events: Sequence[Event],
+         reminded: Reminding | None = None) -> tuple[Tap, ...]:
+    """The buttons for `events` (the offers of one side, unit or the game), grouped; each with
+    the reminders `reminded` gives for the events it stands for."""
+    def said(stands_for: Sequence[Event]) -> tuple[Reminder, ...]:
+        return reminded.of(stands_for) if reminded else ()
+
     # an event that names other values is another button (an assault on a vehicle gives its
     # damage roll, one on a unit the models it killed)
     groups: dict[tuple[str, int | None, int | None, tuple[str, ...]], list[Event]] = {}
@@ -135,20 +158,26 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
                     seen[name].append(value)
         listed = counted_value(table.play, kind)
         if listed is not None and listed.value in names:
-            out.append(_listed_tap(the_kind, label, kind, side, unit, listed, group))
+            out.append(replace(_listed_tap(the_kind, label, kind, side, unit, listed, group),
+                               reminders=said(group)))
             continue
         varying = [n for n in names if len(seen[n]) > 1]
         fixed = tuple((n, form_value(seen[n][0])) for n in names if n not in varying)
         if not varying:
-            out.append(Tap(label, kind, side, unit, fixed))
+            out.append(Tap(label, kind, side, unit, fixed, reminders=said(group)))
             continue
         one = varying[0] if len(varying) == 1 else None
         values = seen[one] if one else []
         if one and (all(isinstance(v, bool) for v in values)
                     or (all(isinstance(v, str) for v in values) and len(values) <= FEW_WORDS)):
-            for v in values:
-                out.append(Tap(labelled(the_kind, kind, [(one, v)]), kind, side, unit,
-                               (*fixed, (one, form_value(v)))))
+            run = [Tap(labelled(the_kind, kind, [(one, v)]), kind, side, unit,
+                       (*fixed, (one, form_value(v))),
+                       reminders=said([ev for ev in group if ev.get(one) == v]))
+                   for v in values]
+            if len(run) > 1 and run[0].reminders and \
+                    all(t.reminders == run[0].reminders for t in run):
+                run = [replace(t, shared=run[-1].key, last=t is run[-1]) for t in run]
+            out += run
             continue
         picks = []
         for name in varying:
@@ -163,7 +192,7 @@ def taps(table: Table, events: Sequence[Event]) -> tuple[Tap, ...]:
             else:
                 picks.append(Pick(name, words, "list", form_value(vs[0]),
                                   options=tuple(form_value(v) for v in vs)))
-        out.append(Tap(label, kind, side, unit, fixed, tuple(picks)))
+        out.append(Tap(label, kind, side, unit, fixed, tuple(picks), reminders=said(group)))
     return tuple(out)
 
 
@@ -182,6 +211,14 @@ def _listed_tap(the_kind: Kind | None, label: str, kind: str, side: int | None,
     pick = Pick(listed.value, asked or listed.value.replace("_", " "), "counts", 0, 0,
                 max(sum(one.values()) for one in picked), counts=tuple(most.items()))
     return Tap(listed.none or label, kind, side, unit, fixed, (pick,), listed)
+def recorded(table: Table, events: Sequence[Event],
+             attacker: tuple[int, int] | None) -> tuple[Tap, ...]:
+    """The target's buttons under quick-resolve's answer: its reminders read with the
+    attacker known, so that only that unit's rules are named, not every enemy's."""
+    reminded = reminding(table.system, table.match) if events else None
+    if reminded and attacker:
+        reminded = reminded.facing(attacker)
+    return taps(table, events, reminded)
 
 
 def board(table: Table, current: tuple[int, int] | None = None) -> Board:
@@ -199,15 +236,17 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
         else:
             by_unit.setdefault((ev.side, ev.unit), []).append(ev)
     current = current or play.current(state)
+    reminded = reminding(table.system, match) if choices else None
     sides = []
     order = sorted(range(1, len(match.players) + 1), key=lambda s: s != table.side)
     for side in order:
         player = match.players[side - 1]
-        rows = tuple(_row(table, side, unit, by_unit.get((side, unit["unit"]), []), current)
+        rows = tuple(_row(table, side, unit, by_unit.get((side, unit["unit"]), []), current,
+                          reminded)
                      for unit in play.units(state, side))
         own = by_side.get(side, [])
         sides.append(SideView(side, player.name, side == table.side, rows,
-                              taps(table, [ev for ev in own if ev.kind not in ENDING]),
+                              taps(table, [ev for ev in own if ev.kind not in ENDING], reminded),
                               taps(table, [ev for ev in own if ev.kind in ENDING])))
     names = [p.name for p in match.players]
     scores = tuple((label, tuple(zip(names, values, strict=False)))
@@ -226,7 +265,7 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
 
 
 def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
-         current: tuple[int, int] | None) -> UnitRow:
+         current: tuple[int, int] | None, reminded: Reminding | None) -> UnitRow:
     number = int(unit["unit"])
     copy = int(unit.get("copy") or 0)
     if copy:  # one row a copy: its own taps
@@ -235,5 +274,5 @@ def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
             "name": f"{unit['name']} ({copy} of {unit.get('copies', copy)})"
             if int(unit.get("copies") or 1) > 1 else str(unit["name"])}
     return UnitRow(side, number, str(unit["name"]), bool(unit.get("alive", True)),
-                   taps(table, choices), current == (side, number), copy,
+                   taps(table, choices, reminded), current == (side, number), copy,
                    table.play.standing(unit))

@@ -35,7 +35,7 @@ from listbuilder.match_storage import MatchFull, SpentId, StaleMatch, new_token
 from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
-from listbuilder.web.table.board import Tap, board, taps
+from listbuilder.web.table.board import Tap, board, recorded
 from listbuilder.web.table.forms import (
     BadEvent,
     ChangeForm,
@@ -319,8 +319,8 @@ def odds_page(token: str) -> Any:
             problem = str(exc) or "These two units have no odds."
     record: tuple[Tap, ...] = ()
     if defender and not table.watching and not table.outcome.over and not table.broken:
-        record = taps(table, [ev for ev in table.play.offers(table.state)
-                              if (ev.side, ev.unit) == defender])
+        record = recorded(table, [ev for ev in table.play.offers(table.state)
+                                  if (ev.side, ev.unit) == defender], attacker)
     ctx = {**_context(table), "attacker": attacker, "defender": defender, "result": result,
            "problem": problem, "applied": options, "from_state": from_state,
            "record": record, "settings": settings}
