@@ -303,7 +303,9 @@ def value_words(name: str, value: Value) -> str:
 def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) -> str:
     """An event in words: its kind's label, whose unit, and its values; what the log and the
     tracker's buttons say."""
-    kind = play.kinds.get(ev.kind)
+    from listbuilder.engine.clock import KINDS  # the clock's kinds are every game's
+
+    kind = play.kinds.get(ev.kind) or KINDS.get(ev.kind)
     who = ""
     if ev.side is not None and 1 <= ev.side <= len(match.players):
         player = match.players[ev.side - 1]
@@ -405,7 +407,12 @@ def _step(play: Play[S], match: Match, state: S, ev: Event, position: int) -> S:
     if position > MAX_EVENTS:
         raise MatchError(position, ev, f"a match holds at most {MAX_EVENTS} events",
                          "Split the log, or end the game.")
+    from listbuilder.engine import clock  # imports this module: asked for when first used
+
     try:
+        if clock.is_clock(ev.kind):  # every game's, and no game's rules: the state stays
+            clock.check(match, ev, position, play.outcome(state).over)
+            return state
         check_shape(play, match, ev)
         if play.outcome(state).over:
             raise Refused("the game is over", "Undo the event that ended it to go on.")
