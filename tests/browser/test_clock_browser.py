@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from browsertools import opened, until
+from test_accessibility import serious
 from test_table_browser import GAMES, in_view, reaches, sent, start_match, version
 
 Page = Any
@@ -103,6 +104,8 @@ def test_two_phones_share_one_clock_in_every_game(server: str, browser: Any, gam
             assert in_view(page, "#clock .clock-buttons"), "its buttons scrolled away"
             page.evaluate("window.scrollTo(0, 0)")
         two.screenshot(path=str(screenshots / f"clock-phone-{game}.png"))
+        if game == GAMES[0]:  # the clock's markup is the same in every game
+            assert serious(two, "match page with the clock") == []
         # the summary: each side's time and the rounds
         one.goto(match.mine + "/summary")
         opened(one, "#summary-clock")
@@ -128,9 +131,11 @@ def test_the_clock_on_a_desktop(server: str, browser: Any, screenshots: Path) ->
         got = sizes(one)
         assert got["figure"] >= 1.5 * got["body"] and got["scroll"] <= got["width"], got
         one.screenshot(path=str(screenshots / "clock-desktop.png"))
+        assert serious(one, "desktop match page with the clock") == []
         one.goto(match.mine + "/summary")
         opened(one, "#summary-clock")
         one.screenshot(path=str(screenshots / "clock-summary-desktop.png"), full_page=True)
+        assert serious(one, "summary with the clock") == []
     finally:
         for ctx in made:
             ctx.close()
