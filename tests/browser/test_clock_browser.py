@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from browsertools import opened, until
 from test_accessibility import serious
 from test_table_browser import GAMES, in_view, reaches, sent, start_match, version
@@ -136,6 +137,47 @@ def test_the_clock_on_a_desktop(server: str, browser: Any, screenshots: Path) ->
         opened(one, "#summary-clock")
         one.screenshot(path=str(screenshots / "clock-summary-desktop.png"), full_page=True)
         assert serious(one, "summary with the clock") == []
+    finally:
+        for ctx in made:
+            ctx.close()
+
+
+def test_a_clock_tap_made_offline_counts_from_when_it_was_made(
+        server: str, browser: Any) -> None:
+    """Phone 2 pauses the clock without a connection; the tap waits, is sent when the
+    connection returns, and the pause is recorded at the phone's time of the tap, not at
+    its arrival: the time the clock ran is the time it really ran."""
+    size = {"width": 375, "height": 740}
+    made = [browser.new_context(viewport=size, is_mobile=True, has_touch=True,
+                                service_workers="block") for _ in range(2)]
+    try:
+        match = start_match(server, made[0].new_page(), made[1].new_page(), "warstuff")
+        one, two = match.one, match.two
+        one.locator("#clock-start > summary").click()
+        one.get_by_role("button", name="Start clock").click()
+        sent(one)
+        reaches(two, version(one))
+        made[1].set_offline(True)
+        before = two.evaluate("Date.now()")
+        two.locator("#clock").get_by_role("button", name="Pause clock").click()
+        after = two.evaluate("Date.now()")
+        until(two, "() => document.querySelectorAll('#pending li').length === 1", timeout=2)
+        assert "Pause clock" in two.inner_text("#pending")
+        waiting = clock_state(two)
+        assert waiting is not None and waiting["running"] == ["clock-1"]
+        # the connection comes back a while later (its time read after the wait)
+        until(two, "() => document.querySelector('#sync').textContent"
+                   ".includes('No connection')", timeout=10)
+        back = two.evaluate("Date.now()")
+        made[1].set_offline(False)
+        sent(two, timeout=20)
+        reaches(one, version(two))
+        seen = same_on_both(one, two)
+        assert seen["paused"] and seen["running"] == []
+        log = yaml.safe_load(one.request.get(match.mine + "/match.yaml").text())
+        pause = [e for e in log["events"] if e["kind"] == "clock-pause"]
+        assert len(pause) == 1
+        assert before <= pause[0]["at"] <= after < back
     finally:
         for ctx in made:
             ctx.close()
