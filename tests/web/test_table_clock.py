@@ -13,7 +13,17 @@ import pytest
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
-from test_table import TABLE, message, rows, started, tap, version
+from test_table import (
+    TABLE,
+    example,
+    imported,
+    message,
+    rows,
+    start,
+    started,
+    tap,
+    version,
+)
 from webtools import csrf_of
 
 from listbuilder.web.table import views
@@ -199,3 +209,22 @@ def test_the_spectators_see_the_clock_and_can_not_tap_it(
         "base": version(seen), "kind": "clock-pause"})
     assert refused.status_code in (400, 403)  # its page has no form: no token to send
     assert rows(app) == before
+
+
+def test_a_solo_match_has_one_clock_that_pauses_and_resumes(
+        client: FlaskClient, now: Now) -> None:
+    """One player: no other clock to hand over to; the time limit still counts down."""
+    data = example("op40k")
+    solo = start(client, imported(client, data["players"][0]["roster"]), me="Ann",
+                 source="solo")
+    match = solo.headers["Location"].split("?")[0]
+    page = client.get(match).get_data(as_text=True)
+    assert 'id="clock-first"' not in page  # nobody else's clock to run first
+    status, page = clock_tap(client, match, page, "clock-start", side=1, minutes=45, sent=T0)
+    assert status == 200 and running(page) == [1] and buttons(page) == ["Pause clock"]
+    now.ms = T0 + 15 * MIN
+    status, page = clock_tap(client, match, page, "clock-pause")
+    assert buttons(page) == ["Resume clock"] and used(page) == {1: 15 * MIN}
+    assert ">30:00</span> of 45:00" in page
+    status, page = clock_tap(client, match, page, "clock-switch", side=2)
+    assert status == 422 and "needs a side, 1, not 2" in message(page)
