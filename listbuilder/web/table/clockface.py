@@ -39,6 +39,7 @@ class ClockButton:
     kind: str
     side: int | None
     label: str
+    primary: bool = False  # the usual tap: "My move is done"
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ def clock_face(table: Table, now: int) -> ClockFace:
             buttons.append(ClockButton(PAUSE, None, "Stop clock"))
         else:
             if len(names) > 1 and seen.running == table.side:
-                buttons.append(ClockButton(SWITCH, other(table.side), "My move is done"))
+                buttons.append(ClockButton(SWITCH, other(table.side), "My move is done",
+                                           primary=True))
             elif len(names) > 1 and seen.running is not None:
                 buttons.append(ClockButton(SWITCH, table.side, "Start my clock"))
             buttons.append(ClockButton(PAUSE, None, "Pause clock"))
