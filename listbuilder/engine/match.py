@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.word_counts import WordCounts
@@ -144,6 +144,22 @@ class Outcome:
     winner: int | None = None  # None: not over, or a draw
     reason: str = ""  # "Ben's morale fell to 0", "after round 4: 9 VP to 6"
     scores: tuple[tuple[str, tuple[int, ...]], ...] = ()  # label -> a value per side
+
+
+class Shared(Protocol):
+    """Event kinds every game accepts beside its own, which no game's rules apply (the
+    clock's: engine/clock.py): their own module checks them against the log."""
+
+    kinds: Mapping[str, Kind]
+
+    def check(self, match: Match, ev: Event, position: int, over: bool) -> None:
+        """Refused when `ev` at `position` makes no sense after the log before it; `over`:
+        the game has ended by its rules."""
+
+
+# Filled by the modules that define shared kinds, as the engine package loads them
+# (engine/__init__.py): this module imports none of them back.
+SHARED: list[Shared] = []
 
 
 class Refused(Exception):
@@ -360,7 +376,8 @@ def value_words(name: str, value: Value) -> str:
 def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) -> str:
     """An event in words: its kind's label, whose unit, and its values; what the log and the
     tracker's buttons say."""
-    kind = play.kinds.get(ev.kind)
+    kind = play.kinds.get(ev.kind) or next(
+        (shared.kinds[ev.kind] for shared in SHARED if ev.kind in shared.kinds), None)
     who = ""
     if ev.side is not None and 1 <= ev.side <= len(match.players):
         player = match.players[ev.side - 1]
@@ -463,6 +480,10 @@ def _step(play: Play[S], match: Match, state: S, ev: Event, position: int) -> S:
         raise MatchError(position, ev, f"a match holds at most {MAX_EVENTS} events",
                          "Split the log, or end the game.")
     try:
+        shared = next((shared for shared in SHARED if ev.kind in shared.kinds), None)
+        if shared is not None:  # every game's, and no game's rules: the state stays
+            shared.check(match, ev, position, play.outcome(state).over)
+            return state
         check_shape(play, match, ev)
         if play.outcome(state).over:
             raise Refused("the game is over", "Undo the event that ended it to go on.")

@@ -20,11 +20,14 @@ from listbuilder.engine.match import MAX_EVENTS, Event, Match, Player, Value
 from listbuilder.engine.roster_file import MAX_ROSTER_BYTES, LoadedRoster, RosterFileError
 from listbuilder.engine.yaml_limits import Limits
 
-FORMAT = "listbuilder-match/1"
+FORMAT = "listbuilder-match/2"  # what is written: version 2 adds the clock's events
+# what is read: a version-1 file is a version-2 file without clock events, so it replays as
+# it always did
+READS = ("listbuilder-match/1", FORMAT)
 MAX_PLAYERS = 2
 # two rosters of the largest size and a long game's events; a value at most a roster's text
 MATCH = Limits(depth=8, nodes=8 * MAX_EVENTS + 200, chars=2 * MAX_ROSTER_BYTES + 1024 * 1024,
-               digits=12, text=MAX_ROSTER_BYTES, what="match")
+               digits=13, text=MAX_ROSTER_BYTES, what="match")  # 13: a clock's time
 EVENT_KEYS = ("kind", "side", "unit", "id")
 
 ReadRoster = Callable[[str, str], LoadedRoster]  # text, name for messages -> the roster
@@ -56,9 +59,9 @@ def read_match(text: str, file: str, read_roster: ReadRoster) -> LoadedMatch:
 
     if not isinstance(data, dict):
         raise fail((), "a match file is a mapping with format, system, players and events")
-    if data.get("format") != FORMAT:
-        raise fail(("format",), f"write format: {FORMAT} (this file says "
-                                f"{data.get('format')!r})")
+    if data.get("format") not in READS:
+        raise fail(("format",), f"write format: {FORMAT} (or {READS[0]}, which reads the "
+                                f"same; this file says {data.get('format')!r})")
     unknown = sorted(set(map(str, data)) - {"format", "system", "players", "options", "events"})
     if unknown:
         raise fail((unknown[0],), f"unknown key '{unknown[0]}': a match file has format, "

@@ -385,7 +385,7 @@ def a_friend_copies_and_keeps_my_roster(friend: Page, roster: str, share: str) -
     return str(theirs)
 
 
-@reaches("table.start", "table.event", "table.undo")
+@reaches("table.start", "table.event", "table.undo", "table.clock_tap")
 def play_a_match(me: Page, roster: str, theirs: str) -> None:
     me.goto(roster)
     me.get_by_role("link", name="Play a match").click()
@@ -406,6 +406,11 @@ def play_a_match(me: Page, roster: str, theirs: str) -> None:
     posted(me, "/undo", me.locator("#board form.undo button").click)
     until(me, "s => document.querySelector(s).textContent.includes('(0 events)')", arg=log)
     assert me.locator("#table-message").count() == 0
+    # the clock: started from its fold, sent by table.js the same way
+    me.locator("#clock-start > summary").click()
+    posted(me, "/clock", me.get_by_role("button", name="Start clock").click)
+    sent(me)
+    opened(me, "#clock .clock-face.running")
 
 
 # -- a pack of mine -----------------------------------------------------------------------------

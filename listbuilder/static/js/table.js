@@ -17,6 +17,9 @@
 // - The board asks for the match's version every few seconds and is redrawn when it
 //   changed (204 while it did not), keeping which units are open.
 // - A screen wake lock is held while the page is in view.
+// - A clock tap (a form.tap with data-stamp) carries this phone's time of the tap, so one
+//   queued offline counts from when it was made; the clock's figures tick each second from
+//   the numbers the board was drawn with, and every redraw sets them to the server's again.
 (function () {
   "use strict";
 
@@ -205,6 +208,7 @@
     }
     showPending();
     countAll();
+    tick();
     keepPage();
   }
 
@@ -334,8 +338,10 @@
       var details = form.closest("details");
       var pressed = event.submitter || form.querySelector("button");
       var what = (pressed ? pressed.textContent.trim() : "tap") + picked(form);
+      var pairs = fields(form, event.submitter);
+      if (form.hasAttribute("data-stamp")) pairs.push(["sent", String(Date.now())]);
       queue.push({
-        url: form.getAttribute("action"), fields: fields(form, event.submitter), id: newId(),
+        url: form.getAttribute("action"), fields: pairs, id: newId(),
         label: (details ? foldName(details) + ": " : "") + what,
         what: what,
         unitKey: details ? details.id : ""
@@ -395,7 +401,32 @@
   });
   window.addEventListener("online", function () { offline = false; flush(); poll(); });
   window.addEventListener("offline", function () { offline = true; showPending(); });
+  // 4:05, 1:02:09, -0:30: as the server writes them (engine/clock.py `duration`)
+  function duration(ms) {
+    var sign = ms < 0 ? "-" : "";
+    var seconds = Math.floor(Math.abs(ms) / 1000);
+    var h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return sign + (h ? h + ":" + two(m) : String(m)) + ":" + two(s);
+  }
+
+  // Counted from when this board was drawn, by the page's own timer: a phone whose clock is
+  // set wrong still ticks right.
+  function tick() {
+    var shown = document.getElementById("clock");
+    if (!shown || !shown.classList.contains("ticking")) return;
+    if (!shown.drawnAt) shown.drawnAt = performance.now();
+    var since = performance.now() - shown.drawnAt;
+    shown.querySelectorAll("[data-ms][data-running], [data-ms][data-down]").forEach(function (el) {
+      var ms = Number(el.getAttribute("data-ms"));
+      var out = el.querySelector(".clock-time");
+      if (out) out.textContent = duration(el.hasAttribute("data-down") ? ms - since : ms + since);
+    });
+  }
+
   setInterval(poll, POLL_MS);
+  setInterval(tick, 1000);
+  tick();
   showStuck();
   showPending();
   countAll();

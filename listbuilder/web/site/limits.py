@@ -116,7 +116,7 @@ KINDS = (
     # A match's events and undos (a match is started under "create": its row carries two
     # rosters, at most a new roster's size). An event is one row of at most MAX_EVENT_BYTES.
     Kind("play", "LIMIT_PLAY", "LISTBUILDER_LIMIT_PLAY", "Too many taps",
-         "match events or undos", ("table.event", "table.undo"), ("POST",),
+         "match events or undos", ("table.event", "table.clock_tap", "table.undo"), ("POST",),
          most=MAX_EVENT_BYTES),
 )
 BY_SCOPE = {kind.scope: kind for kind in KINDS}

@@ -152,3 +152,28 @@ def _typed(name: str, text: str, typ: type | None) -> Value:
             raise BadEvent(f"'{name}' is a whole number, not {text!r}")
         return int(text)
     return text
+
+
+CLOCK_ACTIONS = ("clock-start", "clock-switch", "clock-pause", "clock-resume")
+
+
+class ClockForm(ChangeForm):
+    """A clock tap: its kind, the side it names, the match's time limit (a start's), and the
+    phone's own time of the tap in ms (`sent`, added by table.js; none with scripts off)."""
+
+    kind = StringField(validators=[InputRequired(), Length(max=40)])
+    side = WholeNumber(validators=[Optional(), NumberRange(1, 2)])
+    minutes = typed_number("Time limit (minutes)", InRange(1, 24 * 60, optional=True,
+                                                           absent_ok=True))
+    sent = StringField(validators=[Optional(), Length(max=16)])
+    id = StringField(validators=[Optional(), Length(max=40)])
+
+    def sent_ms(self) -> int | None:
+        text = (self.sent.data or "").strip()
+        return int(text) if re.fullmatch(r"[0-9]{1,15}", text) else None
+
+    def event_id(self) -> str:
+        text = (self.id.data or "").strip()
+        if text and not _ID.fullmatch(text):
+            raise BadEvent("an event's id is letters, digits, - and _, at most 40")
+        return text

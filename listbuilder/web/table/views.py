@@ -12,6 +12,8 @@ is answered with the board as it stands (match_storage.SpentId).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -26,8 +28,10 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as BaseResponse
 
+from listbuilder.engine.clock import stamp
 from listbuilder.engine.fight import ResolveError, Result
-from listbuilder.engine.match import Match, MatchError, Player, push
+from listbuilder.engine.match import Event, Match, MatchError, Player, Refused, push
+from listbuilder.engine.match import event as clock_event
 from listbuilder.engine.match_file import dump_match
 from listbuilder.engine.matchup import matchup
 from listbuilder.engine.odds import odds, state_settings
@@ -36,9 +40,12 @@ from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
 from listbuilder.web.table.board import Tap, board, recorded
+from listbuilder.web.table.clockface import clock_face, round_list
 from listbuilder.web.table.forms import (
+    CLOCK_ACTIONS,
     BadEvent,
     ChangeForm,
+    ClockForm,
     EventForm,
     chosen_settings,
     event_from_form,
@@ -156,10 +163,16 @@ def _links(table: Table) -> dict[str, str]:
     return out
 
 
+def now_ms() -> int:
+    """The server's time in ms since 1970: what a clock tap without the phone's time is
+    recorded at, and what the clocks are shown as of."""
+    return time.time_ns() // 1_000_000
+
+
 def _context(table: Table, message: str = "") -> dict[str, Any]:
     return {"table": table, "board": board(table, _current()), "token": table.token,
             "message": message, "links": _links(table), "form": ChangeForm(),
-            "system": table.system}
+            "system": table.system, "clock": clock_face(table, now_ms())}
 
 
 @bp.get("/m/<token>")
@@ -216,7 +229,41 @@ def event(token: str) -> BaseResponse:
         ev = event_from_form(form, MultiDict(request.form), dict(table.play.kinds))
     except BadEvent as exc:
         return _answer(table, f"That tap was not understood: {exc}.", 400)
+    return _record(table, token, lambda _: ev)
+
+
+@bp.post("/m/<token>/clock")
+def clock_tap(token: str) -> BaseResponse:
+    """A tap on the clock: recorded at the phone's time of the tap when it sent one, within
+    what the log and the server's clock allow (engine/clock.py `stamp`), else now."""
+    table = _playing(token)
+    form = ClockForm()
+    if not form.validate() or form.kind.data not in CLOCK_ACTIONS:
+        return _answer(table, "That clock tap was not understood: " + "; ".join(
+            f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()
+        ) if form.errors else "That clock tap was not understood.", 400)
+    try:
+        ev_id = form.event_id()
+    except BadEvent as exc:
+        return _answer(table, f"That clock tap was not understood: {exc}.", 400)
+    sent = form.sent_ms()
+    limit = {"minutes": form.minutes.data} if form.minutes.data else {}
+
+    def made(now_table: Table) -> Event:
+        at = stamp(now_table.match, sent, now_ms())
+        return clock_event(form.kind.data or "", form.side.data, None, ev_id, at=at, **limit)
+
+    return _record(table, token, made)
+
+
+def _record(table: Table, token: str, made: Callable[[Table], Event]) -> BaseResponse:
+    """The event `made` of the match as it stands appended to the log, tried again on the
+    log as it now is when the other phone added one meanwhile; answered with the board."""
     for _ in range(APPEND_TRIES):
+        try:
+            ev = made(table)
+        except Refused as exc:
+            return _answer(table, f"Not recorded: {exc.message}. {exc.fix}", 422)
         spent = matches().spent(table.stored, ev.id) if ev.id else None
         if spent is not None:
             return _spent(table, spent)
@@ -287,7 +334,8 @@ def export(token: str) -> Response:
 @bp.get("/m/<token>/summary")
 def summary(token: str) -> str:
     table = open_match(token)
-    return render_template("table/summary.html", **_context(table))
+    return render_template("table/summary.html", rounds=round_list(table, now_ms()),
+                           **_context(table))
 
 
 def _pair(raw: str) -> tuple[int, int] | None:
