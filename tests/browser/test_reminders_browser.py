@@ -50,7 +50,7 @@ CASES = {
     # Ben's Carrion Flyers (Stealthy) wounded
     "actionhammer": Case(1, tapped("wound", 2, 4, wounds=1), ("Stealthy",)),
     # Ann adding a chit to the first battle: a Leader's bonus, a ground unit's transport
-    "spaceempires": Case(41, tapped("join", 1, None, chit="Nobz Hulk", count=1),
+    "spaceempires": Case(25, tapped("join", 1, None, chit="Nobz Hulk", count=1),
                          ("Leader Bonus", "Transports")),
 }
 
