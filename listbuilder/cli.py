@@ -602,6 +602,7 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
     """Replay a match FILE (docs/match-format.md) and print where the game stands. Exit 0
     replayed, 1 an event breaks a rule (it is named, with its line and the fix), 2 the file
     can't be read."""
+    from listbuilder.engine.clock import clock, duration, round_times
     from listbuilder.engine.match import MatchError, replay
     from listbuilder.engine.match_file import MatchFileError, read_match
 
@@ -630,12 +631,19 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
         click.echo(f"{match_file}:{line}: {exc}" if line else f"{match_file}: {exc}", err=True)
         sys.exit(EXIT_ILLEGAL)
     outcome = play.outcome(state)
+    # a file's clock stands where its last clock tap left it: a running side's time runs
+    # no further than that tap
+    timed = clock(game, 0)
     if as_json:
         click.echo(json.dumps({
             "system": game.system, "players": [p.name for p in game.players],
             "events": len(game.events), "over": outcome.over, "winner": outcome.winner,
             "reason": outcome.reason,
             "scores": {label: list(values) for label, values in outcome.scores},
+            "clock": {"used_ms": list(timed.used), "running": timed.running,
+                      "paused": timed.paused, "limit_ms": timed.limit,
+                      "rounds_ms": [[r, ms] for r, ms in round_times(play, game, 0)]}
+            if timed.started else None,
             "state": play.to_data(state)}, indent=1, ensure_ascii=False))
         return
     names = " vs ".join(p.name for p in game.players)
@@ -649,6 +657,12 @@ def match_command(library: Library, match_file: Path, as_json: bool) -> None:
             rest = play.standing(unit).words()
             gone = "" if unit.get("alive", True) else " (gone)"
             click.echo(f"  {unit['unit']}. {unit['name']}{gone}" + (f": {rest}" if rest else ""))
+    if timed.started:
+        used = ", ".join(f"{p.name} {duration(ms)}" for p, ms in zip(game.players, timed.used,
+                                                                     strict=False))
+        left = f"; {duration(timed.left)} of the time limit left" if timed.left is not None \
+            else ""
+        click.echo(f"clock: {used}" + (" (paused)" if timed.paused else "") + left)
     if outcome.over:
         winner = game.players[outcome.winner - 1].name if outcome.winner else "nobody"
         click.echo(f"over: {winner} won" + (f" ({outcome.reason})" if outcome.reason else ""))

@@ -259,8 +259,8 @@ def stamp(match: Match, sent: int | None, now: int) -> int:
 def round_times(play: Play[Any], match: Match, now: int) -> tuple[tuple[int | None, int], ...]:
     """The clock's time in each game round, as (round, milliseconds), in the order played: a
     span the clock ran counts in the round the game was in when it began (each switch of
-    the clock is a tap, game events carry no time). Round: what the game's state calls its
-    `round` (Space Empires: its `turn`); None where the game counts none yet."""
+    the clock is a tap, game events carry no time). Round: the game's `Play.round_of`; None
+    where the game counts none yet."""
     spans = clock(match, now).spans
     rounds: dict[int, int | None] = {}
     state = play.start(match)
@@ -272,17 +272,12 @@ def round_times(play: Play[Any], match: Match, now: int) -> tuple[tuple[int | No
         except MatchError:  # a log the rules refuse partway: no rounds past it
             break
         done = position
-        rounds[position] = _round(play.to_data(state))
+        rounds[position] = play.round_of(state)
     out: dict[int | None, int] = {}
     for span in spans:
         key = rounds.get(span.position)
         out[key] = out.get(key, 0) + span.length(now if span.end is None else span.end)
     return tuple(out.items())
-
-
-def _round(data: Mapping[str, Any]) -> int | None:
-    found = data.get("round", data.get("turn"))
-    return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
 def clock_time(ms: int) -> str:

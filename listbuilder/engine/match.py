@@ -297,6 +297,12 @@ class Play(Generic[S]):
         tracker's score. The default: nothing said; the score's headline stands alone."""
         return None, ""
 
+    def round_of(self, state: S) -> int | None:
+        """The game round the state is in (the clock's round times count by it); None where
+        the game counts none. The default: the state's `round`."""
+        found = getattr(state, "round", None)
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
     def current(self, state: S) -> tuple[int, int] | None:
         """The unit (side, number) whose activation is under way, which the tracker marks and
         scrolls to; None where the rules say none (the default)."""

@@ -4,11 +4,14 @@ the state it always did."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from listbuilder.cli import main
 from listbuilder.engine.clock import clock
 from listbuilder.engine.library import Library
 from listbuilder.engine.match import event, replay
@@ -64,3 +67,30 @@ def test_a_file_of_an_unknown_version_names_the_versions_read() -> None:
                                         r"listbuilder-match/1"):
         read_match(text.replace("listbuilder-match/1", "listbuilder-match/3"), "x.yaml",
                    LIBRARY.read_roster)
+
+
+def test_the_command_line_prints_a_files_clock(tmp_path: Path) -> None:
+    """`listbuilder match` says each side's time as the file's last clock tap left it, and
+    its JSON carries the clock (none when the file has no clock taps)."""
+    text = (ROOT / "examples" / "warstuff" / "match.yaml").read_text(encoding="utf-8")
+    old = read_match(text, "old.yaml", LIBRARY.read_roster).match
+    timed = replace(old, events=(event("clock-start", 1, at=T0, minutes=120),
+                                 *old.events[:3],
+                                 event("clock-switch", 2, at=T0 + 95_000),
+                                 *old.events[3:],
+                                 event("clock-pause", at=T0 + 300_000)))
+    path = tmp_path / "timed.yaml"
+    path.write_text(dump_match(timed), encoding="utf-8")
+    said = CliRunner().invoke(main, ["match", str(path)])
+    assert said.exit_code == 0, said.output
+    names = [p.name for p in timed.players]
+    assert (f"clock: {names[0]} 1:35, {names[1]} 3:25 (paused); 1:55:00 of the time limit "
+            "left") in said.output
+    data = json.loads(CliRunner().invoke(main, ["match", str(path), "--json"]).output)
+    assert data["clock"]["used_ms"] == [95_000, 205_000] and data["clock"]["paused"]
+    assert data["clock"]["limit_ms"] == 120 * 60_000
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text, encoding="utf-8")
+    untimed = CliRunner().invoke(main, ["match", str(plain), "--json"])
+    assert json.loads(untimed.output)["clock"] is None
+    assert "clock:" not in CliRunner().invoke(main, ["match", str(plain)]).output

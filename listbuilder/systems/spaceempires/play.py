@@ -984,6 +984,9 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             out.append(row)
         return out
 
+    def round_of(self, state: SpaceEmpiresState) -> int | None:
+        return state.turn  # a game turn of seven phases is what the game counts
+
     def acting(self, state: SpaceEmpiresState) -> tuple[int | None, str]:
         """What the phase asks for before the next: a Draw Phase's cards still to draw or a
         hand over the most, hands to fill after a battle, units over the upkeep; else the
