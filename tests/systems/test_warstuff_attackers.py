@@ -168,10 +168,16 @@ def test_a_solo_game_names_no_attacker() -> None:
 
 
 def test_a_loss_naming_no_attacker_is_still_taken_and_offered() -> None:
-    """A hit of dangerous terrain has no attacker; old logs name none either."""
-    state = play(FIRST, event("wound", 1, 2))
-    assert state.unit(1, 2).wounds == 1
-    assert event("wound", 1, 2, copy=1) in PLAY.offers(play(FIRST))
+    """A hit of dangerous terrain has no attacker (a wound or a kill); old logs name none
+    either. A stun always comes from an enemy's rule, so it is offered with its attacker
+    only, though a log naming none still replays."""
+    state = play(FIRST, event("wound", 1, 2), event("stun", 1, 2))
+    assert state.unit(1, 2).wounds == 1 and state.unit(1, 2).stunned
+    offered = PLAY.offers(play(FIRST))
+    assert event("wound", 1, 2, copy=1) in offered
+    assert event("kill", 1, 2, copy=1, death_blow=False) in offered
+    assert event("stun", 1, 2, copy=1) not in offered
+    assert any(ev.kind == "stun" and ev.unit == 2 and ev.get("by") for ev in offered)
 
 
 def test_the_offers_name_every_enemy_that_could_have_struck_and_no_other() -> None:

@@ -602,8 +602,10 @@ class WarStuffPlay(Alternating[WarStuffState]):
     def _losses(self, state: WarStuffState, side: int) -> list[Event]:
         """A wound (while the dice can leave one more), a stun (unless stunned) and a kill,
         by a Death Blow too when the enemy has a Death Blow unit alive, of each unit alive:
-        each by every enemy that could have struck it (`_struck`), and once naming no
-        attacker (a hit of dangerous terrain; a solo game's, whose enemy is not known)."""
+        each by every enemy that could have struck it (`_struck`), and a wound and a kill
+        once naming no attacker (a hit of dangerous terrain). A stun always has a cause on
+        the other side (Entangle, Sweep Attack, Brutal's or Elite's morale test), so in a
+        game of two it is offered only with its attacker; a solo game names none."""
         blow = len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
                                             for _, e in state.copies(other(side)))
         out = []
@@ -618,7 +620,9 @@ class WarStuffPlay(Alternating[WarStuffState]):
             losses += [event("kill", side, n, copy=c, death_blow=b)
                        for b in ((False, True) if blow else (False,))]
             for loss in losses:
-                out += [*self._struck(state, loss), loss]
+                struck = self._struck(state, loss)
+                bare = loss.kind != "stun" or len(state.sides) == 1
+                out += [*struck, loss] if bare else struck
         return out
 
     def _struck(self, state: WarStuffState, loss: Event) -> list[Event]:
