@@ -41,6 +41,18 @@ HOLD, RECOVER, WALK, RUN = "Hold", "Recover", "Walk", "Run"
 ACTIONS = (HOLD, RECOVER, WALK, RUN)
 NO_ATTACK = (RECOVER,)  # "may not shoot": nor heal, which a Healer does instead of an attack
 
+# How a wound, stun or kill names its attacker (`by`, `by_copy`: a copy of the other side's
+# roster entry) and how it struck (`attack`). The action table says which action allows
+# which: Hold and Walk a shot, Run a melee attack, Recover none.
+SHOT, MELEE = "shot", "melee"
+ATTACKS = (SHOT, MELEE)
+SHOOTING = (HOLD, WALK)
+CHARGING = (RUN,)
+ATTACKER_VALUES = ("attack", "by", "by_copy")
+# rules that strike outside the unit's own activation: Elite's morale test when it is
+# attacked in melee, a dying Death Blow unit's attacks (docs/rules-notes.md, WarStuff)
+STRIKES_BACK = ("Elite", "Death Blow")
+
 COMMANDS = 3  # a Leader commands up to three friendly units (three dice, each 4+ one unit)
 HEALED_WOUNDS = 1  # a Healer's 4+ removes one Wound (and allows a free Recover)
 STUNNED_QUALITY = 0  # a stunned unit counts as Quality 0
@@ -56,6 +68,13 @@ SMALL_SHOT_BONUS = 1  # Small: +1 Quality when shot at
 LARGE_MELEE_BONUS = 1  # Large: +1 in melee against units without Large
 SMALL_FOE_BONUS = 1  # a Small attacker's enemies (without Small) get +1 defending in melee
 POISON_WOUNDS = 1  # Poison: one more Wound on a hit's 4+ (Undead are immune)
+
+# the values naming an attacker, and how a button and the log say them
+ATTACKER: dict[str, type] = {"attack": str, "by": int, "by_copy": int}
+ATTACKER_WORDS: dict[str, Mapping[str, str] | str] = {
+    "attack": {SHOT: "from a shot", MELEE: "in melee"},
+    "by": "by enemy unit {}", "by_copy": "(copy {})"}
+ATTACKER_ASKS = {"attack": "How", "by": "By enemy unit", "by_copy": "Its copy"}
 
 SCORE = "Units standing"
 KILLED = "Enemy points killed"
@@ -162,6 +181,8 @@ class WarStuffState:
     # a Death Blow has struck: the side whose Death Blow unit is dying, until its death is
     # recorded (the game can't end between the blow and the death: both fall at once)
     blow: int | None = None
+    # the copy that activated last: the attacker offered first, as it most likely struck
+    latest: Where | None = None
 
     def unit(self, side: int, number: int, copy: int = 1) -> UnitState:
         return self.sides[side - 1][number - 1].copies[copy - 1]
@@ -206,14 +227,19 @@ class WarStuffPlay(Alternating[WarStuffState]):
                          optional=("copy", "commanded"),
                          words={"commanded": ("by its Commander", "")},
                          checks=("_not_conceded", "_living", "_blow_allows")),
-        "wound": Kind("Took a Wound", values={"copy": int}, optional=("copy",),
-                      checks=("_not_conceded", "_living", "_blow_allows")),
-        "stun": Kind("Stunned", values={"copy": int}, optional=("copy",),
-                     checks=("_not_conceded", "_living", "_blow_allows")),
-        "kill": Kind("Killed", values={"copy": int, "death_blow": bool},
-                     optional=("copy", "death_blow"),
-                     words={"death_blow": ("by a Death Blow", "")},
-                     checks=("_not_conceded", "_living", "_blow_allows")),
+        "wound": Kind("Took a Wound", values={"copy": int, **ATTACKER},
+                      optional=("copy", *ATTACKER_VALUES), words=ATTACKER_WORDS,
+                      asks=ATTACKER_ASKS,
+                      checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
+        "stun": Kind("Stunned", values={"copy": int, **ATTACKER},
+                     optional=("copy", *ATTACKER_VALUES), words=ATTACKER_WORDS,
+                     asks=ATTACKER_ASKS,
+                     checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
+        "kill": Kind("Killed", values={"copy": int, "death_blow": bool, **ATTACKER},
+                     optional=("copy", "death_blow", *ATTACKER_VALUES),
+                     words={"death_blow": ("by a Death Blow", ""), **ATTACKER_WORDS},
+                     asks=ATTACKER_ASKS,
+                     checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
         "heal": Kind("Healer: healed a friendly unit (4+)",
                      values={"copy": int, "target": int, "target_copy": int},
                      optional=("copy", "target_copy"),
@@ -274,6 +300,86 @@ class WarStuffPlay(Alternating[WarStuffState]):
     def _blow_allows(self, state: WarStuffState, ev: Event) -> None:
         if state.blow is not None:
             self._during_blow(state.blow, ev.side or 1, self._at(state, ev)[1], ev)
+
+    def _attacker(self, state: WarStuffState, ev: Event) -> None:
+        """An event naming its attacker (`by`) is checked against what that unit may do;
+        one naming none (a log from before, a hit of dangerous terrain) is not."""
+        refusal = self.attack_refusal(state, ev)
+        if refusal is not None:
+            raise refusal
+
+    def attack_refusal(self, state: WarStuffState, ev: Event) -> Refused | None:
+        """Why the attacker `ev` names could not have struck it, by the action table and
+        the Shooter rules; None when it could, or when `ev` names none."""
+        given = dict(ev.values)
+        if not any(name in given for name in ATTACKER_VALUES):
+            return None
+        if len(state.sides) == 1:
+            return Refused("a solo game has no enemy roster, so there is no attacker to name",
+                           "Leave attack, by and by_copy out.")
+        if "by" not in given or "attack" not in given:
+            return Refused("an attacker is named with both 'by' (its unit number in the "
+                           "enemy roster) and 'attack' (shot or melee)",
+                           "Give both, or leave attack, by and by_copy out.")
+        attack = str(given["attack"])
+        if attack not in ATTACKS:
+            return Refused(f"there is no attack '{attack}'", "Give attack: shot or melee.")
+        side = other(ev.side or 1)
+        try:
+            where = self._where(state, side, int(given["by"]), given.get("by_copy"),
+                                "by_copy")
+        except Refused as refused:
+            return refused
+        unit = state.unit(*where)
+        who = f"{unit.name} (side {side}, unit {where[1]})"
+        blow = (ev.kind == "kill" and bool(ev.get("death_blow", False))) \
+            or state.blow == side
+        if blow:  # the dying unit's own attacks, at Quality 0 on every enemy within 3"
+            if not unit.has("Death Blow"):
+                return Refused(f"a Death Blow strikes from the dying unit, and {who} has no "
+                               "Death Blow", "Name the Death Blow unit as the attacker.")
+            if attack != MELEE:
+                return Refused("a Death Blow hits the enemies within 3\" as it dies: it is "
+                               "not a shot", "Record it with attack: melee.")
+            return None
+        if not unit.alive and not (attack == MELEE and unit.has("Death Blow")):
+            return Refused(f"{who} is dead, and the dead make no attacks",
+                           "Name a unit still on the table.")
+        if attack == SHOT:
+            return self._shot_refusal(state, ev, unit, who)
+        if unit.action in CHARGING or any(unit.has(rule) for rule in STRIKES_BACK):
+            return None
+        did = f"took {unit.action}" if unit.activated else "has not activated"
+        return Refused(f"{who} {did} in round {state.round}, and only a Run moves into base "
+                       "contact to attack in melee",
+                       "Name the unit that attacked, or record a shot if it held or walked "
+                       "and shoots.")
+
+    def _shot_refusal(self, state: WarStuffState, ev: Event, unit: UnitState,
+                      who: str) -> Refused | None:
+        """Only a Shooter shoots (Entangle's shot stuns and nothing more), in an activation
+        of Hold or Walk: Recover may not shoot, and a Run attacks in melee."""
+        shooter = any(r.casefold().startswith("shooter") for r in unit.rules)
+        if not shooter and not (unit.has("Entangle") and ev.kind == "stun"):
+            if unit.has("Entangle"):
+                return Refused(f"{who} shoots only with Entangle, whose shot stuns and can't "
+                               "wound or kill", "Record a stun, or record the attack as "
+                               "melee.")
+            return Refused(f"{who} has no Shooter rule, and only Shooters shoot",
+                           "Record the attack as melee, or name the unit that shot.")
+        if unit.action in SHOOTING:
+            return None
+        if not unit.activated:
+            why = f"has not activated in round {state.round}, and a unit shoots in its own " \
+                  f"activation ({HOLD} or {WALK})"
+        elif unit.action == RECOVER:
+            why = f"took {RECOVER} in round {state.round}, and a unit that Recovers may not " \
+                  "shoot"
+        else:
+            why = f"took {unit.action} in round {state.round}: a Run may attack in melee, " \
+                  "not shoot"
+        return Refused(f"{who} {why}", "Name the unit that shot, or record the attack as "
+                       "melee if it ran.")
 
     def _at(self, state: WarStuffState, ev: Event) -> tuple[Where, UnitState]:
         """The copy an event names, and its state."""
@@ -358,7 +464,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
                           "Activate it with action: Recover (it stands up).")
         after = replace(unit, activated=True, action=action, commanded=commanded,
                         stunned=False if action == RECOVER else unit.stunned)
-        state = state.with_unit(where, after)
+        state = replace(state.with_unit(where, after), latest=where)
         # a Leader's activation opens its commands; they last until the other side activates
         leader = COMMANDS if unit.has("Leader") else 0
         if commanded:
@@ -448,15 +554,17 @@ class WarStuffPlay(Alternating[WarStuffState]):
         its blows (a wound, a stun or a kill of any enemy unit alive); else the deployment
         roll-off, the activations of the side whose turn it is (each action: Recover only
         when stunned) and of the units a Leader may command, a wound, a stun and a kill (by
-        a Death Blow, when the enemy has one) of every unit alive, each heal a Healer may
-        give and each side's concession."""
+        a Death Blow, when the enemy has one) of every unit alive, each by every enemy unit
+        that could have struck it and once by none, each heal a Healer may give and each
+        side's concession."""
         if self.outcome(state).over:
             return []
         sides = range(1, len(state.sides) + 1)
         if state.blow is not None:
-            out = [event("kill", state.blow, n, copy=c, death_blow=False)
-                   for (_, n, c), u in state.copies(state.blow)
-                   if u.alive and u.has("Death Blow") and state.blow not in state.conceded]
+            deaths = [event("kill", state.blow, n, copy=c, death_blow=False)
+                      for (_, n, c), u in state.copies(state.blow)
+                      if u.alive and u.has("Death Blow") and state.blow not in state.conceded]
+            out = [named for death in deaths for named in (*self._struck(state, death), death)]
             for s in sides:
                 if s != state.blow and s not in state.conceded:
                     out += self._losses(state, s)
@@ -493,19 +601,44 @@ class WarStuffPlay(Alternating[WarStuffState]):
 
     def _losses(self, state: WarStuffState, side: int) -> list[Event]:
         """A wound (while the dice can leave one more), a stun (unless stunned) and a kill,
-        by a Death Blow too when the enemy has a Death Blow unit alive, of each unit alive."""
+        by a Death Blow too when the enemy has a Death Blow unit alive, of each unit alive:
+        each by every enemy that could have struck it (`_struck`), and a wound and a kill
+        once naming no attacker (a hit of dangerous terrain). A stun always has a cause on
+        the other side (Entangle, Sweep Attack, Brutal's or Elite's morale test), so in a
+        game of two it is offered only with its attacker; a solo game names none."""
         blow = len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
                                             for _, e in state.copies(other(side)))
         out = []
         for (_, n, c), u in state.copies(side):
             if not u.alive:
                 continue
+            losses = []
             if u.most is None or u.wounds < u.most:
-                out.append(event("wound", side, n, copy=c))
+                losses.append(event("wound", side, n, copy=c))
             if not u.stunned:
-                out.append(event("stun", side, n, copy=c))
-            out += [event("kill", side, n, copy=c, death_blow=b)
-                    for b in ((False, True) if blow else (False,))]
+                losses.append(event("stun", side, n, copy=c))
+            losses += [event("kill", side, n, copy=c, death_blow=b)
+                       for b in ((False, True) if blow else (False,))]
+            for loss in losses:
+                struck = self._struck(state, loss)
+                bare = loss.kind != "stun" or len(state.sides) == 1
+                out += [*struck, loss] if bare else struck
+        return out
+
+    def _struck(self, state: WarStuffState, loss: Event) -> list[Event]:
+        """`loss` by each enemy copy and each attack the rules let strike it, the copy that
+        activated last first (the box shows it before the player changes it)."""
+        if len(state.sides) == 1 or loss.side is None:
+            return []
+        foes = state.copies(other(loss.side))
+        foes.sort(key=lambda pair: pair[0] != state.latest)
+        out = []
+        for (_, n, c), _unit in foes:
+            for attack in ATTACKS:
+                named = Event(loss.kind, loss.side, loss.unit, tuple(sorted(
+                    (*loss.values, ("attack", attack), ("by", n), ("by_copy", c)))))
+                if self.attack_refusal(state, named) is None:
+                    out.append(named)
         return out
 
     def _every_heal(self, state: WarStuffState, side: int) -> list[Event]:

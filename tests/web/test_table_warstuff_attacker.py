@@ -1,0 +1,38 @@
+"""The odds page follows the attacker the log names (issue 50 item 9, web/table/attacker.py):
+asked for odds against a target and no attacker, it starts from the unit the newest event
+named with `by`, on the side other than that event's."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from flask.testing import FlaskClient
+from test_table import started, tap
+
+from listbuilder.engine.match import Match, event
+from listbuilder.web.table.attacker import attacker_of
+
+
+def test_attacker_of_reads_the_newest_event_naming_one() -> None:
+    def of(*events: object) -> tuple[int, int] | None:
+        return attacker_of(SimpleNamespace(match=Match("warstuff", (), tuple(events))))  # type: ignore[arg-type]
+
+    assert of() is None
+    assert of(event("wound", 1, 2)) is None  # no attacker named
+    assert of(event("wound", 1, 2, by=3, attack="shot")) == (2, 3)
+    assert of(event("wound", 1, 2, by=3, attack="shot"), event("activate", 1, 1),
+              event("kill", 2, 1, by=2, attack="melee"), event("round-end")) == (1, 2)
+
+
+def test_the_odds_page_starts_from_the_attacker_the_log_named(client: FlaskClient) -> None:
+    match, data = started(client, "warstuff")
+    assert 'id="odds-summary"' not in client.get(match + "/odds?d=1.1").get_data(as_text=True)
+    page = client.get(match).get_data(as_text=True)
+    for ev in data["events"][:4]:  # the Breacher (side 2, unit 3) kills the Goblin in melee
+        status, page = tap(client, match, ev, page)
+        assert status == 200, page
+    text = client.get(match + "/odds?d=1.1").get_data(as_text=True)
+    assert "Odds: Breacher against Human Warrior" in text
+    # an attacker asked for still wins over the log's
+    asked = client.get(match + "/odds?a=2.1&d=1.1").get_data(as_text=True)
+    assert "Odds: Sergeant against Human Warrior" in asked
