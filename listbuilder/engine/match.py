@@ -14,7 +14,7 @@ its place in the log and what to do instead (`MatchError`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from listbuilder.engine.model import Catalog, Roster
@@ -27,6 +27,9 @@ T = TypeVar("T")
 # what an event's extra values may be: whole numbers, words, yes/no
 Value = int | str | bool
 SIDES = (1, 2)
+# the value by which an event names the unit that acted on the unit it names (an attacker:
+# a unit of the other side), which the log and the buttons call by its name
+BY = "by"
 MAX_EVENTS = 5_000  # a long game of any of the five is a few hundred
 
 
@@ -381,19 +384,39 @@ def value_words(name: str, value: Value) -> str:
 
 def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) -> str:
     """An event in words: its kind's label, whose unit, and its values; what the log and the
-    tracker's buttons say."""
+    tracker's buttons say. The unit that acted (`by`, a unit of the other side) is named."""
     kind = play.kinds.get(ev.kind) or next(
         (shared.kinds[ev.kind] for shared in SHARED if ev.kind in shared.kinds), None)
     who = ""
     if ev.side is not None and 1 <= ev.side <= len(match.players):
-        player = match.players[ev.side - 1]
-        who = player.name
-        entries = player.roster.entries
-        if unit_too and ev.unit is not None and 1 <= ev.unit <= len(entries):
-            entry = entries[ev.unit - 1]
-            who += f"'s {entry.label or entry.unit}"
-    return " · ".join(part for part in (who, labelled(kind, ev.kind, ev.values)) if part)
+        who = match.players[ev.side - 1].name
+        if unit_too and ev.unit is not None:
+            name = unit_name(match, ev.side, ev.unit)
+            who += f"'s {name}" if name else ""
+    values = ev.values
+    attacker = attacker_name(match, ev.side, ev.get("by"))
+    if kind is not None and attacker:
+        kind = replace(kind, words={**kind.words, BY: "by {}"})
+        values = tuple((n, attacker if n == BY else v) for n, v in values)
+    return " · ".join(part for part in (who, labelled(kind, ev.kind, values)) if part)
 
+
+def unit_name(match: Match, side: int, number: int) -> str:
+    """A unit as its roster names it (its label, else its unit); "" for no such unit."""
+    if not 1 <= side <= len(match.players):
+        return ""
+    entries = match.players[side - 1].roster.entries
+    if not 1 <= number <= len(entries):
+        return ""
+    entry = entries[number - 1]
+    return entry.label or entry.unit
+
+
+def attacker_name(match: Match, side: int | None, by: Any) -> str:
+    """The unit an event's `by` names, the other side's from the event's `side`; ""."""
+    if side is None or isinstance(by, bool) or not isinstance(by, int):
+        return ""
+    return unit_name(match, other(side), by)
 
 def check_shape(play: Play[Any], match: Match, ev: Event) -> None:
     """What every game refuses alike: an unknown kind, a side or unit out of range, values

@@ -68,7 +68,7 @@ def test_a_loss_names_its_attacker_on_a_small_phone(server: str, browser: Any,
         assert serious(one, "warstuff board with attacker boxes") == []
         form.locator("button[type=submit]").click()
         one.wait_for_function("() => document.querySelector('#board').innerText"
-                              ".includes('Goblin Warrior · Killed in melee by enemy unit 3')")
+                              ".includes('Goblin Warrior · Killed in melee by Breacher')")
         one.goto(match.mine.split("?")[0] + "/odds?d=1.1")
         assert "Odds: Breacher against Human Warrior" in one.locator("#odds-title").inner_text()
         one.screenshot(path=str(screenshots / "table-warstuff-odds-follows-375.png"))

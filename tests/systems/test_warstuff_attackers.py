@@ -200,7 +200,7 @@ def test_the_offers_name_every_enemy_that_could_have_struck_and_no_other() -> No
 def test_the_log_says_how_and_by_whom() -> None:
     ev = event("wound", 1, 2, attack="shot", by=RIFLEMAN, by_copy=1)
     assert describe(GAME, PLAY, ev) == \
-        "Ann's Knight · Took a Wound from a shot by enemy unit 1 (copy 1)"
+        "Ann's Knight · Took a Wound from a shot by Rifleman (copy 1)"
 
 
 # -- old logs ----------------------------------------------------------------------------------

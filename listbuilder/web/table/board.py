@@ -21,10 +21,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from listbuilder.engine.match import (
+    BY,
     Event,
     Kind,
     Standing,
     Value,
+    attacker_name,
     describe,
     labelled,
 )
@@ -49,6 +51,7 @@ class Pick:
     high: int | None = None
     options: tuple[str, ...] = ()
     counts: tuple[tuple[str, int], ...] = ()  # "counts": each word and the most of it
+    labels: tuple[str, ...] = ()  # a list's options as the player reads them (unit names)
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,10 @@ def taps(table: Table, events: Sequence[Event],
             continue
         varying = [n for n in names if len(seen[n]) > 1]
         fixed = tuple((n, form_value(seen[n][0])) for n in names if n not in varying)
+        attacker = attacker_name(table.match, side, seen[BY][0]) \
+            if BY in names and BY not in varying else ""
+        if attacker:  # one unit may have done it: say which
+            label = f"{label} by {attacker}"
         if not varying:
             out.append(Tap(label, kind, side, unit, fixed, reminders=said(group)))
             continue
@@ -184,7 +191,14 @@ def taps(table: Table, events: Sequence[Event],
             vs = seen[name]
             asked = the_kind.asks.get(name) if the_kind else None
             words = asked or name.replace("_", " ")
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+            if name == BY and side is not None and all(
+                    attacker_name(table.match, side, v) for v in vs):
+                # the units that may have acted, by name
+                picks.append(Pick(name, words, "list", form_value(vs[0]),
+                                  options=tuple(form_value(v) for v in vs),
+                                  labels=tuple(attacker_name(table.match, side, v)
+                                               for v in vs)))
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
                 # the offers hold each number's least and most, so the box is bounded both
                 # ways (ActionHammer's objective box had no most)
                 ints = [int(v) for v in vs]
