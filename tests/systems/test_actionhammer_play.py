@@ -136,7 +136,8 @@ def test_the_game_is_registered_and_starts_from_the_rosters() -> None:
         "unit": 3, "name": "Recon Marshal", "alive": True, "label": "", "models": 1,
         "size": 1, "wounds_each": 4, "wounds_taken": 0, "hurt": 0, "stance": DEFENSIVE,
         "stunned": False, "grounded": False, "joined_to": 0, "activated": False,
-        "objective": 0, "morale": "3+", "morale_due": False, "tests": []}
+        "objective": 0, "morale": "3+", "morale_due": False, "tests": [], "move": "",
+        "struck_back": 0}
     assert rows[TROOPERS - 1]["joined_to"] == CAPTAIN
     assert rows[CAPTAIN - 1]["joined_to"] == TROOPERS
 

@@ -58,6 +58,16 @@ OPENING_FALLBACK = REGULAR  # ...unless it may not take the Defensive stance
 GROUNDED_IN = (DEFENSIVE, STUNNED)  # Flying units land in these stances
 FLYING = "Flying"
 FEARLESS = "Fearless"  # a sample ability: "this unit never takes morale tests"
+# the movement a unit picks as it activates, by the seed's names for them
+REMAIN, NORMAL, ADVANCE, CHARGE = "Remain Stationary", "Normal", "Advance", "Charge"
+MOVES = (REMAIN, NORMAL, ADVANCE, CHARGE)
+# how an attack named by its attacker (`by`) was made
+SHOOTING, MELEE = "shooting", "melee"
+ATTACKS = (SHOOTING, MELEE)
+SHOOTS_BEFORE_CHARGING = (REGULAR, ATTACKING)  # the stances that may shoot a charge's target
+
+# a unit's movement this turn, as its row says it
+MOVE_CHIPS = {REMAIN: "stayed put", NORMAL: "moved", ADVANCE: "advanced", CHARGE: "charged"}
 
 OPTIONS = ("objectives",)  # the match options this game knows
 
@@ -89,6 +99,9 @@ class UnitState:
     activated: bool = False  # this turn
     objective: int = 0  # the objective it ended its last activation at; 0: none
     tests: tuple[str, ...] = ()  # its morale tests, "passed" / "failed", in order
+    move: str = ""  # the movement of its activation this turn (`MOVES`); "": none recorded
+    struck_back: int = 0  # the charging unit (the other side's head entry) it struck back
+    # at this turn; 0: none yet
     known: bool = True  # False: the entry names no datasheet of the catalog
 
     @property
@@ -198,13 +211,28 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         "morale": Kind("Morale test at the start of its activation", values={"passed": bool},
                         words={"passed": ("passed", "failed")},
                         checks=("_begun", "_tested_first", "_may_activate")),
-        "activate": Kind("Activate", values={"stance": str, "objective": int},
-                         optional=("stance", "objective"),
+        "activate": Kind("Activate", values={"stance": str, "objective": int, "move": str},
+                         optional=("stance", "objective", "move"),
                          asks={"stance": "Stance",
-                               "objective": "Ended at objective (0: none)"},
+                               "objective": "Ended at objective (0: none)",
+                               "move": "Movement"},
+                         words={"move": {REMAIN: "and Remain Stationary",
+                                         NORMAL: "with a Normal Move",
+                                         ADVANCE: "to Advance", CHARGE: "to Charge"}},
                          checks=("_begun", "_tested_first", "_may_activate")),
-        "wound": Kind("Wounds suffered", values={"wounds": int}, asks={"wounds": "Wounds"},
-                      checks=("_begun", "_tested_first", "_bodyguard_first")),
+        # `by` and `attack` (both or neither): the enemy unit that dealt the wounds, by its
+        # number in its own roster, and how; logs written before they were named leave both
+        # out, and then no rule about the attacker is checked
+        "wound": Kind("Wounds suffered", values={"wounds": int, "by": int, "attack": str},
+                      optional=("by", "attack"),
+                      asks={"wounds": "Wounds", "by": "Dealt by",
+                            "attack": "Attack"},
+                      words={"by": "dealt by enemy unit {}",
+                             "attack": {SHOOTING: "from shooting", MELEE: "in melee"}},
+                      checks=("_begun", "_tested_first", "_bodyguard_first", "_attacker")),
+        "hazard": Kind("Wounds from dangerous terrain", values={"wounds": int},
+                       asks={"wounds": "Wounds"}, handler="_wound",
+                       checks=("_begun", "_tested_first", "_bodyguard_first")),
         "remove": Kind("Models removed (out of coherency)", values={"models": int},
                        asks={"models": "Models"}, checks=("_begun", "_tested_first",)),
         "end-turn": Kind("End the turn", unit=False, checks=("_begun", "_tested_first")),
@@ -322,6 +350,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                     raise Refused(f"{unit.name} cannot take the stance '{wanted}'",
                                   f"Take one of: {', '.join(open_to)}.")
                 stance = found
+        move = _movement(unit.name, ev.get("move"))
         where = ev.get("objective")
         if where is not None and not 0 <= where <= state.objectives:
             raise Refused(f"this game has objectives 1 to {state.objectives}, not {where}",
@@ -330,7 +359,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         for n in members:
             u = state.unit(side, n)
             state = state.with_unit(side, n, replace(
-                u, stance=stance, stunned=stunned, activated=True,
+                u, stance=stance, stunned=stunned, activated=True, move=move,
                 objective=u.objective if where is None else where))
         return replace(state, tested=None)
 
@@ -341,6 +370,73 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
             raise Refused(f"{unit.name}'s Bodyguard, {state.unit(side, guard).name}, takes "
                           "the hits first", f"Record the wounds on side {side}'s unit {guard} "
                                             "until it is destroyed.")
+
+    def _attacker(self, state: ActionHammerState, ev: Event) -> None:
+        """The seed's limits on the unit that dealt the wounds, when the event names it
+        (docs/rules-notes.md, ActionHammer, "Who attacks"): an enemy unit on the table;
+        in its own side's turn, one that has activated, that did not Advance if it shot
+        (nor charged in a stance that may not shoot first), that charged if it fought in
+        melee; in the other side's turn, only a strike back, at a unit that charged it, and
+        at one charger a turn."""
+        by, how = ev.get("by"), ev.get("attack")
+        if by is None and how is None:
+            return
+        if len(state.sides) < 2:
+            raise Refused("a solo game has no enemy roster, so no attacker can be named",
+                          "Leave by and attack out.")
+        if by is None or how is None:
+            raise Refused("an attack names both the enemy unit that made it (by) and how "
+                          "(attack: shooting or melee)",
+                          "Give both, or neither for wounds nobody dealt.")
+        side, number, target = _at(state, ev)
+        foe = other(side)
+        entries = len(state.sides[foe - 1])
+        if not 1 <= by <= entries:
+            raise Refused(f"side {foe} has units 1 to {entries}, not {by}",
+                          "Give the attacker's number in its own roster.")
+        attacker = state.unit(foe, by)
+        if not attacker.known:
+            raise not_in_catalog(attacker.name)
+        if not attacker.alive:
+            raise Refused(f"{attacker.name} is destroyed and makes no more attacks",
+                          "Name the unit still on the table that dealt the wounds.")
+        attack = _attack(ev)
+        if attack is None:
+            raise Refused(f"'{how}' is no way to attack", f"Say {SHOOTING} or {MELEE}.")
+        name, move = attacker.name, attacker.move
+        if state.turn == foe:
+            if not attacker.activated:
+                raise Refused(f"{name} has not activated this turn, and a unit attacks only "
+                              "in its own activation", "Record its activation first.")
+            if attack == SHOOTING and move == ADVANCE:
+                raise Refused(f"{name} made an Advance move, and a unit that Advances may "
+                              "not shoot in that activation",
+                              "Record the wounds under the unit that shot, or undo the "
+                              "activation and pick another movement.")
+            if attack == SHOOTING and move == CHARGE \
+                    and attacker.stance not in SHOOTS_BEFORE_CHARGING:
+                raise Refused(f"{name} charged in the {attacker.stance} stance: only a unit "
+                              f"in the {' or '.join(SHOOTS_BEFORE_CHARGING)} stance may "
+                              "shoot the target of its charge", "Record it as melee.")
+            if attack == MELEE and move not in ("", CHARGE):
+                raise Refused(f"{name} did not charge ({move}), and a unit fights in melee "
+                              "only after its charge", "Record it as shooting, or undo the "
+                                                      "activation and make it a Charge.")
+            return
+        if attack == SHOOTING:
+            raise Refused(f"it is side {state.turn}'s turn, and {name} shoots only in its "
+                          "own activation", "Record the wounds under the unit that shot, or "
+                                            "as melee if it struck back at a charge.")
+        if target.move != CHARGE:
+            raise Refused(f"{target.name} has not charged this turn, so {name} has no charge "
+                          "to strike back at", "Record the wounds under the unit that "
+                                               "struck them.")
+        charger = state.head(side, number)
+        if attacker.struck_back not in (0, charger):
+            raise Refused(f"{name} has already struck back this turn, at "
+                          f"{state.unit(side, attacker.struck_back).name}, and no unit "
+                          "strikes back twice in a turn",
+                          "Record the wounds under another unit, or end the turn first.")
 
     def _wound(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
         side, number, unit = _at(state, ev)
@@ -355,8 +451,17 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         # wounds go to the damaged model first: each model lost takes its Wounds
         total = unit.hurt + wounds
         lost, hurt = divmod(total, unit.wounds)
-        return state.with_unit(side, number, replace(
+        after = state.with_unit(side, number, replace(
             unit, left=unit.left - lost, hurt=hurt, taken=unit.taken + wounds))
+        by = ev.get("by")
+        if by is None or _attack(ev) != MELEE or state.turn == other(side):
+            return after
+        # a strike back: the striker strikes back at no other charger this turn
+        charger = state.head(side, number)
+        for n in state.members(other(side), by):
+            after = after.with_unit(other(side), n, replace(after.unit(other(side), n),
+                                                            struck_back=charger))
+        return after
 
     def _remove(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
         side, number, unit = _at(state, ev)
@@ -380,8 +485,10 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                           f"turn, such as {state.unit(side, waiting[0]).name}",
                           "Activate every unit in the turn (Remain Stationary, if nothing "
                           "else).")
-        units = tuple(replace(u, activated=False) for u in state.sides[side - 1])
-        sides = (*state.sides[:side - 1], units, *state.sides[side:])
+        # a new turn: every unit may activate, move, charge and strike back again
+        sides = tuple(tuple(replace(u, activated=u.activated and s != side, move="",
+                                    struck_back=0) for u in units)
+                      for s, units in enumerate(state.sides, 1))
         state = replace(state, sides=sides)
         if state.round >= SCORING_FROM_ROUND:
             gained = min(VP_PER_TURN_MAX, VP_PER_OBJECTIVE * state.held(side))
@@ -433,10 +540,43 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                 if not u.alive:
                     continue
                 if not (u.leader and len(state.members(s, n)) > 1):
-                    out += [event("wound", s, n, wounds=w) for w in sorted({1, u.wounds_left})]
+                    dealt = sorted({1, u.wounds_left})
+                    if len(state.sides) < 2:  # a solo game: no enemy roster to name
+                        out += [event("wound", s, n, wounds=w) for w in dealt]
+                    for by, attack in self._attackers(state, s, n):
+                        out += [event("wound", s, n, wounds=w, by=by, attack=attack)
+                                for w in dealt]
+                    if s == side:
+                        out += [event("hazard", s, n, wounds=w) for w in dealt]
                 if u.left >= MULTI_MODEL:
                     out += [event("remove", s, n, models=m) for m in (1, u.left)]
         return out + concessions(len(state.sides), state.ended)
+
+    def _attackers(self, state: ActionHammerState, side: int,
+                   number: int) -> list[tuple[int, str]]:
+        """Each enemy roster entry that may have dealt wounds to the unit now, and
+        how (`_attacker`): in its own turn each that has activated, shooting unless it
+        Advanced, in melee if it charged; in the other's turn, a strike back at a unit that
+        charged, by any unit that has struck back at no other charger."""
+        if len(state.sides) < 2:
+            return []
+        foe = other(side)
+        out: list[tuple[int, str]] = []
+        charger = state.head(side, number)
+        # each entry of a Leader and its Bodyguard: whose weapons struck is the odds' business
+        for n in (n for head in state.table_units(foe) for n in state.members(foe, head)):
+            u = state.unit(foe, n)
+            if state.turn == foe:
+                if not u.activated:
+                    continue
+                if u.move != ADVANCE and (u.move != CHARGE
+                                          or u.stance in SHOOTS_BEFORE_CHARGING):
+                    out.append((n, SHOOTING))
+                if u.move in ("", CHARGE):
+                    out.append((n, MELEE))
+            elif state.unit(side, number).move == CHARGE and u.struck_back in (0, charger):
+                out.append((n, MELEE))
+        return out
 
     def _every_activation(self, state: ActionHammerState, side: int,
                           number: int) -> list[Event]:
@@ -447,14 +587,16 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         unit = state.unit(side, number)
         places = tuple(dict.fromkeys((unit.objective, 0, state.objectives)))
         if state.tested is not None and unit.stunned:
-            return [event("activate", side, number, objective=o) for o in places]
+            return [event("activate", side, number, objective=o, move=m)
+                    for o in places for m in MOVES]
         members = state.members(side, number)
         stances = [s for s in CHOSEN if all(s in state.unit(side, n).stances for n in members)]
         stances.sort(key=lambda s: s != unit.stance)
         if not stances:  # none open to both of a joined pair: it keeps the one it has
-            return [event("activate", side, number, objective=o) for o in places]
-        return [event("activate", side, number, stance=s, objective=o)
-                for s in stances for o in places]
+            return [event("activate", side, number, objective=o, move=m)
+                    for o in places for m in MOVES]
+        return [event("activate", side, number, stance=s, objective=o, move=m)
+                for s in stances for o in places for m in MOVES]
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: ActionHammerState) -> Outcome:
@@ -545,7 +687,8 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                 "joined_to": joined or 0, "activated": u.activated,
                 "objective": u.objective if u.alive else 0,
                 "morale": f"{u.morale}+", "morale_due": u.alive and state.morale_due(side, n),
-                "tests": list(u.tests)})
+                "tests": list(u.tests), "move": u.move if u.alive else "",
+                "struck_back": u.struck_back if u.alive else 0})
         return out
 
     def current(self, state: ActionHammerState) -> tuple[int, int] | None:
@@ -579,6 +722,10 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                                            ("activated", "activated"),
                                            ("morale_due", "morale test due"))
                   if unit.get(key)]
+        if unit.get("move"):
+            chips.append(MOVE_CHIPS.get(str(unit["move"]), str(unit["move"])))
+        if unit.get("struck_back"):
+            chips.append("struck back")
         if unit.get("objective"):
             chips.append(f"at objective {unit['objective']}")
         if unit.get("joined_to"):
@@ -593,6 +740,24 @@ def _at(state: ActionHammerState, ev: Event) -> tuple[int, int, UnitState]:
     """The side, number and state of the unit an event names."""
     side, number = ev.side or 1, ev.unit or 1
     return side, number, state.unit(side, number)
+
+
+def _movement(name: str, wanted: Value | None) -> str:
+    """The movement an activation names, spelled as the seed does; "" when it names none."""
+    if wanted is None:
+        return ""
+    found = next((m for m in MOVES if m.casefold() == str(wanted).casefold()), None)
+    if found is None:
+        raise Refused(f"{name} cannot make the movement '{wanted}'",
+                      f"Pick one of: {', '.join(MOVES)}.")
+    return found
+
+
+def _attack(ev: Event) -> str | None:
+    """How an attack was made, as `ATTACKS` spells it; None when the event says nothing we
+    know."""
+    how = ev.get("attack")
+    return next((a for a in ATTACKS if how is not None and a == str(how).casefold()), None)
 
 
 def _settle(state: ActionHammerState) -> ActionHammerState:

@@ -351,9 +351,9 @@ def odds_page(token: str) -> Any:
     """Quick-resolve of one unit against an enemy unit, as the match has them now; the
     target's buttons below, to record what the dice did."""
     table = open_match(token)
+    # no attacker asked for: the one the log last named (`by`), as the players will want
+    attacker = _pair(request.args.get("a", "")) or attacker_of(table)
     defender = _pair(request.args.get("d", ""))
-    # no attacker asked for: the one the log last named (a shot's, a blow's)
-    attacker = _pair(request.args.get("a", "")) or (attacker_of(table) if defender else None)
     settings = {k[2:]: v for k, v in request.args.items() if k.startswith("s_") and len(k) < 40}
     result: Result | None = None
     problem = ""
