@@ -39,6 +39,7 @@ from listbuilder.match_storage import MatchFull, SpentId, StaleMatch, new_token
 from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
+from listbuilder.web.table.attacker import attacker_of
 from listbuilder.web.table.board import Tap, board, recorded
 from listbuilder.web.table.clockface import clock_face, round_list
 from listbuilder.web.table.forms import (
@@ -351,6 +352,9 @@ def odds_page(token: str) -> Any:
     target's buttons below, to record what the dice did."""
     table = open_match(token)
     attacker, defender = _pair(request.args.get("a", "")), _pair(request.args.get("d", ""))
+    named = attacker_of(table)  # no attacker asked for: the log's last (a shot's shooter)
+    if attacker is None and named and defender and named[0] != defender[0]:
+        attacker = named
     settings = {k[2:]: v for k, v in request.args.items() if k.startswith("s_") and len(k) < 40}
     result: Result | None = None
     problem = ""
