@@ -44,7 +44,7 @@ CASES = {
     "hammerwars": Case(5, tapped("hit", 1, 3, lives=1), ("Trample Attack", "Hit & Run"),
                        "Support Heavy"),
     # Grukk's Nobz (Tough) shot at by Brother Tyrus's Scouts (unit 4), which are Snipers
-    "op40k": Case(5, tapped("shot", 1, 2, by=4, models=1), ("Tough", "Sniper"), "Scouts"),
+    "op40k": Case(2, tapped("shot", 1, 2, by=4, models=1), ("Tough", "Sniper"), "Scouts"),
     # Ben's Sergeant, a Leader, activating
     "warstuff": Case(1, tapped("activate", 2, 1, action="Hold", copy=1), ("Leader",)),
     # Ben's Carrion Flyers (Stealthy) wounded
