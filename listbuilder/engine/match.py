@@ -394,9 +394,11 @@ def describe(match: Match, play: Play[Any], ev: Event, unit_too: bool = True) ->
             name = unit_name(match, ev.side, ev.unit)
             who += f"'s {name}" if name else ""
     values = ev.values
-    attacker = attacker_name(match, ev.side, ev.get("by"))
-    if kind is not None and attacker:
-        kind = replace(kind, words={**kind.words, BY: "by {}"})
+    attacker = attacker_name(match, ev.side, ev.get(BY))
+    if kind is not None and attacker:  # the game's words for it ("from {}"), with its name
+        said = kind.words.get(BY)
+        kind = replace(kind, words={**kind.words, BY: said if isinstance(said, str) else
+                                    "by {}"})
         values = tuple((n, attacker if n == BY else v) for n, v in values)
     return " · ".join(part for part in (who, labelled(kind, ev.kind, values)) if part)
 

@@ -43,8 +43,8 @@ CASES = {
     # Ann's Assault Specialists deployed: a hit on them, by Ben's Trample Attack or Hit & Run
     "hammerwars": Case(5, tapped("hit", 1, 3, lives=1), ("Trample Attack", "Hit & Run"),
                        "Support Heavy"),
-    # Grukk's Nobz (Tough) shot at; Brother Tyrus's Scouts are Snipers
-    "op40k": Case(2, tapped("shot", 1, 2, models=1), ("Tough", "Sniper"), "Scouts"),
+    # Grukk's Nobz (Tough) shot at by Brother Tyrus's Scouts (unit 4), which are Snipers
+    "op40k": Case(2, tapped("shot", 1, 2, by=4, models=1), ("Tough", "Sniper"), "Scouts"),
     # Ben's Sergeant, a Leader, activating
     "warstuff": Case(1, tapped("activate", 2, 1, action="Hold", copy=1), ("Leader",)),
     # Ben's Carrion Flyers (Stealthy) wounded

@@ -158,7 +158,7 @@ def test_op40k_the_action_taken_this_round_and_a_hold_only_vehicle() -> None:
     assert settings == {"attacker_models": 10, "action": "Hold", "defender_models": 16}
     assert answer(result) == answer(by_hand("op40k", (2, 1), (1, 1), settings))
     # the Boyz Ran this round: Run shoots nothing, so the shooter's action keeps its default
-    assert "action" not in at_table("op40k", after("op40k", 4), (1, 1), (2, 1))[0]
+    assert "action" not in at_table("op40k", after("op40k", 5), (1, 1), (2, 1))[0]
     # ...and an Assault action sets the fight the assault event records
     settings, result = at_table("op40k", after("op40k", 24), (1, 1), (2, 1))
     assert settings == {"attacker_models": 16, "attack": "assault", "defender_models": 10}

@@ -227,7 +227,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                       optional=("by", "attack"),
                       asks={"wounds": "Wounds", "by": "Dealt by",
                             "attack": "Attack"},
-                      words={"by": "dealt by enemy unit {}",
+                      words={"by": "by {}",
                              "attack": {SHOOTING: "from shooting", MELEE: "in melee"}},
                       checks=("_begun", "_tested_first", "_bodyguard_first", "_attacker")),
         "hazard": Kind("Wounds from dangerous terrain", values={"wounds": int},
@@ -271,6 +271,10 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         if not found.known:
             return not_in_catalog(found.name)
         return None if found.alive else gone(found.name, "destroyed")
+
+    def _first_turn(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
+        # a whole turn each: the winner's comes first, units left to activate or not
+        return replace(super()._first_turn(state, ev), turn=ev.side or 1)
 
     def _concede(self, state: ActionHammerState, ev: Event) -> ActionHammerState:
         """Any time, a tested unit's activation pending or not: the game is over."""

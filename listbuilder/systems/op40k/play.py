@@ -4,8 +4,10 @@ morale (fleeing and rallied), the vehicle damage table, and the points scored af
 The dice stay on the table: the log records what they decided (how many models an attack
 removed, whether a morale test passed, which damage result a vehicle took), and the state says
 what follows from it by the rules (a unit halved must test, a failed test flees, a fleeing
-unit must pass a test to activate, a 4-5 damage result leaves only Hold). Readings of unclear
-points: docs/rules-notes.md, One Page 40k.
+unit must pass a test to activate, a 4-5 damage result leaves only Hold). A shot and a damage
+roll name the enemy unit that fired (`by`), so that a unit whose action fires nothing (Run,
+Cruise, Assault) is refused as the shooter; logs written before `by` leave it out and replay
+as they did. Readings of unclear points: docs/rules-notes.md, One Page 40k.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ HOLD_ONLY_FROM = 4  # rolls 4-5: Hold only for the rest of the game; 1-3: a test
 HOLD = "Hold"  # the one action a vehicle with a 4-5 damage result may still take
 ASSAULT = "Assault"  # the action whose fight the `assault` event records
 OVERWATCH = "Overwatch"  # the action that may react once a round (the `react` event)
+SILENT = ("none", "reaction")  # an action's `fire` that shoots nothing in the unit's own turn
 PAPER_MOST = 20  # the most models a solo game's paper enemy is offered to lose in an assault
 
 # a unit's standing, as the tracker lists it
@@ -72,6 +75,7 @@ class UnitState:
     vehicle: bool
     points: int  # the entry's cost: what the enemy scores when it is killed or fleeing
     actions: tuple[str, ...]  # the actions its datasheet may take
+    firing: tuple[str, ...] = ()  # those of them that shoot in its own activation
     status: str = STEADY
     activated: bool = False  # this round
     action: str = ""  # what it did this round
@@ -110,6 +114,9 @@ class Op40kState:
     current: tuple[int, int] | None = None  # the unit activated last (side, unit)
     assaulted: bool = False  # the current unit has recorded its assault
     ready: tuple[int, int] | None = None  # passed its test to activate and activates now
+    # the Overwatch units that reacted during the activation under way: each may have a
+    # shot to record now (not in `to_data`: it only narrows what the tracker offers)
+    reacting: tuple[tuple[int, int], ...] = ()
     over: bool = False
     conceded: int | None = None  # the side that gave up: the game is over at once
 
@@ -153,16 +160,21 @@ class Op40kPlay(Alternating[Op40kState]):
         "vehicle-test": Kind("Shaken: Quality test to activate", values={"passed": bool},
                              words={"passed": ("passed", "failed")},
                              checks=("_may_activate",)),
-        "shot": Kind("Models removed by shooting", values={"models": int},
-                     asks={"models": "Models removed"}, checks=("_in_round",)),
+        "shot": Kind("Models removed by shooting", values={"models": int, "by": int},
+                     optional=("by",), words={"by": "from {}"},
+                     asks={"models": "Models removed", "by": "Shot by"},
+                     checks=("_in_round", "_fired_by")),
         "assault": Kind("Assault result", values={"target": int, "lost": int, "killed": int,
                                                   "damage": int},
                         optional=("killed", "damage"),
                         asks={"target": "Enemy unit", "lost": "Models it lost",
                               "killed": "Models it killed", "damage": "Damage roll (D6)"},
                         checks=("_in_round", "_no_test_pending")),
-        "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int},
-                               asks={"roll": "The roll (D6)"}, checks=("_in_round",)),
+        "vehicle-damage": Kind("Vehicle damage roll", values={"roll": int, "by": int},
+                               optional=("by",),
+                               words={"by": "after shooting by {}"},
+                               asks={"roll": "The roll (D6)", "by": "Shot by"},
+                               checks=("_in_round", "_fired_by")),
         "morale": Kind("Morale test", values={"passed": bool},
                        words={"passed": ("passed", "failed")}),
         "off-table": Kind("Fled off the table"),
@@ -187,10 +199,12 @@ class Op40kPlay(Alternating[Op40kState]):
                 sheet = fielded.unit if fielded is not None else p.unit
                 models = 1 if sheet.is_vehicle else (
                     fielded.models if fielded is not None else p.entry.count)
+                actions = catalog.actions_for(sheet)
                 units[p.index] = UnitState(
                     name=p.entry.label or sheet.name, size=models, left=models,
                     quality=sheet.quality, vehicle=sheet.is_vehicle, points=p.cost,
-                    actions=tuple(a.name for a in catalog.actions_for(sheet)))
+                    actions=tuple(a.name for a in actions),
+                    firing=tuple(a.name for a in actions if a.fire not in SILENT))
             sides.append(tuple(units))
         return Op40kState(names=tuple(p.name for p in match.players), sides=tuple(sides))
 
@@ -238,7 +252,7 @@ class Op40kPlay(Alternating[Op40kState]):
         to activate, else stays; None when both are done."""
         state = state.with_unit(side, number, replace(unit, activated=True, action=action))
         return replace(self.passed(state, side), current=(side, number), assaulted=False,
-                       ready=None)
+                       ready=None, reacting=())
 
     def _activate(self, state: Op40kState, ev: Event) -> Op40kState:
         side, number, unit = _at(state, ev)
@@ -293,6 +307,66 @@ class Op40kPlay(Alternating[Op40kState]):
             ready = state.unit(*state.ready)
             raise Refused(f"{ready.name} passed its test and activates now",
                           f"Record side {state.ready[0]}'s unit {state.ready[1]}'s activation.")
+
+    def _fired_by(self, state: Op40kState, ev: Event) -> None:
+        """The enemy unit a shot or a damage roll names as the shooter (`by`) must have fired:
+        it took an action that shoots this round (Hold, Walk; a vehicle's Hold or Move), or
+        it is on Overwatch and has reacted. A log that names no shooter (written before
+        `by`) is not checked."""
+        by = ev.get("by")
+        if by is None:
+            return
+        enemy = other(ev.side or 1)
+        if enemy > len(state.sides):
+            raise Refused("a solo game has one roster, so 'by' has no enemy unit to name",
+                          "Leave by out: the enemy is kept on paper.")
+        units = state.sides[enemy - 1]
+        if not 1 <= by <= len(units):
+            raise Refused(f"side {enemy} has units 1 to {len(units)}, not {by}",
+                          "Give the number of the unit that fired, as in its roster.")
+        refusal = self.absent(state, enemy, by)
+        if refusal is not None:
+            raise Refused(f"the shooter named, {refusal.message}", refusal.fix)
+        shooter = units[by - 1]
+        if shooter.action in shooter.firing:
+            return
+        if shooter.action == OVERWATCH:
+            if shooter.reacted:
+                return
+            raise Refused(f"{shooter.name} is on Overwatch: it fires only when it reacts to "
+                          "an enemy unit moving through its line of fire",
+                          "Record its reaction first, or name the enemy unit that fired.")
+        if not shooter.action:
+            raise Refused(f"{shooter.name} has not activated in round {state.round}, and a "
+                          "unit fires only as part of its action",
+                          "Record its activation first, or name the enemy unit that fired.")
+        if shooter.action == ASSAULT:
+            raise Refused(f"{shooter.name} took the Assault action: it charges and fights in "
+                          "base contact instead of shooting",
+                          "Record the fight as its assault, or name the enemy unit that "
+                          "fired.")
+        if shooter.action in shooter.actions:  # Run, or a vehicle's Cruise
+            raise Refused(f"{shooter.name} took {shooter.action} this round, and a unit that "
+                          f"takes {shooter.action} may not fire its weapons",
+                          "Name the enemy unit that fired; to shoot with this one, undo its "
+                          "activation and give it an action that fires.")
+        raise Refused(f"{shooter.name} spent its activation on a failed test and fired "
+                      "nothing", "Name the enemy unit that fired.")
+
+    def shooters(self, state: Op40kState, target_side: int) -> list[int]:
+        """The enemy units that may be shooting at `target_side` now, by their numbers: the
+        unit acting, when its action fires, and the Overwatch units that reacted to it."""
+        enemy = other(target_side)
+        if enemy > len(state.sides):
+            return []
+        out = []
+        if state.current is not None and state.current[0] == enemy:
+            unit = state.unit(*state.current)
+            if unit.on_table and unit.action in unit.firing:
+                out.append(state.current[1])
+        out += [n for s, n in state.reacting
+                if s == enemy and state.unit(s, n).on_table and n not in out]
+        return out
 
     def _lose(self, unit: UnitState, lost: int) -> UnitState:
         """`lost` models removed by one attack: destroyed at none left, a morale test due when
@@ -436,7 +510,8 @@ class Op40kPlay(Alternating[Op40kState]):
             raise Refused(f"{unit.name} reacts to enemy movement, and the unit acting now is "
                           f"its own side's", "Record the reaction during an enemy "
                                              "unit's activation.")
-        return state.with_unit(side, number, replace(unit, reacted=True))
+        return replace(state.with_unit(side, number, replace(unit, reacted=True)),
+                       reacting=(*state.reacting, (side, number)))
 
     def _round_end(self, state: Op40kState, ev: Event) -> Op40kState:
         sides = tuple(tuple(replace(u, activated=False, action="", reacted=False)
@@ -444,7 +519,7 @@ class Op40kPlay(Alternating[Op40kState]):
         last = state.round >= ROUNDS
         return replace(state, sides=sides, round=state.round if last else state.round + 1,
                        first=None, turn=None, current=None, assaulted=False, ready=None,
-                       over=last)
+                       reacting=(), over=last)
 
     # -- what may come next ------------------------------------------------------------------
     def _activations(self, state: Op40kState) -> tuple[list[Event], bool]:
@@ -484,21 +559,27 @@ class Op40kPlay(Alternating[Op40kState]):
 
     def offers(self, state: Op40kState) -> list[Event]:
         """Every event the rules allow now: every activation (`_activations`); once a unit
-        has acted, a shot on every unit on the table (1 model to all left), a damage roll
-        (1 to 6) on every vehicle, the flee off the table of every fleeing unit, the acting
-        unit's assault on each enemy and every Overwatch reaction; and each side's concession,
-        at any time until the game is over."""
+        has acted, a shot (1 model to all left) on every enemy unit on the table of each
+        unit firing now (`shooters`), a damage roll (1 to 6) on every such vehicle, each
+        naming its shooter `by` (in a solo game, on every unit, naming none: the enemy is on
+        paper); the flee off the table of every fleeing unit, the acting unit's assault on
+        each enemy and every Overwatch reaction; and each side's concession, at any time
+        until the game is over."""
         out, alone = self._activations(state)
         if alone or state.current is None:
             return out + concessions(len(state.sides), state.over)
+        solo = len(state.sides) < 2
         for s, units in enumerate(state.sides, 1):
+            named: list[int | None] = [None] if solo else list(self.shooters(state, s))
             for n, u in enumerate(units, 1):
                 if not u.on_table:
                     continue
                 if u.vehicle:
-                    out += [event("vehicle-damage", s, n, roll=r) for r in (1, DIE)]
+                    out += [_fired("vehicle-damage", s, n, by, roll=r)
+                            for by in named for r in (1, DIE)]
                 else:
-                    out += [event("shot", s, n, models=m) for m in sorted({1, u.left})]
+                    out += [_fired("shot", s, n, by, models=m)
+                            for by in named for m in sorted({1, u.left})]
                 if u.status == FLEEING:
                     out.append(event("off-table", s, n))
         out += self._assaults(state)
@@ -661,6 +742,12 @@ def _at(state: Op40kState, ev: Event) -> tuple[int, int, UnitState]:
     """The side, number and state of the unit an event names."""
     side, number = ev.side or 1, ev.unit or 1
     return side, number, state.unit(side, number)
+
+
+def _fired(kind: str, side: int, unit: int, by: int | None, **values: int) -> Event:
+    """A shot or a damage roll on a unit, naming its shooter when `by` is not None."""
+    named = {**values, "by": by} if by is not None else values
+    return Event(kind, side, unit, tuple(sorted(named.items())))
 
 
 def _lost(state: Op40kState, side: int) -> int:

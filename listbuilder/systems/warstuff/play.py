@@ -73,8 +73,8 @@ POISON_WOUNDS = 1  # Poison: one more Wound on a hit's 4+ (Undead are immune)
 ATTACKER: dict[str, type] = {"attack": str, "by": int, "by_copy": int}
 ATTACKER_WORDS: dict[str, Mapping[str, str] | str] = {
     "attack": {SHOT: "from a shot", MELEE: "in melee"},
-    "by": "by enemy unit {}", "by_copy": "(copy {})"}
-ATTACKER_ASKS = {"attack": "How", "by": "By enemy unit", "by_copy": "Its copy"}
+    "by": "by {}", "by_copy": "(copy {})"}
+ATTACKER_ASKS = {"attack": "How", "by": "By", "by_copy": "Its copy"}
 
 SCORE = "Units standing"
 KILLED = "Enemy points killed"

@@ -351,9 +351,12 @@ def odds_page(token: str) -> Any:
     """Quick-resolve of one unit against an enemy unit, as the match has them now; the
     target's buttons below, to record what the dice did."""
     table = open_match(token)
-    # no attacker asked for: the one the log last named (`by`), as the players will want
-    attacker = _pair(request.args.get("a", "")) or attacker_of(table)
-    defender = _pair(request.args.get("d", ""))
+    attacker, defender = _pair(request.args.get("a", "")), _pair(request.args.get("d", ""))
+    # no attacker asked for: the one the log last named (`by`: a shot's shooter), as the
+    # players will want, if it is the target's enemy
+    named = attacker_of(table)
+    if attacker is None and named and (defender is None or named[0] != defender[0]):
+        attacker = named
     settings = {k[2:]: v for k, v in request.args.items() if k.startswith("s_") and len(k) < 40}
     result: Result | None = None
     problem = ""
