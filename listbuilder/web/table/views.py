@@ -39,6 +39,7 @@ from listbuilder.match_storage import MatchFull, SpentId, StaleMatch, new_token
 from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
+from listbuilder.web.table.attacker import attacker_of
 from listbuilder.web.table.board import Tap, board, recorded
 from listbuilder.web.table.clockface import clock_face, round_list
 from listbuilder.web.table.forms import (
@@ -350,7 +351,9 @@ def odds_page(token: str) -> Any:
     """Quick-resolve of one unit against an enemy unit, as the match has them now; the
     target's buttons below, to record what the dice did."""
     table = open_match(token)
-    attacker, defender = _pair(request.args.get("a", "")), _pair(request.args.get("d", ""))
+    # no attacker asked for: the one the log last named (`by`)
+    attacker = _pair(request.args.get("a", "")) or attacker_of(table)
+    defender = _pair(request.args.get("d", ""))
     settings = {k[2:]: v for k, v in request.args.items() if k.startswith("s_") and len(k) < 40}
     result: Result | None = None
     problem = ""
