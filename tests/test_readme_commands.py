@@ -245,7 +245,7 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "examples/op40k/imperial_guard.yaml --defender Veterans": Run(
         ("One Page 40k (1st edition): 20x Ork Boyz -> 5x Veterans",)),
     f"{LB} match examples/hammerwars/match.yaml": Run(
-        ("Ann vs Ben (Hammer Wars), 59 events", "over: Ben won")),
+        ("Ann vs Ben (Hammer Wars), 79 events", "over: Ben won")),
     f"{LB} match examples/hammerwars/match.yaml --json": Run(
         ('"system": "hammerwars"', '"winner": 2', '"over": true')),
     f"{LB} db upgrade": Run(("upgraded from empty to revision",)),

@@ -218,12 +218,12 @@ def test_warstuff_wounds_beyond_the_resolvers_range_are_capped() -> None:
 def test_hammerwars_lives_left_of_the_target() -> None:
     # docs/rules-notes.md#at-the-table-odds-for-hammer-wars
     # Ben's Assault Hero in the pool, then deployed: its card's 3 lives
-    for count in (0, 17):
+    for count in (0, 23):
         settings, result = at_table("hammerwars", after("hammerwars", count), (1, 3), (2, 3))
         assert settings == {"lives": 3}
         assert kill(result) == 0
     # a hit takes 2 of its lives: Ann's Assault Specialist now kills it a third of the time
-    settings, result = at_table("hammerwars", after("hammerwars", 18), (1, 3), (2, 3))
+    settings, result = at_table("hammerwars", after("hammerwars", 24), (1, 3), (2, 3))
     assert settings == {"lives": 1}
     assert answer(result) == answer(by_hand("hammerwars", (1, 3), (2, 3), settings))
     assert kill(result) == Fraction(1, 3)
@@ -232,7 +232,7 @@ def test_hammerwars_lives_left_of_the_target() -> None:
 def test_hammerwars_the_most_hurt_model_on_the_table_is_read() -> None:
     # docs/rules-notes.md#at-the-table-odds-for-hammer-wars
     _, play, _ = game("hammerwars")
-    state = after("hammerwars", 18)
+    state = after("hammerwars", 24)
     side = state.side(2)
     hero = replace(side.unit(3), on_table=(3, 1, 2))
     state = state.with_side(2, replace(side, units=(*side.units[:2], hero, *side.units[3:])))

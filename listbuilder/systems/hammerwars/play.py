@@ -3,6 +3,13 @@ deployment economy (fresh pts and xp every deployment phase), the unit pool unit
 from and return to when killed, lives, the morale counters, VP, and the secret goals scored
 when a morale counter reaches 0 and the game ends.
 
+In a side's combat phase each model on the table takes one action (Hold, Walk or Run:
+`activate`); a hit made by one names it (`by`, its unit number in the attacker's roster, and
+`attack`: shooting, melee or an Energy Pulse), so the rules can refuse a shot after a Run;
+Energy Pulse (`pulse`) is used once in an activation and Chain Attack (`chain`) up to 3
+times after melee kills. Logs from before hits named their attacker replay as they did: a hit
+without `by` is checked as it always was.
+
 The dice stay on the table: the log records what they decided (how many lives an attack took)
 and the state says what follows by the rules (a unit with no lives left goes back to the pool,
 every third unit lost costs morale, a Heavy lost gives the enemy a VP). Where the table alone
@@ -69,6 +76,18 @@ COMBAT = "combat"
 # the roll-off), and of a side's own phase
 PLAYING = ("_not_ended", "_rolled")
 MY_TURN = (*PLAYING, "_my_turn")
+IN_COMBAT = (*MY_TURN, "_in_combat")
+
+# a model's one action in its side's combat phase, and whether it may shoot after it
+HOLD, WALK, RUN = "Hold", "Walk", "Run"
+ACTIONS = (HOLD, WALK, RUN)
+NO_SHOOTING = (RUN,)
+# how an attack a hit names was made (`attack`)
+SHOOTING, MELEE, PULSE = "shooting", "melee", "pulse"
+ATTACKS = (SHOOTING, MELEE, PULSE)
+ENERGY_PULSE = "Energy Pulse"
+CHAIN_ATTACK = "Chain Attack"
+CHAINS = 3  # chain attacks an activation may make at most
 
 @dataclass(frozen=True)
 class UnitState:
@@ -84,6 +103,18 @@ class UnitState:
     on_table: tuple[int, ...] = ()  # lives left of each model deployed, in deployment order
     killed: int = 0  # models of this type killed so far
     known: bool = True  # False: the entry names no unit card, so it never deploys
+    # each model on the table's action this combat phase ("": none yet), as `on_table`
+    acted: tuple[str, ...] = ()
+    range: int = 0  # the card's, in inches: 0 fights in melee only
+    rules: tuple[str, ...] = ()  # the card's special rules
+
+    def action(self, model: int) -> str:
+        return self.acted[model - 1] if 1 <= model <= len(self.acted) else ""
+
+    def without(self, model: int) -> UnitState:
+        """The unit with model `model` gone from the table (killed)."""
+        return replace(self, on_table=self.on_table[:model - 1] + self.on_table[model:],
+                       acted=self.acted[:model - 1] + self.acted[model:])
 
 
 @dataclass(frozen=True)
@@ -106,6 +137,20 @@ class SideState:
 
 
 @dataclass(frozen=True)
+class Activation:
+    """The model whose action is under way (the last activated): what it did, whether it
+    used its Energy Pulse, its chain attacks so far and whether a melee kill allows one."""
+
+    side: int
+    unit: int
+    model: int
+    action: str
+    pulsed: bool = False
+    chains: int = 0
+    chain_ready: bool = False
+
+
+@dataclass(frozen=True)
 class HammerWarsState:
     sides: tuple[SideState, ...]
     round: int = 1
@@ -115,6 +160,7 @@ class HammerWarsState:
     phase: str = DEPLOYMENT
     ended: str = ""  # why the game ended ("" while it goes on)
     conceded: int | None = None  # the side that gave up: the game is over at once
+    current: Activation | None = None
 
     @property
     def active(self) -> int | None:
@@ -169,10 +215,22 @@ class HammerWarsPlay(Play[HammerWarsState]):
         "deploy": Kind("Deploy a model from the pool", checks=MY_TURN),
         "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False,
                                checks=MY_TURN),
-        "hit": Kind("Lives lost", values={"lives": int, "model": int},
-                    optional=("lives", "model"),
-                    asks={"lives": "Lives lost", "model": "Which model"},
-                    checks=PLAYING),
+        "activate": Kind("Action", values={"action": str, "model": int},
+                         optional=("model",), asks={"model": "Which model"},
+                         checks=IN_COMBAT),
+        "pulse": Kind("Energy Pulse (once a round)", checks=IN_COMBAT),
+        "chain": Kind("Chain Attack: on to a foe within 2\"", checks=IN_COMBAT),
+        # `by` and `attack` came with the attacker named: a hit without them replays as
+        # before, checked by nothing that needs the attacker
+        "hit": Kind("Lives lost", values={"lives": int, "model": int, "by": int,
+                                          "attack": str},
+                    optional=("lives", "model", "by", "attack"),
+                    asks={"lives": "Lives lost", "model": "Which model", "attack": "How",
+                          "by": "By"},
+                    words={"attack": {SHOOTING: "to shooting", MELEE: "in melee",
+                                      PULSE: "to an Energy Pulse"},
+                           "by": "by {}"},
+                    checks=(*PLAYING, "_attacker_may")),
         "end-turn": Kind("Combat phase done: play passes", unit=False,
                          checks=MY_TURN),
         "round-end": Kind("End the round", side=False, unit=False, checks=PLAYING),
@@ -197,7 +255,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 card = p.unit
                 units[p.index] = UnitState(
                     name=p.entry.label or card.name, category=card.category, pts=card.pts,
-                    xp=card.xp, lives=card.lives, count=p.entry.count, in_pool=p.entry.count)
+                    xp=card.xp, lives=card.lives, count=p.entry.count, in_pool=p.entry.count,
+                    range=card.range, rules=tuple(card.special_rules))
             chosen = catalog.goal(str(roster.choices.get("goal") or "").strip())
             sides.append(SideState(name=player.name, units=tuple(units),
                                    goal=chosen.name if chosen else None))
@@ -242,7 +301,135 @@ class HammerWarsPlay(Play[HammerWarsState]):
         if state.phase != COMBAT:
             raise Refused(f"side {ev.side} is still deploying",
                           "Record end-deployment first, then the combat phase.")
-        return _begin_turn(replace(state, step=state.step + 1))
+        return _begin_turn(replace(state, step=state.step + 1, current=None))
+
+    def _in_combat(self, state: HammerWarsState, ev: Event) -> None:
+        if state.phase != COMBAT:
+            raise Refused(f"side {ev.side} is still in its deployment phase: models act in "
+                          "the combat phase", "Record end-deployment first.")
+
+    def _activate(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """One model's action: Hold, Walk or Run, once in its side's combat phase; without
+        `model`, the first of its type on the table that has not acted yet."""
+        side_no, number, action = ev.side or 1, ev.unit or 1, str(ev.get("action"))
+        unit = state.side(side_no).unit(number)
+        if action not in ACTIONS:
+            raise Refused(f"a model's action is Hold, Walk or Run, not '{action}'",
+                          "Pick one of the three.")
+        if not unit.on_table:
+            raise Refused(f"side {side_no} has no {unit.name} on the table",
+                          "Deploy it before it can act.")
+        waiting = [m for m in range(1, len(unit.on_table) + 1) if not unit.action(m)]
+        model = ev.get("model", waiting[0] if waiting else 1)
+        if not 1 <= model <= len(unit.on_table):
+            raise Refused(f"side {side_no} has {len(unit.on_table)} {unit.name} on the table, "
+                          f"not a model {model}", f"Give model 1 to {len(unit.on_table)}, "
+                          "counted in the order they were deployed.")
+        if unit.action(model):
+            raise Refused(f"this {unit.name} has already acted this round "
+                          f"({unit.action(model)}): each model takes one action a combat "
+                          "phase", "Activate a model that has not acted, or end the turn.")
+        acted = list(unit.acted)
+        acted[model - 1] = action
+        side = state.side(side_no)
+        state = state.with_side(side_no, replace(side, units=_with(
+            side.units, number, replace(unit, acted=tuple(acted)))))
+        return replace(state, current=Activation(side_no, number, model, action))
+
+    def _melee_by(self, state: HammerWarsState, ev: Event) -> int | None:
+        """The attacker a hit names when it struck in melee (said, or a 0" range's only
+        way), else None."""
+        by = ev.get("by")
+        if by is None or not state.present(other(ev.side or 1)):
+            return None
+        unit = state.side(other(ev.side or 1)).unit(by)
+        how = ev.get("attack") or (MELEE if unit.range == 0 else SHOOTING)
+        return int(by) if how == MELEE else None
+
+    def _under_way(self, state: HammerWarsState, ev: Event, rule: str) -> Activation:
+        """The activation of the unit `ev` names, which must carry `rule`."""
+        side_no, number = ev.side or 1, ev.unit or 1
+        unit = state.side(side_no).unit(number)
+        if rule not in unit.rules:
+            raise Refused(f"{unit.name} has no {rule}", f"Only a unit whose card lists "
+                          f"{rule} may use it.")
+        now = state.current
+        if now is None or (now.side, now.unit) != (side_no, number):
+            raise Refused(f"{rule} is used in the unit's own activation, and no "
+                          f"{unit.name} is acting now", "Record its action first.")
+        return now
+
+    def _pulse(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """Energy Pulse: once a round, when the unit is activated (it acts once a round, so
+        once in its activation)."""
+        now = self._under_way(state, ev, ENERGY_PULSE)
+        if now.pulsed:
+            raise Refused("this model has already used its Energy Pulse this round",
+                          "Record the marker's hits as attacks by Energy Pulse.")
+        return replace(state, current=replace(now, pulsed=True))
+
+    def _chain(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """Chain Attack: after a kill in melee, on to another foe, up to 3 times an
+        activation."""
+        now = self._under_way(state, ev, CHAIN_ATTACK)
+        if now.chains >= CHAINS:
+            raise Refused(f"a Chain Attack may be repeated up to {CHAINS} times an "
+                          "activation, and this one has made all of them",
+                          "End its activation: activate another model or end the turn.")
+        if not now.chain_ready:
+            raise Refused("a Chain Attack follows a kill in melee, and this model has made "
+                          "none since it activated or last chained",
+                          "Record the melee hit that killed an enemy first.")
+        return replace(state, current=replace(now, chains=now.chains + 1, chain_ready=False))
+
+    def _attacker_may(self, state: HammerWarsState, ev: Event) -> None:
+        """What the seed forbids of the attacker a hit names (`by`): only then is it
+        checked, so older logs replay as they were."""
+        by, attack = ev.get("by"), ev.get("attack")
+        if by is None:
+            if attack is not None:
+                raise Refused("a hit says how it was made only with the attacker that made "
+                              "it", "Add by: the attacker's unit number, or leave attack "
+                              "out.")
+            return
+        side_no = other(ev.side or 1)
+        if not state.present(side_no):
+            raise Refused("a solo game has no enemy roster to name the attacker from",
+                          "Leave by out.")
+        entries = state.side(side_no).units
+        if not 1 <= by <= len(entries):
+            raise Refused(f"side {side_no}'s units are numbered 1 to {len(entries)}, not "
+                          f"{by}", "Give the attacker's number in its roster.")
+        unit = entries[by - 1]
+        if state.active != side_no or state.phase != COMBAT:
+            raise Refused(f"{unit.name} attacks only in its own side's combat phase",
+                          "Record the hit in side " + f"{side_no}'s combat phase.")
+        if not unit.on_table:
+            raise Refused(f"side {side_no} has no {unit.name} on the table to attack with",
+                          "Name a unit that is deployed.")
+        now = state.current
+        if now is not None and (now.side, now.unit) == (side_no, by):
+            actions = [now.action]
+        else:
+            actions = [a for a in unit.acted if a]
+        if not actions:
+            raise Refused(f"no {unit.name} has acted this turn: a model attacks as part "
+                          "of its action", "Record its action (Hold, Walk or Run) first.")
+        how = attack or (MELEE if unit.range == 0 else SHOOTING)
+        if how not in ATTACKS:
+            raise Refused(f"an attack is {', '.join(ATTACKS)}, not '{how}'",
+                          "Say how the attack was made.")
+        if how == SHOOTING and unit.range == 0:
+            raise Refused(f"{unit.name} has a range of 0\": it attacks only in melee",
+                          "Record the attack as melee.")
+        if how == SHOOTING and all(a in NO_SHOOTING for a in actions):
+            raise Refused(f"{unit.name} ran this turn, and a model that runs may not shoot",
+                          "Record it as a melee attack if it fought in base contact; "
+                          "undo the Run if it held or walked instead.")
+        if how == PULSE and not (now is not None and (now.side, now.unit) == (side_no, by)
+                                 and now.pulsed):
+            raise Refused(f"no Energy Pulse of {unit.name} is under way",
+                          "Record its Energy Pulse first, in its activation.")
 
     def _roll_off(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         winner, first = ev.side or 1, bool(ev.get("first"))
@@ -283,7 +470,8 @@ class HammerWarsPlay(Play[HammerWarsState]):
                           f"{_cost(side.pts, side.xp, always_xp=True)} left",
                           "Deploy something cheaper, or end the deployment phase (xp is "
                           "kept for later rounds).")
-        unit = replace(unit, in_pool=unit.in_pool - 1, on_table=(*unit.on_table, unit.lives))
+        unit = replace(unit, in_pool=unit.in_pool - 1, on_table=(*unit.on_table, unit.lives),
+                       acted=(*unit.acted, ""))
         side = replace(side, pts=side.pts - unit.pts, xp=side.xp - unit.xp,
                        heroes_deployed=side.heroes_deployed + (unit.category == HERO),
                        units=_with(side.units, number, unit))
@@ -311,8 +499,9 @@ class HammerWarsPlay(Play[HammerWarsState]):
             return state.with_side(side_no, replace(
                 side, units=_with(side.units, number, replace(unit, on_table=tuple(on_table)))))
         # killed: back to the pool, and the losses the morale list names
-        unit = replace(unit, on_table=unit.on_table[:model - 1] + unit.on_table[model:],
-                       in_pool=unit.in_pool + 1, killed=unit.killed + 1)
+        unit = replace(unit.without(model), in_pool=unit.in_pool + 1, killed=unit.killed + 1)
+        state = replace(state, current=_after_kill(state.current, side_no, number, model,
+                                                   self._melee_by(state, ev)))
         lost = side.lost + 1
         morale = side.morale - (UNITS_LOSS if lost % UNITS_PER_LOSS == 0 else 0)
         if unit.category == HERO:
@@ -335,6 +524,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                           f"{state.round}", f"Record side {state.active}'s "
                           + ("end-deployment, then end-turn." if state.phase == DEPLOYMENT
                              else "end-turn."))
+        state = _rested(state)
         for s in range(1, len(state.sides) + 1):
             side = state.side(s)
             state = state.with_side(s, replace(side, morale=max(0, side.morale
@@ -402,19 +592,51 @@ class HammerWarsPlay(Play[HammerWarsState]):
             out.append(event("end-deployment", active))
         else:
             out.append(event("end-turn", active))
+            out += self._actions(state, active)
             for s in sides:
+                named = self._attacks(state, s)
                 for n, u in enumerate(state.side(s).units, 1):
-                    if len(set(u.on_table)) == 1:  # which model is hit changes nothing
-                        out += [event("hit", s, n, lives=v) for v in sorted({1, u.on_table[0]})]
-                    else:
-                        out += [event("hit", s, n, model=m, lives=v)
-                                for m, lives in enumerate(u.on_table, 1)
-                                for v in sorted({1, lives})]
+                    for by in named or [{}]:
+                        if len(set(u.on_table)) == 1:  # which model is hit changes nothing
+                            out += [_hit(s, n, {"lives": v, **by})
+                                    for v in sorted({1, u.on_table[0]})]
+                        else:
+                            out += [_hit(s, n, {"model": m, "lives": v, **by})
+                                    for m, lives in enumerate(u.on_table, 1)
+                                    for v in sorted({1, lives})]
         for s in sides:
             side = state.side(s)
             if side.goal in DECLARED_GOALS and side.objective is None:
                 out += [event("declare", s, objective=o) for o in (1, OBJECTIVES)]
         return out + _concessions(state)
+
+    def _actions(self, state: HammerWarsState, active: int) -> list[Event]:
+        """The active side's models that have not acted, each action; the model acting now's
+        Energy Pulse and Chain Attack, when its rules and the activation allow them."""
+        out = [event("activate", active, n, action=a)
+               for n, u in enumerate(state.side(active).units, 1)
+               if "" in u.acted for a in ACTIONS]
+        now = state.current
+        if now is not None:
+            rules = state.side(now.side).unit(now.unit).rules
+            if ENERGY_PULSE in rules and not now.pulsed:
+                out.append(event("pulse", now.side, now.unit))
+            if CHAIN_ATTACK in rules and now.chain_ready and now.chains < CHAINS:
+                out.append(event("chain", now.side, now.unit))
+        return out
+
+    def _attacks(self, state: HammerWarsState, target: int) -> list[dict[str, Value]]:
+        """How side `target`'s models may be hit by the model acting now (its unit as `by`,
+        each way it may attack); none while no enemy model is acting, and then a hit names
+        no attacker (dangerous terrain, a Deception goal, or a player who records no
+        actions)."""
+        now = state.current
+        if now is None or now.side == target or not state.present(now.side):
+            return []
+        unit = state.side(now.side).unit(now.unit)
+        ways = [w for w, may in ((SHOOTING, unit.range > 0 and now.action not in NO_SHOOTING),
+                                 (MELEE, True), (PULSE, now.pulsed)) if may]
+        return [{"by": now.unit, "attack": w} for w in ways]
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: HammerWarsState) -> Outcome:
@@ -467,7 +689,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return {"round": state.round, "first": state.first, "turn": turn,
                 "phase": state.phase if turn is not None else None,
                 "ended": state.ended or None, "over": state.over,
-                "conceded": state.conceded,
+                "conceded": state.conceded, "acting": _activation_data(state.current),
                 "sides": [self._side_data(state, s) for s in range(1, len(state.sides) + 1)]}
 
     def _side_data(self, state: HammerWarsState, number: int) -> dict[str, Any]:
@@ -487,7 +709,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                  "status": _status(u), "category": u.category, "pts": u.pts, "xp": u.xp,
                  "lives": u.lives, "count": u.count, "in_pool": u.in_pool,
                  "on_table": len(u.on_table), "lives_left": list(u.on_table),
-                 "killed": u.killed, "known": u.known}
+                 "killed": u.killed, "known": u.known, "acted": list(u.acted)}
                 for n, u in enumerate(state.side(side).units, 1)]
 
     def acting(self, state: HammerWarsState) -> tuple[int | None, str]:
@@ -506,7 +728,12 @@ class HammerWarsPlay(Play[HammerWarsState]):
             return state.active, (f"deploy from the pool, {_cost(side.pts, side.xp, True)} "
                                   f"left (pts left over are lost at the phase's end, xp is "
                                   f"kept)")
-        return state.active, "attack with the models on the table, then end the combat phase"
+        return state.active, ("give each model on the table its action (Hold, Walk or Run) "
+                              "and record its hits, then end the combat phase")
+
+    def current(self, state: HammerWarsState) -> tuple[int, int] | None:
+        now = state.current
+        return None if now is None or state.ended else (now.side, now.unit)
 
     def standing(self, unit: Mapping[str, Any]) -> Standing:
         lives = int(unit.get("lives") or 0)
@@ -518,6 +745,9 @@ class HammerWarsPlay(Play[HammerWarsState]):
         if unit.get("killed"):
             tracks.append(Track("killed", int(unit["killed"])))
         chips = [] if unit.get("status") in (ON_TABLE, IN_POOL) else [str(unit.get("status"))]
+        acted = [str(a) for a in unit.get("acted") or ()]
+        if any(acted):
+            chips.append("acted: " + ", ".join(a or "not yet" for a in acted))
         cost = f"{unit.get('pts', 0)} pts" + (f" + {unit['xp']} xp" if unit.get("xp") else "")
         details = " · ".join(p for p in (str(unit.get("category") or ""), cost,
                                          f"{unit.get('in_pool', 0)} in the pool") if p)
@@ -527,6 +757,17 @@ class HammerWarsPlay(Play[HammerWarsState]):
 def _concessions(state: HammerWarsState) -> list[Event]:
     """Each side's concession: any time until the game ends (not while goals are scored)."""
     return [event("concede", s) for s in range(1, len(state.sides) + 1)]
+
+
+def _hit(side: int, unit: int, values: Mapping[str, Value]) -> Event:
+    return Event("hit", side, unit, tuple(sorted(values.items())))
+
+
+def _activation_data(now: Activation | None) -> dict[str, Any] | None:
+    if now is None:
+        return None
+    return {"side": now.side, "unit": now.unit, "model": now.model, "action": now.action,
+            "pulsed": now.pulsed, "chains": now.chains}
 
 
 def _with(units: tuple[UnitState, ...], number: int, unit: UnitState) -> tuple[UnitState, ...]:
@@ -551,10 +792,35 @@ def _begin_turn(state: HammerWarsState) -> HammerWarsState:
     active = state.active
     if active is None:
         return replace(state, phase=DEPLOYMENT)
+    state = _rested(state)
     side = state.side(active)
     # pts left from an earlier phase were already lost at its end
     side = replace(side, pts=PTS_PER_PHASE, xp=side.xp + XP_PER_PHASE)
     return replace(state.with_side(active, side), phase=DEPLOYMENT)
+
+
+def _rested(state: HammerWarsState) -> HammerWarsState:
+    """No model has acted: a new turn (each may act in its side's next combat phase), or
+    the round's end."""
+    return replace(state, current=None, sides=tuple(
+        replace(s, units=tuple(replace(u, acted=("",) * len(u.on_table)) for u in s.units))
+        for s in state.sides))
+
+
+def _after_kill(now: Activation | None, side: int, unit: int, model: int,
+                melee_by: int | None) -> Activation | None:
+    """The activation under way after model `model` of (`side`, `unit`) is killed by `ev`:
+    gone if it was the one acting, renumbered if an earlier model of its type fell, and
+    ready to chain if its melee attack made the kill."""
+    if now is None:
+        return None
+    if (now.side, now.unit) == (side, unit):
+        if model == now.model:
+            return None
+        return replace(now, model=now.model - 1) if model < now.model else now
+    if melee_by == now.unit and other(side) == now.side:
+        return replace(now, chain_ready=True)
+    return now
 
 
 def _check_morale(state: HammerWarsState) -> HammerWarsState:
