@@ -47,8 +47,9 @@ CASES = {
     "op40k": Case(2, tapped("shot", 1, 2, by=4, models=1), ("Tough", "Sniper"), "Scouts"),
     # Ben's Sergeant, a Leader, activating
     "warstuff": Case(1, tapped("activate", 2, 1, action="Hold", copy=1), ("Leader",)),
-    # Ben's Carrion Flyers (Stealthy) wounded
-    "actionhammer": Case(1, tapped("wound", 2, 4, wounds=1), ("Stealthy",)),
+    # Ben's Carrion Flyers (Stealthy) wounded by a shot of Ann's unit 1, which has moved
+    "actionhammer": Case(2, tapped("wound", 2, 4, wounds=1, by=1, attack="shooting"),
+                         ("Stealthy",)),
     # Ann adding a chit to the first battle: a Leader's bonus, a ground unit's transport
     "spaceempires": Case(25, tapped("join", 1, None, chit="Nobz Hulk", count=1),
                          ("Leader Bonus", "Transports")),

@@ -72,8 +72,9 @@ def plain(ev: Event) -> dict[str, Any]:
 
 # a list of picks (engine/word_counts.py) names its words in the picker's order, which means
 # nothing: compared as the words it counts
-LISTED = {(kind, listed.value) for game in GAMES
-          for kind, listed in getattr(get_system(game).play(), "counted", {}).items()}
+LISTED = {(kind, k.counts.value) for game in GAMES
+          for kind, k in get_system(game).play().kinds.items()  # type: ignore[union-attr]
+          if k.counts is not None}
 
 
 def exported(data: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +133,7 @@ def plan(game: str) -> Script:
     base = Match(ex.system, ex.players, (), ())
     play = get_system(game).play()
     assert play is not None
-    table = SimpleNamespace(play=play)
+    table = SimpleNamespace(play=play, match=base)  # what web.table.board.taps reads
     rng = random.Random(game)
     script = Script(game)
     following = True
