@@ -127,6 +127,12 @@ class Board:
     broken: str = ""
     next: str = ""  # whose move and what the rules expect ("Ben: activate a unit")
 
+    def targets(self, side: int) -> tuple[UnitRow, ...]:
+        """The units of `side` a unit of the other side may be asked odds against: those in
+        play, one row an entry (a WarStuff entry's copies are one unit to the odds)."""
+        return tuple(row for view in self.sides if view.side == side for row in view.units
+                     if row.alive and row.copy <= 1)
+
 
 def form_value(value: Value) -> str:
     if value is True:
