@@ -4,6 +4,8 @@ named with `by`, on the side other than that event's."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from types import SimpleNamespace
 
 from flask.testing import FlaskClient
@@ -36,3 +38,24 @@ def test_the_odds_page_starts_from_the_attacker_the_log_named(client: FlaskClien
     # an attacker asked for still wins over the log's
     asked = client.get(match + "/odds?a=2.1&d=1.1").get_data(as_text=True)
     assert "Odds: Sergeant against Human Warrior" in asked
+
+
+def test_each_enemy_row_offers_odds_against_it_from_the_last_attacker(
+        client: FlaskClient) -> None:
+    match, data = started(client, "warstuff")
+    page = client.get(match).get_data(as_text=True)
+    assert "odds-by" not in page  # nobody named yet
+    for ev in data["events"][:4]:  # the Breacher (side 2, unit 3) kills the Goblin in melee
+        status, page = tap(client, match, ev, page)
+        assert status == 200, page
+    page = client.get(match).get_data(as_text=True)
+    links = re.findall(r'<p class="odds-by"><a class="button small" href="([^"]+)">([^<]+)</a>',
+                       page)
+    assert links, page
+    # the Breacher's enemies, in play: side 1's rows only, each its own target
+    assert {text for _, text in links} == {"Odds: Breacher against it"}
+    targets = {unescape(href).split("d=")[1] for href, _ in links}
+    assert all(t.startswith("1.") for t in targets) and "1.1" in targets
+    href = unescape(next(h for h, _ in links if h.endswith("d=1.1")))
+    text = client.get(href).get_data(as_text=True)
+    assert "Odds: Breacher against Human Warrior" in text

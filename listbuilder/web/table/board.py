@@ -29,9 +29,11 @@ from listbuilder.engine.match import (
     attacker_name,
     describe,
     labelled,
+    unit_name,
 )
 from listbuilder.engine.reminders import Reminder, Reminding, reminding
 from listbuilder.engine.word_counts import WordCounts, counted_value, counts
+from listbuilder.web.table.attacker import attacker_of
 from listbuilder.web.table.matches import Table
 
 FEW_WORDS = 4  # up to this many word choices are buttons; more are a list
@@ -126,6 +128,9 @@ class Board:
     last: str = ""  # the last event, in words: what undo takes back
     broken: str = ""
     next: str = ""  # whose move and what the rules expect ("Ben: activate a unit")
+    # the unit the log last named as an attacker (`by`), while it is in play: each enemy
+    # row offers its odds against that row's unit
+    attacker: UnitRow | None = None
 
     def targets(self, side: int) -> tuple[UnitRow, ...]:
         """The units of `side` a unit of the other side may be asked odds against: those in
@@ -279,9 +284,13 @@ def board(table: Table, current: tuple[int, int] | None = None) -> Board:
     acting, expected = (None, "") if outcome.over or table.broken else play.acting(state)
     who = names[acting - 1] if acting and 1 <= acting <= len(names) else ""
     next_line = f"{who}: {expected}" if who and expected else expected[:1].upper() + expected[1:]
+    named = attacker_of(table)
+    attacker = next((replace(row, name=unit_name(match, row.side, row.unit))
+                     for view in sides for row in view.units
+                     if row.alive and (row.side, row.unit) == named), None)
     return Board(outcome.reason, outcome.over, winner, scores, tuple(sides),
                  taps(table, game), tuple(reversed(log)), log[-1].words if log else "", broken,
-                 next_line)
+                 next_line, attacker)
 
 
 def _row(table: Table, side: int, unit: Mapping[str, Any], choices: list[Event],
