@@ -15,6 +15,8 @@ from listbuilder.jobs.worker import WorkerThread
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 
+SMALL = {"width": 375, "height": 740}  # the smallest phone the board is made for
+
 
 def until(page: Any, expression: str, arg: Any = None, timeout: float = 15.0) -> Any:
     """Wait until a script expression (a function of `arg`) is true on the page.
@@ -91,3 +93,21 @@ def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
         thread.join(timeout=10)
         printer.stop()
         app.extensions["listbuilder.store"].close()
+
+
+@contextmanager
+def phone_pair(browser: Any, viewport: dict[str, int] = SMALL,
+               workers: tuple[str, str] = ("block", "block"),
+               **options: Any) -> Iterator[tuple[Any, Any]]:
+    """Two touch contexts at `viewport`. Service workers are blocked unless `workers` lets
+    one run: each worker asks the shared test server for every game's rules sheet, and those
+    prints queue ahead of other tests' previews."""
+    made = [browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
+                                service_workers=allowed, **options) for allowed in workers]
+    for ctx in made:
+        ctx.set_default_timeout(15_000)
+    try:
+        yield made[0], made[1]
+    finally:
+        for ctx in made:
+            ctx.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import served_app
+from browsertools import phone_pair, served_app
 from tlsfront import tls_front
 
 CHROMIUM = "/usr/bin/chromium"
@@ -66,6 +66,13 @@ def context(browser: Any, tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def page(context: Any) -> Any:
     return context.new_page()
+
+
+@pytest.fixture
+def small_phones(browser: Any) -> Iterator[tuple[Any, Any]]:
+    """Two 375 x 740 phones, service workers blocked."""
+    with phone_pair(browser) as made:
+        yield made
 
 
 @pytest.fixture(scope="session")

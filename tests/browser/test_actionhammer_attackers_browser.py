@@ -5,11 +5,9 @@ target alone starts from that attacker."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from test_table_browser import page_errors, refused_answers, start_match, tap
 
@@ -17,18 +15,6 @@ Page = Any
 SIZE = {"width": 375, "height": 740}
 MOVES = ["Remain Stationary", "Normal", "Advance", "Charge"]
 
-
-@pytest.fixture
-def small_phones(browser: Any) -> Iterator[tuple[Any, Any]]:
-    made = [browser.new_context(viewport=SIZE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    for ctx in made:
-        ctx.set_default_timeout(15_000)
-    try:
-        yield made[0], made[1]
-    finally:
-        for ctx in made:
-            ctx.close()
 
 
 def form_of(page: Page, kind: str, side: int, unit: int) -> Any:

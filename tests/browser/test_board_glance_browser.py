@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsertools import phone_pair
 from test_accessibility import serious
 from test_table_browser import (
     GAMES,
@@ -67,9 +68,7 @@ CUT = """() => {
 def test_each_unit_shows_what_changes_in_play_as_figures(server: str, browser: Any,
                                                           game: str,
                                                           screenshots: Path) -> None:
-    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    try:
+    with phone_pair(browser, PHONE) as made:
         match = start_match(server, made[0].new_page(), made[1].new_page(), game)
         pages = {1: match.one, 2: match.two}
         script = plan(game)
@@ -109,9 +108,6 @@ def test_each_unit_shows_what_changes_in_play_as_figures(server: str, browser: A
         assert cut == [], cut
         page.screenshot(path=str(screenshots / f"board-glance-{game}.png"), full_page=True)
         assert serious(page, f"board {game}") == []
-    finally:
-        for ctx in made:
-            ctx.close()
 
 
 def test_the_two_sides_stand_side_by_side_on_a_desktop(server: str, browser: Any,

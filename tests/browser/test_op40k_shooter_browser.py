@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from browsertools import phone_pair
 from test_table_browser import example, page_errors, plain, reaches, start_match, tap, version
 
 PHONE = {"width": 375, "height": 812}
@@ -15,9 +16,7 @@ PHONE = {"width": 375, "height": 812}
 
 def test_the_log_and_the_odds_name_the_shooter(server: str, browser: Any,
                                                screenshots: Path) -> None:
-    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    try:
+    with phone_pair(browser, PHONE) as made:
         started = start_match(server, made[0].new_page(), made[1].new_page(), "op40k")
         one, two = started.one, started.two
         errors = page_errors(two)
@@ -48,6 +47,3 @@ def test_the_log_and_the_odds_name_the_shooter(server: str, browser: Any,
         assert two.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         two.screenshot(path=str(screenshots / "op40k-shooter-odds-375.png"))
         assert errors == []
-    finally:
-        for ctx in made:
-            ctx.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import until
+from browsertools import phone_pair, until
 from test_accessibility import serious
 from test_table_browser import FIND_TAP, VERSION, example, plain, start_match
 
@@ -107,15 +107,8 @@ MEASURE = """index => {
 
 @pytest.fixture
 def phones(browser: Any) -> Iterator[tuple[Any, Any]]:
-    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    for ctx in made:
-        ctx.set_default_timeout(15_000)
-    try:
-        yield made[0], made[1]
-    finally:
-        for ctx in made:
-            ctx.close()
+    with phone_pair(browser, PHONE) as made:
+        yield made
 
 
 @pytest.mark.parametrize("game", sorted(CASES))

@@ -5,11 +5,9 @@ name whole, each box beside its name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from browsertools import until
 from test_accessibility import serious
@@ -20,18 +18,6 @@ SIZE = {"width": 375, "height": 740}
 HAND = {"Tactical Move": 2, "Leadership": 1, "Recon": 1, "Terraform": 1}
 DRAWN = "Tactical Move, Tactical Move, Leadership, Recon, Terraform"  # in the picker's order
 
-
-@pytest.fixture
-def small_phones(browser: Any) -> Iterator[tuple[Any, Any]]:
-    made = [browser.new_context(viewport=SIZE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    for ctx in made:
-        ctx.set_default_timeout(15_000)
-    try:
-        yield made[0], made[1]
-    finally:
-        for ctx in made:
-            ctx.close()
 
 
 def picker(page: Page, side: int) -> Any:

@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 import yaml
-from browsertools import until
+from browsertools import phone_pair, until
 from conftest import ARGS, CHROMIUM
 from test_accessibility import serious
 
@@ -376,19 +376,9 @@ def lose_answer(route: Any, lost: list[int]) -> None:
 
 @contextmanager
 def two_phones(browser: Any, **options: Any) -> Iterator[tuple[Any, Any]]:
-    """Two phones: browser contexts of their own (cookies, storage). Only phone 2, which is
-    reloaded offline, runs the site's service worker: each worker asks the shared test server
-    for every game's rules sheet, and those prints queue ahead of other tests' previews."""
-    made = [browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                service_workers=workers, **options)
-            for workers in ("block", "allow")]
-    for ctx in made:
-        ctx.set_default_timeout(15_000)
-    try:
-        yield made[0], made[1]
-    finally:
-        for ctx in made:
-            ctx.close()
+    """Two phones; only phone 2, which is reloaded offline, runs the site's service worker."""
+    with phone_pair(browser, PHONE, ("block", "allow"), **options) as made:
+        yield made
 
 
 @pytest.fixture
@@ -656,10 +646,7 @@ def small_targets(page: Page) -> list[str]:
 def test_the_board_on_a_small_phone(server: str, browser: Any, scheme: str,
                                     screenshots: Path) -> None:
     size = {"width": 375, "height": 740}
-    made = [browser.new_context(viewport=size, is_mobile=True, has_touch=True,
-                                color_scheme=scheme, service_workers="block")
-            for _ in range(2)]
-    try:
+    with phone_pair(browser, size, color_scheme=scheme) as made:
         match = start_match(server, made[0].new_page(), made[1].new_page(), "op40k")
         one, two = match.one, match.two
         found: list[str] = []
@@ -699,9 +686,6 @@ def test_the_board_on_a_small_phone(server: str, browser: Any, scheme: str,
         found += serious(watch, f"spectators' page {scheme}")
         assert watch.evaluate("document.documentElement.scrollWidth") <= size["width"]
         assert found == []
-    finally:
-        for ctx in made:
-            ctx.close()
 
 
 def test_the_boards_other_controls_are_44_px_high(server: str, browser: Any) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from browsertools import phone_pair
 from test_accessibility import serious
 from test_table_browser import example, plain, reaches, start_match, tap, version
 
@@ -34,9 +35,7 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def test_a_loss_names_its_attacker_on_a_small_phone(server: str, browser: Any,
                                                      screenshots: Path) -> None:
-    made = [browser.new_context(viewport=SIZE, is_mobile=True, has_touch=True,
-                                service_workers="block") for _ in range(2)]
-    try:
+    with phone_pair(browser, SIZE) as made:
         match = start_match(server, made[0].new_page(), made[1].new_page(), "warstuff")
         one, two = match.one, match.two
         # Ben wins deployment, his Sergeant holds and commands the Breacher (unit 3) to Run
@@ -69,9 +68,17 @@ def test_a_loss_names_its_attacker_on_a_small_phone(server: str, browser: Any,
         form.locator("button[type=submit]").click()
         one.wait_for_function("() => document.querySelector('#board').innerText"
                               ".includes('Goblin Warrior · Killed in melee by Breacher')")
+        # the Human Warrior's row offers the Breacher's odds against it: one tap
+        one.locator("#u1-1-1 > summary").click()
+        link = one.locator("#u1-1-1 .odds-by a")
+        assert link.inner_text() == "Odds: Breacher against it"
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 375
+        link.scroll_into_view_if_needed()
+        one.screenshot(path=str(screenshots / "table-warstuff-odds-by-375.png"))
+        link.click()
+        one.wait_for_selector("#odds-title")
+        assert "Odds: Breacher against Human Warrior" in one.locator("#odds-title").inner_text()
         one.goto(match.mine.split("?")[0] + "/odds?d=1.1")
         assert "Odds: Breacher against Human Warrior" in one.locator("#odds-title").inner_text()
         one.screenshot(path=str(screenshots / "table-warstuff-odds-follows-375.png"))
-    finally:
-        for ctx in made:
-            ctx.close()
