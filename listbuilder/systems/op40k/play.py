@@ -451,7 +451,7 @@ class Op40kPlay(Alternating[Op40kState]):
         if state.over:
             return []
         every = [(s, n, u) for s, units in enumerate(state.sides, 1)
-                 for n, u in enumerate(units, 1)]
+                 for n, u in enumerate(units, 1) if u.on_table]
         sides = range(1, len(state.sides) + 1)
         if state.pending_tests:
             candidates = [_event("morale", s, n, passed=p) for s, n, _ in every
@@ -460,7 +460,7 @@ class Op40kPlay(Alternating[Op40kState]):
             candidates = [event("first-turn", s) for s in sides]
         else:
             candidates = [event("round-end"), *(
-                ev for s, n, u in every for ev in (
+                ev for s, n, u in every if s == state.turn for ev in (
                     *(_event(kind, s, n, passed=p) for kind in ("rally", "vehicle-test")
                       for p in (True, False)),
                     *(_event("activate", s, n, action=a)
