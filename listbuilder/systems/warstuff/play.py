@@ -224,7 +224,7 @@ LOSSES: tuple[tuple[str, dict[str, Any]], ...] = (
 LIVE = ("_not_conceded", "_living", "_blow_allows")  # the checks of an event of a live unit
 
 
-def _loss(label: str, handler: str = "", **more: type) -> Kind:
+def _loss(label: str, **more: type) -> Kind:
     """A wound, stun or kill of a copy, naming who struck it and how (`ATTACKER`)."""
     values = {"copy": int, **more, **ATTACKER}
     words: dict[str, Any] = {"death_blow": ("by a Death Blow", ""),
@@ -233,7 +233,7 @@ def _loss(label: str, handler: str = "", **more: type) -> Kind:
     return Kind(label, values=values, optional=tuple(values),
                 words={name: said for name, said in words.items() if name in values},
                 asks={"attack": "How", "by": "By", "by_copy": "Its copy"},
-                checks=(*LIVE, "_attacker"), handler=handler)
+                checks=(*LIVE, "_attacker"), handler="_hurt")
 
 
 class WarStuffPlay(Alternating[WarStuffState]):
@@ -247,8 +247,8 @@ class WarStuffPlay(Alternating[WarStuffState]):
                          optional=("copy", "commanded"),
                          words={"commanded": ("by its Commander", "")},
                          checks=(*LIVE, "_begun")),
-        "wound": _loss("Took a Wound", handler="_hurt"),
-        "stun": _loss("Stunned", handler="_hurt"),
+        "wound": _loss("Took a Wound"),
+        "stun": _loss("Stunned"),
         "kill": _loss("Killed", death_blow=bool),
         "heal": Kind("Healer: healed a friendly unit (4+)",
                      values={"copy": int, "target": int, "target_copy": int},
@@ -350,17 +350,15 @@ class WarStuffPlay(Alternating[WarStuffState]):
         _refuse((not unit.alive and not (attack == MELEE and unit.has("Death Blow")),
                  f"{who} is dead, and the dead make no attacks",
                  "Name a unit still on the table."))
-        if attack == SHOT:
-            self._shooter(state, ev, unit, who)
-        elif unit.action not in CHARGING and not any(unit.has(r) for r in STRIKES_BACK):
+        if attack == MELEE:
+            if unit.action in CHARGING or any(unit.has(rule) for rule in STRIKES_BACK):
+                return
             did = f"took {unit.action}" if unit.activated else "has not activated"
             raise Refused(f"{who} {did} in round {state.round}, and only a Run moves into base "
                           "contact to attack in melee", "Name the unit that attacked, or record "
                           "a shot if it held or walked and shoots.")
-
-    def _shooter(self, state: WarStuffState, ev: Event, unit: UnitState, who: str) -> None:
-        """Only a Shooter shoots (Entangle's shot stuns and nothing more), in an activation
-        of Hold or Walk: Recover may not shoot, and a Run attacks in melee."""
+        # Only a Shooter shoots (Entangle's shot stuns and nothing more), in an activation of
+        # Hold or Walk: Recover may not shoot, and a Run attacks in melee.
         shooter = any(r.casefold().startswith("shooter") for r in unit.rules)
         entangle = unit.has("Entangle")
         _refuse((not shooter and entangle and ev.kind != "stun", f"{who} shoots only with "
@@ -446,31 +444,28 @@ class WarStuffPlay(Alternating[WarStuffState]):
         return self.passed(replace(state, commands=(side, left) if left else None), side)
 
     def _hurt(self, state: WarStuffState, ev: Event) -> WarStuffState:
-        """A wound or a stun."""
+        """A wound, a stun or a kill."""
         where, unit = self._at(state, ev)
-        most, wound = unit.most_wounds, ev.kind == "wound"
-        _refuse((wound and most is not None and unit.wounds >= most, f"{unit.name} has "
-                 f"{unit.wounds} Wounds, the most the dice can leave on it by the wound roll: "
-                 f"{unit.most_why}, so any further hit kills it",
+        side, most, blow = where[0], unit.most_wounds, bool(ev.get("death_blow", False))
+        dying = other(side)
+        _refuse((ev.kind == "wound" and most is not None and unit.wounds >= most,
+                 f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave on it by "
+                 f"the wound roll: {unit.most_why}, so any further hit kills it",
                  "Record a kill instead (or undo a Wound recorded by mistake)."),
-                (not wound and unit.stunned, f"{unit.name} is already stunned",
-                 "It stays stunned until its Recover action."))
-        hurt = replace(unit, wounds=unit.wounds + 1) if wound else replace(unit, stunned=True)
-        return state.with_unit(where, hurt)
-
-    def _kill(self, state: WarStuffState, ev: Event) -> WarStuffState:
-        where, unit = self._at(state, ev)
-        side = where[0]
-        if ev.get("death_blow", False):
-            dying = other(side)
-            _refuse((dying > len(state.sides) or not any(
-                u.alive and u.has("Death Blow") for _, u in state.copies(dying)),
-                f"side {dying} has no Death Blow unit alive to strike it",
-                "Record the kill without death_blow."))
+                (ev.kind == "stun" and unit.stunned, f"{unit.name} is already stunned",
+                 "It stays stunned until its Recover action."),
+                (blow and (dying > len(state.sides) or not any(
+                    u.alive and u.has("Death Blow") for _, u in state.copies(dying))),
+                 f"side {dying} has no Death Blow unit alive to strike it",
+                 "Record the kill without death_blow."))
+        if blow:
             state = replace(state, blow=dying)
-        elif state.blow == side:  # the Death Blow unit's own death closes its blows
+        elif ev.kind == "kill" and state.blow == side:  # its own death closes its blows
             state = replace(state, blow=None)
-        return state.with_unit(where, replace(unit, alive=False, stunned=False))
+        hurt: dict[str, dict[str, Any]] = {"wound": {"wounds": unit.wounds + 1},
+                                           "stun": {"stunned": True},
+                                           "kill": {"alive": False, "stunned": False}}
+        return state.with_unit(where, replace(unit, **hurt[ev.kind]))
 
     def _heal(self, state: WarStuffState, ev: Event) -> WarStuffState:
         where, healer = self._at(state, ev)
