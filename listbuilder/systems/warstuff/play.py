@@ -520,17 +520,18 @@ class WarStuffPlay(Alternating[WarStuffState]):
             return [event("first-turn", s) for s in sides] + concede
         both = state.commands is not None and state.commands[0] == state.turn
         plain: dict[str, Any] = {"commanded": False} if both else {}
-        candidates = [event("round-end")] + [
+        out = _passing(self.apply, state, [event("round-end")] + [
             event("activate", s, n, action=action, copy=c, **more)
             for more in (plain, {"commanded": True})
-            for s in sides for (_, n, c), _ in state.copies(s) for action in ACTIONS]
+            for s in sides for (_, n, c), u in state.copies(s) if u.to_activate
+            for action in ACTIONS])
         for s in sides:
             copies = state.copies(s)
-            candidates += self._losses(state, s) + [
+            out += self._losses(state, s) + _passing(self.apply, state, [
                 event("heal", s, n, copy=c, target=t, target_copy=tc)
                 for (_, n, c), healer in copies if healer.has("Healer")
-                for (_, t, tc), _ in copies]
-        return _passing(self.apply, state, candidates) + concede
+                for (_, t, tc), _ in copies])
+        return out + concede
 
     def _losses(self, state: WarStuffState, side: int) -> list[Event]:
         """A wound, a stun and a kill (by a Death Blow or not) of each copy of `side`: each
