@@ -11,8 +11,8 @@ points: docs/rules-notes.md, WarStuff.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from listbuilder.engine.alternating import Alternating
@@ -31,10 +31,12 @@ from listbuilder.engine.match import (
     not_in_catalog,
     other,
     players_of,
+    with_side,
 )
+from listbuilder.engine.play_parts import activated, flagged
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
-from listbuilder.systems.warstuff.resolve import MAX_WOUNDS
+from listbuilder.systems.warstuff.resolve import MAX_WOUNDS, STUNNED_QUALITY
 
 # the four actions of the activation table
 HOLD, RECOVER, WALK, RUN = "Hold", "Recover", "Walk", "Run"
@@ -48,14 +50,13 @@ SHOT, MELEE = "shot", "melee"
 ATTACKS = (SHOT, MELEE)
 SHOOTING = (HOLD, WALK)
 CHARGING = (RUN,)
-ATTACKER_VALUES = ("attack", "by", "by_copy")
+ATTACKER: dict[str, type] = {"attack": str, "by": int, "by_copy": int}
 # rules that strike outside the unit's own activation: Elite's morale test when it is
 # attacked in melee, a dying Death Blow unit's attacks (docs/rules-notes.md, WarStuff)
 STRIKES_BACK = ("Elite", "Death Blow")
 
 COMMANDS = 3  # a Leader commands up to three friendly units (three dice, each 4+ one unit)
 HEALED_WOUNDS = 1  # a Healer's 4+ removes one Wound (and allows a free Recover)
-STUNNED_QUALITY = 0  # a stunned unit counts as Quality 0
 
 # What can lift the Quality a hit's wound roll must beat, and so how many Wounds the dice can
 # leave on a unit before every hit kills it (docs/rules-notes.md, "How many Wounds a unit can
@@ -69,50 +70,34 @@ LARGE_MELEE_BONUS = 1  # Large: +1 in melee against units without Large
 SMALL_FOE_BONUS = 1  # a Small attacker's enemies (without Small) get +1 defending in melee
 POISON_WOUNDS = 1  # Poison: one more Wound on a hit's 4+ (Undead are immune)
 
-# the values naming an attacker, and how a button and the log say them
-ATTACKER: dict[str, type] = {"attack": str, "by": int, "by_copy": int}
-ATTACKER_WORDS: dict[str, Mapping[str, str] | str] = {
-    "attack": {SHOT: "from a shot", MELEE: "in melee"},
-    "by": "by {}", "by_copy": "(copy {})"}
-ATTACKER_ASKS = {"attack": "How", "by": "By", "by_copy": "Its copy"}
-
 SCORE = "Units standing"
 KILLED = "Enemy points killed"
 
 
-def _has(rules: tuple[str, ...], rule: str) -> bool:
-    return rule.casefold() in rules
-
-
-@dataclass(frozen=True)
-class WoundLimit:
-    """The most Wounds the dice can leave on a unit (None: no end to them), and why, in the
-    words a refused Wound gives."""
-
-    most: int | None
-    why: str
-
-
 def wound_limit(quality: int, rules: tuple[str, ...],
-                foe: frozenset[str] | None = None) -> WoundLimit:
-    """A hit wounds only while a D6 plus the Wounds taken stays at or below the Quality the
-    unit defends with, so a unit holds the best that Quality can be, plus Poison's extra
-    Wound. `foe` holds the rules the other warband fields: Poison, and a Small attacker's
-    melee bonus, count only when it fields them; None (a solo game, the other side kept on
-    paper) counts them all. Regeneration turns every kill into one more Wound on a 4+: no
-    limit. `rules` and `foe` are casefolded."""
-    if _has(rules, "Regeneration"):
-        return WoundLimit(None, "Regeneration turns a kill into a Wound")
-    def fields(rule: str) -> bool:
+                foe: frozenset[str] | None = None) -> tuple[int | None, str]:
+    """The most Wounds the dice can leave on a unit (None: no end to them), and why, in the
+    words a refused Wound gives. A hit wounds only while a D6 plus the Wounds taken stays at
+    or below the Quality the unit defends with, so a unit holds the best that Quality can
+    be, plus Poison's extra Wound. `foe` holds the rules the other warband fields: Poison,
+    and a Small attacker's melee bonus, count only when it fields them; None (a solo game,
+    the other side kept on paper) counts them all. Regeneration turns every kill into one
+    more Wound on a 4+: no limit. `rules` and `foe` are casefolded."""
+    def has(rule: str) -> bool:
+        return rule.casefold() in rules
+
+    def fields_rule(rule: str) -> bool:
         return foe is None or rule.casefold() in foe
 
-    cover = max(COVER_BONUS, CAMOUFLAGED_COVER * _has(rules, "Camouflaged"),
-                STEALTHY_COVER * _has(rules, "Stealthy"))
-    shot = cover + SMALL_SHOT_BONUS * _has(rules, "Small")
-    small_foe = not _has(rules, "Small") and fields("Small")
-    melee = LARGE_MELEE_BONUS * _has(rules, "Large") + SMALL_FOE_BONUS * small_foe
-    poisoned = not _has(rules, "Undead") and fields("Poison")
-    armored = ARMORED_BONUS * _has(rules, "Armored")
+    if has("Regeneration"):
+        return None, "Regeneration turns a kill into a Wound"
+    cover = max(COVER_BONUS, CAMOUFLAGED_COVER * has("Camouflaged"),
+                STEALTHY_COVER * has("Stealthy"))
+    shot = cover + SMALL_SHOT_BONUS * has("Small")
+    small_foe = not has("Small") and fields_rule("Small")
+    melee = LARGE_MELEE_BONUS * has("Large") + SMALL_FOE_BONUS * small_foe
+    poisoned = not has("Undead") and fields_rule("Poison")
+    armored = ARMORED_BONUS * has("Armored")
     best = quality + armored + max(shot, melee)
     how = [f"Quality {quality}"] + (["+1 Armored"] if armored else [])
     how.append(f"+{shot} when shot at in cover" if shot >= melee else f"+{melee} in melee")
@@ -120,15 +105,35 @@ def wound_limit(quality: int, rules: tuple[str, ...],
            f"a die plus its Wounds comes to more")
     if poisoned:
         why += "; Poison may add one Wound more"
-    elif foe is not None and not _has(rules, "Undead"):
+    elif foe is not None and not has("Undead"):
         why += "; the other warband fields no Poison to add one"
-    return WoundLimit(best + POISON_WOUNDS * poisoned, why)
+    return best + POISON_WOUNDS * poisoned, why
 
 
 def most_wounds(quality: int, rules: tuple[str, ...],
                 foe: frozenset[str] | None = None) -> int | None:
     """The most Wounds the dice can leave on a unit (`wound_limit`)."""
-    return wound_limit(quality, rules, foe).most
+    return wound_limit(quality, rules, foe)[0]
+
+
+def _passing(test: Callable[[Any, Event], object], state: Any,
+             candidates: Iterable[Event]) -> list[Event]:
+    """The candidates `test` (a Play's `apply`, or one check of it) does not refuse."""
+    out = []
+    for ev in candidates:
+        try:
+            test(state, ev)
+        except Refused:
+            continue
+        out.append(ev)
+    return out
+
+
+def _refuse(*rules: tuple[bool, str, str]) -> None:
+    """Refused by the first of the (broken, message, fix) rules that is broken."""
+    for broken, message, fix in rules:
+        if broken:
+            raise Refused(message, fix)
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,7 @@ class UnitState:
     quality: int
     rules: tuple[str, ...]  # its special rules as the roster gives them
     points: int  # one copy's cost: what the enemy has killed when it dies
-    most: int | None  # `most_wounds`
+    most_wounds: int | None  # `wound_limit`
     most_why: str  # why, as a refused Wound says it
     wounds: int = 0
     stunned: bool = False
@@ -155,6 +160,10 @@ class UnitState:
     @property
     def to_activate(self) -> bool:
         return self.alive and not self.activated
+
+
+# what a unit's row (`units`) gives of its state, as it is
+ROW = tuple(f.name for f in fields(UnitState) if f.name != "most_why")
 
 
 @dataclass(frozen=True)
@@ -189,13 +198,10 @@ class WarStuffState:
 
     def with_unit(self, where: Where, unit: UnitState) -> WarStuffState:
         side, number, copy = where
-        entries = list(self.sides[side - 1])
-        copies = list(entries[number - 1].copies)
-        copies[copy - 1] = unit
-        entries[number - 1] = replace(entries[number - 1], copies=tuple(copies))
-        sides = list(self.sides)
-        sides[side - 1] = tuple(entries)
-        return replace(self, sides=tuple(sides))
+        entries = self.sides[side - 1]
+        entry = replace(entries[number - 1], copies=with_side(entries[number - 1].copies,
+                                                              copy, unit))
+        return replace(self, sides=with_side(self.sides, side, with_side(entries, number, entry)))
 
     def copies(self, side: int) -> list[tuple[Where, UnitState]]:
         return [((side, n, c), u) for n, entry in enumerate(self.sides[side - 1], 1)
@@ -211,9 +217,23 @@ class WarStuffState:
         """Still in the game: not conceded, and a unit alive."""
         return side not in self.conceded and any(u.alive for _, u in self.copies(side))
 
-    def killed_points(self, side: int) -> int:
-        """The points of `side`'s own units that are dead."""
-        return sum(u.points for _, u in self.copies(side) if not u.alive)
+
+# each loss a unit may take: a wound, a stun, a kill, a kill by a Death Blow
+LOSSES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("wound", {}), ("stun", {}), ("kill", {"death_blow": False}), ("kill", {"death_blow": True}))
+LIVE = ("_not_conceded", "_living", "_blow_allows")  # the checks of an event of a live unit
+
+
+def _loss(label: str, **more: type) -> Kind:
+    """A wound, stun or kill of a copy, naming who struck it and how (`ATTACKER`)."""
+    values = {"copy": int, **more, **ATTACKER}
+    words: dict[str, Any] = {"death_blow": ("by a Death Blow", ""),
+                             "attack": {SHOT: "from a shot", MELEE: "in melee"},
+                             "by": "by {}", "by_copy": "(copy {})"}
+    return Kind(label, values=values, optional=tuple(values),
+                words={name: said for name, said in words.items() if name in values},
+                asks={"attack": "How", "by": "By", "by_copy": "Its copy"},
+                checks=(*LIVE, "_attacker"), handler="_hurt")
 
 
 class WarStuffPlay(Alternating[WarStuffState]):
@@ -222,39 +242,27 @@ class WarStuffPlay(Alternating[WarStuffState]):
     roll_off: ClassVar[str] = "won deployment"
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won deployment: goes first in round 1", unit=False,
-                           checks=("_not_conceded", "_no_blow", "_round_one")),
+                           checks=("_not_conceded", "_blow_allows", "_round_one")),
         "activate": Kind("Activate", values={"action": str, "copy": int, "commanded": bool},
                          optional=("copy", "commanded"),
                          words={"commanded": ("by its Commander", "")},
-                         checks=("_not_conceded", "_living", "_blow_allows")),
-        "wound": Kind("Took a Wound", values={"copy": int, **ATTACKER},
-                      optional=("copy", *ATTACKER_VALUES), words=ATTACKER_WORDS,
-                      asks=ATTACKER_ASKS,
-                      checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
-        "stun": Kind("Stunned", values={"copy": int, **ATTACKER},
-                     optional=("copy", *ATTACKER_VALUES), words=ATTACKER_WORDS,
-                     asks=ATTACKER_ASKS,
-                     checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
-        "kill": Kind("Killed", values={"copy": int, "death_blow": bool, **ATTACKER},
-                     optional=("copy", "death_blow", *ATTACKER_VALUES),
-                     words={"death_blow": ("by a Death Blow", ""), **ATTACKER_WORDS},
-                     asks=ATTACKER_ASKS,
-                     checks=("_not_conceded", "_living", "_blow_allows", "_attacker")),
+                         checks=(*LIVE, "_begun")),
+        "wound": _loss("Took a Wound"),
+        "stun": _loss("Stunned"),
+        "kill": _loss("Killed", death_blow=bool),
         "heal": Kind("Healer: healed a friendly unit (4+)",
                      values={"copy": int, "target": int, "target_copy": int},
                      optional=("copy", "target_copy"),
-                     asks={"target": "Unit healed", "target_copy": "Its copy"},
-                     checks=("_not_conceded", "_living", "_blow_allows")),
+                     asks={"target": "Unit healed", "target_copy": "Its copy"}, checks=LIVE),
         "concede": Kind("Concede the game", unit=False,
-                        checks=("_not_conceded", "_no_blow")),
+                        checks=("_not_conceded", "_blow_allows")),
         "round-end": Kind("End the round", side=False, unit=False,
-                          checks=("_no_blow", "_begun", "all_activated")),
+                          checks=("_blow_allows", "_begun", "all_activated")),
     }
 
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> WarStuffState:
-        system = self.system
-        fielded = [system.priced(catalog, player.roster)
+        fielded = [self.system.priced(catalog, player.roster)
                    for player, catalog in players_of(match, WarStuffCatalog)]
         warband_rules = [frozenset(r.casefold() for p in priced if p.entry.count > 0
                                    for r in p.unit.special_rules) for priced in fielded]
@@ -264,11 +272,9 @@ class WarStuffPlay(Alternating[WarStuffState]):
             foe = warband_rules[1 - number] if len(fielded) == 2 else None
             entries = [Entry(e.unit, ()) for e in player.roster.entries]
             for p in priced:
-                unit = p.unit
-                rules = tuple(unit.special_rules)
-                limit = wound_limit(unit.quality, tuple(r.casefold() for r in rules), foe)
-                copy = UnitState(name=unit.name, quality=unit.quality, rules=rules,
-                                 points=unit.pts, most=limit.most, most_why=limit.why)
+                unit, rules = p.unit, tuple(p.unit.special_rules)
+                most, why = wound_limit(unit.quality, tuple(r.casefold() for r in rules), foe)
+                copy = UnitState(unit.name, unit.quality, rules, unit.pts, most, why)
                 entries[p.index] = Entry(unit.name, (copy,) * max(p.entry.count, 0))
             sides.append(tuple(entries))
         state = WarStuffState(names=tuple(p.name for p in match.players), sides=tuple(sides))
@@ -288,103 +294,109 @@ class WarStuffPlay(Alternating[WarStuffState]):
             raise Refused(f"{state.names[(ev.side or 1) - 1]} has conceded",
                           "Undo the concession first.")
 
-    def _no_blow(self, state: WarStuffState, ev: Event) -> None:
-        if state.blow is not None:
-            raise _dying(state.blow)
-
     def _living(self, state: WarStuffState, ev: Event) -> None:
         where, unit = self._at(state, ev)
         if not unit.alive:
             raise gone(f"{unit.name} (side {where[0]})", "dead")
 
     def _blow_allows(self, state: WarStuffState, ev: Event) -> None:
-        if state.blow is not None:
-            self._during_blow(state.blow, ev.side or 1, self._at(state, ev)[1], ev)
+        """Between a Death Blow and its unit's recorded death, only more of its blows (on the
+        other side) or that death."""
+        dying, side = state.blow, ev.side or 1
+        if dying is None or (side != dying and ev.kind in ("wound", "stun", "kill")):
+            return
+        if side == dying and ev.kind == "kill" and not ev.get("death_blow", False) \
+                and self._at(state, ev)[1].has("Death Blow"):
+            return
+        raise Refused(f"a Death Blow of side {dying} has struck, and the unit that struck it "
+                      f"is dying", f"Record the kill of side {dying}'s Death Blow unit first.")
+
+    def _begun(self, state: WarStuffState, ev: Event) -> None:
+        if state.first is None:
+            raise Refused("round 1 has not begun: nobody has won deployment yet",
+                          "Record first-turn for the side that won deployment.")
+
+    def _round_one(self, state: WarStuffState, ev: Event) -> None:
+        if state.round > 1:
+            raise Refused("from round 2 on, the side that finished activating first in the "
+                          "round before goes first", "Just activate a unit of that side.")
 
     def _attacker(self, state: WarStuffState, ev: Event) -> None:
-        """An event naming its attacker (`by`) is checked against what that unit may do;
-        one naming none (a log from before, a hit of dangerous terrain) is not."""
-        refusal = self.attack_refusal(state, ev)
-        if refusal is not None:
-            raise refusal
-
-    def attack_refusal(self, state: WarStuffState, ev: Event) -> Refused | None:
-        """Why the attacker `ev` names could not have struck it, by the action table and
-        the Shooter rules; None when it could, or when `ev` names none."""
+        """The attacker an event names (`by`) could have struck it, by the action table and
+        the Shooter rules; one naming none (a log from before, a hit of dangerous terrain)
+        is not checked."""
         given = dict(ev.values)
-        if not any(name in given for name in ATTACKER_VALUES):
-            return None
-        if len(state.sides) == 1:
-            return Refused("a solo game has no enemy roster, so there is no attacker to name",
-                           "Leave attack, by and by_copy out.")
-        if "by" not in given or "attack" not in given:
-            return Refused("an attacker is named with both 'by' (its unit number in the "
-                           "enemy roster) and 'attack' (shot or melee)",
-                           "Give both, or leave attack, by and by_copy out.")
-        attack = str(given["attack"])
-        if attack not in ATTACKS:
-            return Refused(f"there is no attack '{attack}'", "Give attack: shot or melee.")
+        if not any(name in given for name in ATTACKER):
+            return
+        attack = str(given.get("attack"))
+        _refuse((len(state.sides) == 1, "a solo game has no enemy roster, so there is no "
+                 "attacker to name", "Leave attack, by and by_copy out."),
+                ("by" not in given or "attack" not in given, "an attacker is named with both "
+                 "'by' (its unit number in the enemy roster) and 'attack' (shot or melee)",
+                 "Give both, or leave attack, by and by_copy out."),
+                (attack not in ATTACKS, f"there is no attack '{attack}'",
+                 "Give attack: shot or melee."))
         side = other(ev.side or 1)
-        try:
-            where = self._where(state, side, int(given["by"]), given.get("by_copy"),
-                                "by_copy")
-        except Refused as refused:
-            return refused
+        where = self._where(state, side, int(given["by"]), given.get("by_copy"), "by_copy")
         unit = state.unit(*where)
         who = f"{unit.name} (side {side}, unit {where[1]})"
-        blow = (ev.kind == "kill" and bool(ev.get("death_blow", False))) \
-            or state.blow == side
-        if blow:  # the dying unit's own attacks, at Quality 0 on every enemy within 3"
-            if not unit.has("Death Blow"):
-                return Refused(f"a Death Blow strikes from the dying unit, and {who} has no "
-                               "Death Blow", "Name the Death Blow unit as the attacker.")
-            if attack != MELEE:
-                return Refused("a Death Blow hits the enemies within 3\" as it dies: it is "
-                               "not a shot", "Record it with attack: melee.")
-            return None
-        if not unit.alive and not (attack == MELEE and unit.has("Death Blow")):
-            return Refused(f"{who} is dead, and the dead make no attacks",
-                           "Name a unit still on the table.")
-        if attack == SHOT:
-            return self._shot_refusal(state, ev, unit, who)
-        if unit.action in CHARGING or any(unit.has(rule) for rule in STRIKES_BACK):
-            return None
-        did = f"took {unit.action}" if unit.activated else "has not activated"
-        return Refused(f"{who} {did} in round {state.round}, and only a Run moves into base "
-                       "contact to attack in melee",
-                       "Name the unit that attacked, or record a shot if it held or walked "
-                       "and shoots.")
-
-    def _shot_refusal(self, state: WarStuffState, ev: Event, unit: UnitState,
-                      who: str) -> Refused | None:
-        """Only a Shooter shoots (Entangle's shot stuns and nothing more), in an activation
-        of Hold or Walk: Recover may not shoot, and a Run attacks in melee."""
+        if (ev.kind == "kill" and ev.get("death_blow", False)) or state.blow == side:
+            # the dying unit's own attacks, at Quality 0 on every enemy within 3"
+            _refuse((not unit.has("Death Blow"), f"a Death Blow strikes from the dying unit, "
+                     f"and {who} has no Death Blow", "Name the Death Blow unit as the attacker."),
+                    (attack != MELEE, "a Death Blow hits the enemies within 3\" as it dies: it "
+                     "is not a shot", "Record it with attack: melee."))
+            return
+        _refuse((not unit.alive and not (attack == MELEE and unit.has("Death Blow")),
+                 f"{who} is dead, and the dead make no attacks",
+                 "Name a unit still on the table."))
+        if attack == MELEE:
+            if unit.action in CHARGING or any(unit.has(rule) for rule in STRIKES_BACK):
+                return
+            did = f"took {unit.action}" if unit.activated else "has not activated"
+            raise Refused(f"{who} {did} in round {state.round}, and only a Run moves into base "
+                          "contact to attack in melee", "Name the unit that attacked, or record "
+                          "a shot if it held or walked and shoots.")
+        # Only a Shooter shoots (Entangle's shot stuns and nothing more), in an activation of
+        # Hold or Walk: Recover may not shoot, and a Run attacks in melee.
         shooter = any(r.casefold().startswith("shooter") for r in unit.rules)
-        if not shooter and not (unit.has("Entangle") and ev.kind == "stun"):
-            if unit.has("Entangle"):
-                return Refused(f"{who} shoots only with Entangle, whose shot stuns and can't "
-                               "wound or kill", "Record a stun, or record the attack as "
-                               "melee.")
-            return Refused(f"{who} has no Shooter rule, and only Shooters shoot",
-                           "Record the attack as melee, or name the unit that shot.")
+        entangle = unit.has("Entangle")
+        _refuse((not shooter and entangle and ev.kind != "stun", f"{who} shoots only with "
+                 "Entangle, whose shot stuns and can't wound or kill",
+                 "Record a stun, or record the attack as melee."),
+                (not shooter and not entangle, f"{who} has no Shooter rule, and only Shooters "
+                 "shoot", "Record the attack as melee, or name the unit that shot."))
         if unit.action in SHOOTING:
-            return None
-        if not unit.activated:
-            why = f"has not activated in round {state.round}, and a unit shoots in its own " \
-                  f"activation ({HOLD} or {WALK})"
-        elif unit.action == RECOVER:
-            why = f"took {RECOVER} in round {state.round}, and a unit that Recovers may not " \
-                  "shoot"
-        else:
-            why = f"took {unit.action} in round {state.round}: a Run may attack in melee, " \
-                  "not shoot"
-        return Refused(f"{who} {why}", "Name the unit that shot, or record the attack as "
-                       "melee if it ran.")
+            return
+        now = f"in round {state.round}"
+        why = {"": f"has not activated {now}, and a unit shoots in its own activation "
+                   f"({HOLD} or {WALK})",
+               RECOVER: f"took {RECOVER} {now}, and a unit that Recovers may not shoot"}.get(
+            unit.action, f"took {unit.action} {now}: a Run may attack in melee, not shoot")
+        raise Refused(f"{who} {why}", "Name the unit that shot, or record the attack as "
+                      "melee if it ran.")
 
     def _at(self, state: WarStuffState, ev: Event) -> tuple[Where, UnitState]:
         """The copy an event names, and its state."""
         where = self._where(state, ev.side or 1, ev.unit or 1, ev.get("copy"), "copy")
         return where, state.unit(*where)
+
+    def _where(self, state: WarStuffState, side: int, number: int, copy: Any,
+               name: str) -> Where:
+        """The copy an event names, checked against its entry."""
+        entries = state.sides[side - 1]
+        if not 1 <= number <= len(entries):
+            raise Refused(f"side {side} has no unit {number}",
+                          f"Give a unit numbered 1 to {len(entries)}.")
+        entry = entries[number - 1]
+        if not entry.copies:
+            raise not_in_catalog(f"'{entry.name}'")
+        copy, count = 1 if copy is None else copy, len(entry.copies)
+        if not 1 <= copy <= count:
+            raise Refused(f"{entry.name} (side {side}, unit {number}) has {count} "
+                          f"cop{'y' if count == 1 else 'ies'}, so there is no copy {copy}",
+                          f"Give {name} from 1 to {count}.")
+        return side, number, copy
 
     def _concede(self, state: WarStuffState, ev: Event) -> WarStuffState:
         return replace(state, conceded=(*state.conceded, ev.side or 1))
@@ -403,139 +415,80 @@ class WarStuffPlay(Alternating[WarStuffState]):
                     break
         return super().settle(state, ev)
 
-    def _where(self, state: WarStuffState, side: int, number: int, copy: Any,
-               name: str) -> Where:
-        """The copy an event names, checked against its entry."""
-        entries = state.sides[side - 1]
-        if not 1 <= number <= len(entries):
-            raise Refused(f"side {side} has no unit {number}",
-                          f"Give a unit numbered 1 to {len(entries)}.")
-        entry = entries[number - 1]
-        if not entry.copies:
-            raise Refused(f"'{entry.name}' names no unit in the catalog, so it is not on the "
-                          "table", "Fix the roster, or leave this entry out of the game.")
-        copy = 1 if copy is None else copy
-        if not 1 <= copy <= len(entry.copies):
-            count = len(entry.copies)
-            raise Refused(f"{entry.name} (side {side}, unit {number}) has {count} "
-                          f"cop{'y' if count == 1 else 'ies'}, so there is no copy {copy}",
-                          f"Give {name} from 1 to {count}.")
-        return side, number, copy
-
-    def _during_blow(self, dying: int, side: int, unit: UnitState, ev: Event) -> None:
-        """Between a Death Blow and its unit's recorded death, only more of its blows (on the
-        other side) or that death."""
-        if side != dying and ev.kind in ("wound", "stun", "kill"):
-            return
-        if side == dying and ev.kind == "kill" and unit.has("Death Blow") \
-                and not ev.get("death_blow", False):
-            return
-        raise _dying(dying)
-
-    def _round_one(self, state: WarStuffState, ev: Event) -> None:
-        if state.round > 1:
-            raise Refused("from round 2 on, the side that finished activating first in the "
-                          "round before goes first", "Just activate a unit of that side.")
-
     def _activate(self, state: WarStuffState, ev: Event) -> WarStuffState:
         where, unit = self._at(state, ev)
         side = where[0]
         commanded = bool(ev.get("commanded", False))
-        if state.first is None:
-            raise Refused("nobody has won deployment yet, so nobody may activate",
-                          "Record first-turn for the side that won deployment.")
-        if unit.activated:
-            raise Refused(f"{unit.name} has already activated in round {state.round}",
-                          "Activate a unit that has not, or end the round.")
-        if commanded:
-            if state.commands is None or state.commands[0] != side or state.commands[1] < 1:
-                raise Refused(f"no Leader of side {side} has a command left to give",
-                              f"A Leader commands up to {COMMANDS} units right after it "
-                              "activates; otherwise activate in turn, without commanded.")
-        else:
+        _refuse((unit.activated, f"{unit.name} has already activated in round {state.round}",
+                 "Activate a unit that has not, or end the round."),
+                (commanded and (state.commands is None or state.commands[0] != side),
+                 f"no Leader of side {side} has a command left to give",
+                 f"A Leader commands up to {COMMANDS} units right after it activates; "
+                 "otherwise activate in turn, without commanded."))
+        if not commanded:
             self.turn_is(state, side)
         wanted = str(ev.get("action", "")).strip().casefold()
         action = next((a for a in ACTIONS if a.casefold() == wanted), None)
         if action is None:
             raise Refused(f"there is no action '{ev.get('action')}'",
                           f"Take one of: {', '.join(ACTIONS)}.")
-        if unit.stunned and action != RECOVER:
-            raise Refused(f"{unit.name} is stunned: its next action must be Recover",
-                          "Activate it with action: Recover (it stands up).")
+        _refuse((unit.stunned and action != RECOVER, f"{unit.name} is stunned: its next "
+                 "action must be Recover", "Activate it with action: Recover (it stands up)."))
         after = replace(unit, activated=True, action=action, commanded=commanded,
-                        stunned=False if action == RECOVER else unit.stunned)
+                        stunned=unit.stunned and action != RECOVER)
         state = replace(state.with_unit(where, after), latest=where)
         # a Leader's activation opens its commands; they last until the other side activates
-        leader = COMMANDS if unit.has("Leader") else 0
-        if commanded:
-            assert state.commands is not None
-            left = state.commands[1] - 1 + leader
-        else:
-            left = leader
+        left = COMMANDS * unit.has("Leader")
+        if commanded and state.commands is not None:
+            left += state.commands[1] - 1
         return self.passed(replace(state, commands=(side, left) if left else None), side)
 
-    def _wound(self, state: WarStuffState, ev: Event) -> WarStuffState:
+    def _hurt(self, state: WarStuffState, ev: Event) -> WarStuffState:
+        """A wound, a stun or a kill."""
         where, unit = self._at(state, ev)
-        if unit.most is not None and unit.wounds >= unit.most:
-            raise Refused(f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave "
-                          f"on it by the wound roll: {unit.most_why}, so any further hit "
-                          f"kills it",
-                          "Record a kill instead (or undo a Wound recorded by mistake).")
-        return state.with_unit(where, replace(unit, wounds=unit.wounds + 1))
-
-    def _stun(self, state: WarStuffState, ev: Event) -> WarStuffState:
-        where, unit = self._at(state, ev)
-        if unit.stunned:
-            raise Refused(f"{unit.name} is already stunned",
-                          "It stays stunned until its Recover action.")
-        return state.with_unit(where, replace(unit, stunned=True))
-
-    def _kill(self, state: WarStuffState, ev: Event) -> WarStuffState:
-        where, unit = self._at(state, ev)
-        side = where[0]
-        if ev.get("death_blow", False):
-            dying = other(side)
-            if dying > len(state.sides) or not any(
-                    u.alive and u.has("Death Blow") for _, u in state.copies(dying)):
-                raise Refused(f"side {dying} has no Death Blow unit alive to strike it",
-                              "Record the kill without death_blow.")
+        side, most, blow = where[0], unit.most_wounds, bool(ev.get("death_blow", False))
+        dying = other(side)
+        _refuse((ev.kind == "wound" and most is not None and unit.wounds >= most,
+                 f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave on it by "
+                 f"the wound roll: {unit.most_why}, so any further hit kills it",
+                 "Record a kill instead (or undo a Wound recorded by mistake)."),
+                (ev.kind == "stun" and unit.stunned, f"{unit.name} is already stunned",
+                 "It stays stunned until its Recover action."),
+                (blow and (dying > len(state.sides) or not any(
+                    u.alive and u.has("Death Blow") for _, u in state.copies(dying))),
+                 f"side {dying} has no Death Blow unit alive to strike it",
+                 "Record the kill without death_blow."))
+        if blow:
             state = replace(state, blow=dying)
-        elif state.blow == side:  # the Death Blow unit's own death closes its blows
+        elif ev.kind == "kill" and state.blow == side:  # its own death closes its blows
             state = replace(state, blow=None)
-        return state.with_unit(where, replace(unit, alive=False, stunned=False))
+        hurt: dict[str, dict[str, Any]] = {"wound": {"wounds": unit.wounds + 1},
+                                           "stun": {"stunned": True},
+                                           "kill": {"alive": False, "stunned": False}}
+        return state.with_unit(where, replace(unit, **hurt[ev.kind]))
 
     def _heal(self, state: WarStuffState, ev: Event) -> WarStuffState:
         where, healer = self._at(state, ev)
-        side = where[0]
-        if not healer.has("Healer"):
-            raise Refused(f"{healer.name} has no Healer rule", "Only a Healer may heal.")
-        if not healer.activated or healer.action in NO_ATTACK:
-            raise Refused(f"{healer.name} heals instead of attacking, so only in a round it "
-                          f"activated with an action that may attack ({HOLD}, {WALK}, {RUN})",
-                          "Activate it first; a Recover action may not heal.")
-        if healer.healed:
-            raise Refused(f"{healer.name} has already healed in round {state.round}",
-                          "A Healer heals once, in place of its attack.")
-        target_where = self._where(state, side, ev.get("target"), ev.get("target_copy"),
+        _refuse((not healer.has("Healer"), f"{healer.name} has no Healer rule",
+                 "Only a Healer may heal."),
+                (not healer.activated or healer.action in NO_ATTACK, f"{healer.name} heals "
+                 f"instead of attacking, so only in a round it activated with an action that "
+                 f"may attack ({HOLD}, {WALK}, {RUN})",
+                 "Activate it first; a Recover action may not heal."),
+                (healer.healed, f"{healer.name} has already healed in round {state.round}",
+                 "A Healer heals once, in place of its attack."))
+        target_where = self._where(state, where[0], ev.get("target"), ev.get("target_copy"),
                                    "target_copy")
-        if target_where == where:
-            raise Refused(f"{healer.name} may not heal itself",
-                          "Heal another friendly unit within 3\".")
         target = state.unit(*target_where)
-        if not target.alive:
-            raise Refused(f"{target.name} is dead", "Heal a unit still alive.")
-        if not target.wounds and not target.stunned:
-            raise Refused(f"{target.name} has no Wound to remove and is not stunned",
-                          "Heal a wounded or stunned friendly unit.")
+        _refuse((target_where == where, f"{healer.name} may not heal itself",
+                 "Heal another friendly unit within 3\"."),
+                (not target.alive, f"{target.name} is dead", "Heal a unit still alive."),
+                (not target.wounds and not target.stunned, f"{target.name} has no Wound to "
+                 "remove and is not stunned", "Heal a wounded or stunned friendly unit."))
         # the Wound goes, and the free Recover stands a stunned unit up
         state = state.with_unit(where, replace(healer, healed=True))
         return state.with_unit(target_where, replace(
             target, wounds=max(0, target.wounds - HEALED_WOUNDS), stunned=False))
-
-    def _begun(self, state: WarStuffState, ev: Event) -> None:
-        if state.first is None:
-            raise Refused("round 1 has not begun: nobody has won deployment yet",
-                          "Record first-turn for the side that won deployment.")
 
     def _round_end(self, state: WarStuffState, ev: Event) -> WarStuffState:
         sides = tuple(tuple(replace(e, copies=tuple(
@@ -550,134 +503,78 @@ class WarStuffPlay(Alternating[WarStuffState]):
 
     # -- what may come next ------------------------------------------------------------------
     def offers(self, state: WarStuffState) -> list[Event]:
-        """Every event the rules allow now: while a Death Blow unit is dying, its death and
-        its blows (a wound, a stun or a kill of any enemy unit alive); else the deployment
-        roll-off, the activations of the side whose turn it is (each action: Recover only
-        when stunned) and of the units a Leader may command, a wound, a stun and a kill (by
-        a Death Blow, when the enemy has one) of every unit alive, each by every enemy unit
-        that could have struck it and once by none, each heal a Healer may give and each
-        side's concession."""
+        """Every event the rules allow now (`apply` accepts it): while a Death Blow unit is
+        dying, its death and its blows (a wound, a stun or a kill of any enemy unit alive);
+        else the deployment roll-off; else each activation (commanded: no, said only when a
+        Leader's command may activate the same units), a wound, a stun and a kill (by a
+        Death Blow too) of every unit alive (`_losses`), each heal a Healer may give, the
+        round's end and each side's concession."""
         if self.outcome(state).over:
             return []
         sides = range(1, len(state.sides) + 1)
-        if state.blow is not None:
-            deaths = [event("kill", state.blow, n, copy=c, death_blow=False)
-                      for (_, n, c), u in state.copies(state.blow)
-                      if u.alive and u.has("Death Blow") and state.blow not in state.conceded]
-            out = [named for death in deaths for named in (*self._struck(state, death), death)]
-            for s in sides:
-                if s != state.blow and s not in state.conceded:
-                    out += self._losses(state, s)
-            return out
+        if state.blow is not None:  # the dying unit's death first
+            dying_first = sorted(sides, key=lambda s: s != state.blow)
+            return [loss for s in dying_first for loss in self._losses(state, s)]
         concede = concessions(len(state.sides), gone=state.conceded)
         if state.first is None:
             return [event("first-turn", s) for s in sides] + concede
-        out = []
-        commands = state.commands is not None and state.commands[1] >= 1
-        if state.turn is None:
-            out.append(event("round-end"))
-        else:  # commanded: no, said only when a command may activate the same units
-            both = commands and state.commands is not None and state.commands[0] == state.turn
-            out += self._every_activation(state, state.turn, False if both else None)
-        if commands and state.commands is not None:
-            out += self._every_activation(state, state.commands[0], True)
+        both = state.commands is not None and state.commands[0] == state.turn
+        plain: dict[str, Any] = {"commanded": False} if both else {}
+        out = _passing(self.apply, state, [event("round-end")] + [
+            event("activate", s, n, action=action, copy=c, **more)
+            for more in (plain, {"commanded": True})
+            for s in sides for (_, n, c), u in state.copies(s) if u.to_activate
+            for action in ACTIONS])
         for s in sides:
-            if s in state.conceded:
-                continue
-            out += self._losses(state, s)
-            out += self._every_heal(state, s)
+            copies = state.copies(s)
+            out += self._losses(state, s) + _passing(self.apply, state, [
+                event("heal", s, n, copy=c, target=t, target_copy=tc)
+                for (_, n, c), healer in copies if healer.has("Healer")
+                for (_, t, tc), _ in copies])
         return out + concede
 
-    def _every_activation(self, state: WarStuffState, side: int,
-                          commanded: bool | None) -> list[Event]:
-        """Each action of each unit of `side` to activate (a stunned one: Recover);
-        `commanded` None: left out."""
-        if side in state.conceded:
-            return []
-        return [event("activate", side, n, action=action, copy=c) if commanded is None
-                else event("activate", side, n, action=action, copy=c, commanded=commanded)
-                for (_, n, c), u in state.copies(side) if u.to_activate
-                for action in ((RECOVER,) if u.stunned else ACTIONS)]
-
     def _losses(self, state: WarStuffState, side: int) -> list[Event]:
-        """A wound (while the dice can leave one more), a stun (unless stunned) and a kill,
-        by a Death Blow too when the enemy has a Death Blow unit alive, of each unit alive:
-        each by every enemy that could have struck it (`_struck`), and a wound and a kill
-        once naming no attacker (a hit of dangerous terrain). A stun always has a cause on
-        the other side (Entangle, Sweep Attack, Brutal's or Elite's morale test), so in a
-        game of two it is offered only with its attacker; a solo game names none."""
-        blow = len(state.sides) > 1 and any(e.alive and e.has("Death Blow")
-                                            for _, e in state.copies(other(side)))
+        """A wound, a stun and a kill (by a Death Blow or not) of each copy of `side`: each
+        by every enemy copy with each attack, the copy that activated last first (the box
+        shows it before the player changes it), then naming no attacker (a hit of dangerous
+        terrain). A stun always has a cause on the other side (Entangle, Sweep Attack,
+        Brutal's or Elite's morale test), so in a game of two it is offered only with its
+        attacker; a solo game names none."""
+        solo = len(state.sides) == 1
+        foes = [] if solo else sorted(state.copies(other(side)),
+                                      key=lambda foe: foe[0] != state.latest)
         out = []
-        for (_, n, c), u in state.copies(side):
-            if not u.alive:
-                continue
-            losses = []
-            if u.most is None or u.wounds < u.most:
-                losses.append(event("wound", side, n, copy=c))
-            if not u.stunned:
-                losses.append(event("stun", side, n, copy=c))
-            losses += [event("kill", side, n, copy=c, death_blow=b)
-                       for b in ((False, True) if blow else (False,))]
-            for loss in losses:
-                struck = self._struck(state, loss)
-                bare = loss.kind != "stun" or len(state.sides) == 1
-                out += [*struck, loss] if bare else struck
-        return out
-
-    def _struck(self, state: WarStuffState, loss: Event) -> list[Event]:
-        """`loss` by each enemy copy and each attack the rules let strike it, the copy that
-        activated last first (the box shows it before the player changes it)."""
-        if len(state.sides) == 1 or loss.side is None:
-            return []
-        foes = state.copies(other(loss.side))
-        foes.sort(key=lambda pair: pair[0] != state.latest)
-        out = []
-        for (_, n, c), _unit in foes:
-            for attack in ATTACKS:
-                named = Event(loss.kind, loss.side, loss.unit, tuple(sorted(
-                    (*loss.values, ("attack", attack), ("by", n), ("by_copy", c)))))
-                if self.attack_refusal(state, named) is None:
-                    out.append(named)
-        return out
-
-    def _every_heal(self, state: WarStuffState, side: int) -> list[Event]:
-        units = state.copies(side)
-        out = []
-        for (_, n, c), healer in units:
-            if not (healer.alive and healer.has("Healer") and healer.activated
-                    and healer.action not in NO_ATTACK and not healer.healed):
-                continue
-            out += [event("heal", side, n, copy=c, target=t, target_copy=tc)
-                    for (_, t, tc), target in units
-                    if (t, tc) != (n, c) and target.alive and (target.wounds or target.stunned)]
+        for (_, n, c), _unit in state.copies(side):
+            for kind, more in LOSSES:
+                bare = event(kind, side, n, copy=c, **more)
+                if not _passing(self.apply, state, [bare]):
+                    continue
+                # naming who struck changes only what `_attacker` says
+                out += _passing(self._attacker, state, [
+                    event(kind, side, n, copy=c, attack=attack, by=fn, by_copy=fc, **more)
+                    for (_, fn, fc), _foe in foes for attack in ATTACKS])
+                out += [bare] if kind != "stun" or solo else []
         return out
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: WarStuffState) -> Outcome:
         sides = range(1, len(state.sides) + 1)
+        killed = [sum(u.points for _, u in state.copies(other(s)) if not u.alive)
+                  if other(s) in sides else 0 for s in sides]
         scores = ((SCORE, tuple(sum(u.alive for _, u in state.copies(s)) for s in sides)),
-                  (KILLED, tuple(state.killed_points(other(s)) if other(s) in sides else 0
-                                 for s in sides)))
-        standing = [s for s in sides if state.standing(s)]
-        if state.blow is not None:  # the Death Blow's unit falls with its blows
-            return Outcome(False, reason=f"round {state.round}: a Death Blow has struck",
-                           scores=scores)
-        if len(state.sides) == 1:  # solo: over when the side gives up or has nothing left
-            if standing:
-                return Outcome(False, reason=f"round {state.round}", scores=scores)
-            return Outcome(True, None, f"{self._fall(state, 1)}: a solo game has no winner",
-                           scores)
-        if len(standing) > 1:
-            return Outcome(False, reason=f"round {state.round}", scores=scores)
-        if not standing:
+                  (KILLED, tuple(killed)))
+        fallen = [s for s in sides if not state.standing(s)]
+        if state.blow is not None or not fallen:  # the Death Blow's unit falls with its blows
+            struck = ": a Death Blow has struck" if state.blow is not None else ""
+            return Outcome(False, reason=f"round {state.round}{struck}", scores=scores)
+        if len(fallen) == 2:
             return Outcome(True, None, "both warbands fell at once: a draw", scores)
-        winner = standing[0]
-        return Outcome(True, winner, self._fall(state, other(winner)), scores)
-
-    def _fall(self, state: WarStuffState, side: int) -> str:
-        name = state.names[side - 1]
-        return f"{name} conceded" if side in state.conceded else f"all of {name}'s units are dead"
+        name = state.names[fallen[0] - 1]
+        fall = f"{name} conceded" if fallen[0] in state.conceded else \
+            f"all of {name}'s units are dead"
+        if len(sides) == 1:  # solo: over when the side gives up or has nothing left
+            return Outcome(True, None, f"{fall}: a solo game has no winner", scores)
+        return Outcome(True, other(fallen[0]), fall, scores)
 
     def situation(self, state: WarStuffState, attacker: tuple[int, int],
                   defender: tuple[int, int]) -> Mapping[str, Value]:
@@ -711,26 +608,18 @@ class WarStuffPlay(Alternating[WarStuffState]):
             if not entry.copies:
                 out.append({"unit": n, "name": entry.name, "alive": False,
                             "status": "not in the catalog"})
-            for c, u in enumerate(entry.copies, 1):
-                out.append({"unit": n, "copy": c, "copies": len(entry.copies),
-                            "name": u.name, "alive": u.alive, "quality": u.quality,
-                            "counts_as": STUNNED_QUALITY if u.stunned else u.quality,
-                            "rules": list(u.rules), "points": u.points, "wounds": u.wounds,
-                            "most_wounds": u.most, "stunned": u.stunned,
-                            "activated": u.activated, "action": u.action,
-                            "commanded": u.commanded, "healed": u.healed})
+            out += [{"unit": n, "copy": c, "copies": len(entry.copies),
+                     **{name: getattr(u, name) for name in ROW}, "rules": list(u.rules),
+                     "counts_as": STUNNED_QUALITY if u.stunned else u.quality}
+                    for c, u in enumerate(entry.copies, 1)]
         return out
 
     def acting(self, state: WarStuffState) -> tuple[int | None, str]:
-        if self.outcome(state).over:
-            return None, ""
-        if state.blow is not None:
+        if state.blow is not None:  # the game is never over while a blow is pending
             return state.blow, "the dying unit strikes its Death Blow"
-        if state.first is None:
+        if state.first is None and not self.outcome(state).over:
             return None, "roll off for deployment: the winner goes first"
-        if state.turn is None:
-            return None, "every unit has activated: end the round"
-        return state.turn, "activate a unit"
+        return super().acting(state)
 
     def standing(self, unit: Mapping[str, Any]) -> Standing:
         if "wounds" not in unit:  # an entry naming no known unit
@@ -738,22 +627,13 @@ class WarStuffPlay(Alternating[WarStuffState]):
         most = unit.get("most_wounds")
         # a hit on a unit already at its most kills it: its boxes are the wounds it can carry
         # (a killed unit's are left off: they no longer count)
-        tracks = () if not unit.get("alive") else (
-            Track("wounds taken", int(unit["wounds"]), int(most), boxes=True),) if most else (
-            Track("wounds taken", int(unit["wounds"])),)
-        chips = ["stunned"] if unit.get("stunned") else []
-        if unit.get("activated"):
-            chips.append(f"activated: {unit['action']}" if unit.get("action") else "activated")
-        chips += [label for key, label in (("commanded", "commanded"), ("healed", "healed"))
-                  if unit.get(key)]
+        tracks = (Track("wounds taken", int(unit["wounds"]), int(most or 0), boxes=bool(most)),
+                  ) if unit.get("alive") else ()
+        chips = [*flagged(unit, (("stunned", "stunned"),)), *activated(unit),
+                 *flagged(unit, (("commanded", "commanded"), ("healed", "healed")))]
         quality = f"Quality {unit['quality']}+"
         if unit.get("counts_as") != unit.get("quality"):
             quality += f" (counts as {unit['counts_as']}+ while stunned)"
         rules = ", ".join(unit.get("rules") or ())
         details = " · ".join(p for p in (quality, rules, f"{unit['points']} pts") if p)
         return Standing(tracks, tuple(chips), details)
-
-
-def _dying(side: int) -> Refused:
-    return Refused(f"a Death Blow of side {side} has struck, and the unit that struck it is "
-                   "dying", f"Record the kill of side {side}'s Death Blow unit first.")
