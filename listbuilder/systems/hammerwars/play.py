@@ -19,8 +19,8 @@ end. Readings of unclear points: docs/rules-notes.md, Hammer Wars.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar
 
 from listbuilder.engine.match import (
@@ -33,12 +33,14 @@ from listbuilder.engine.match import (
     Standing,
     Track,
     Value,
+    concessions,
     event,
     not_in_catalog,
     other,
     players_of,
     with_side,
 )
+from listbuilder.engine.play_parts import conceded, on_points
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 
@@ -75,8 +77,19 @@ COMBAT = "combat"
 # the checks of every event while the game is played (not once it has ended, nor before
 # the roll-off), and of a side's own phase
 PLAYING = ("_not_ended", "_rolled")
-MY_TURN = (*PLAYING, "_my_turn")
-IN_COMBAT = (*MY_TURN, "_in_combat")
+MY_TURN = (*PLAYING, "_my_phase")
+# the phase a side's own events belong to, and the refusal in the other: (phase, message with
+# the side for "{}", fix); a model's own events (activate, pulse, chain) are `ACTING`'s
+PHASES = {
+    "deploy": (DEPLOYMENT, "side {}'s deployment phase is over this turn",
+               "Deploy in the next turn's deployment phase."),
+    "end-deployment": (DEPLOYMENT, "side {}'s deployment phase is already over",
+                       "Record the end of the combat phase with end-turn."),
+    "end-turn": (COMBAT, "side {} is still deploying",
+                 "Record end-deployment first, then the combat phase."),
+}
+ACTING = (COMBAT, "side {} is still in its deployment phase: models act in the combat phase",
+          "Record end-deployment first.")
 
 # a model's one action in its side's combat phase, and whether it may shoot after it
 HOLD, WALK, RUN = "Hold", "Walk", "Run"
@@ -88,18 +101,30 @@ ATTACKS = (SHOOTING, MELEE, PULSE)
 ENERGY_PULSE = "Energy Pulse"
 CHAIN_ATTACK = "Chain Attack"
 CHAINS = 3  # chain attacks an activation may make at most
+# a unit row's values as `UnitState` holds them, after its number, name, alive and status
+ROW = ("category", "pts", "xp", "lives", "count", "in_pool")
+
+Rule = tuple[object, str, str]  # (broken, message, fix): refused when `broken` is true
+
+
+def refuse(*rules: Rule) -> None:
+    """Refused by the first of `rules` broken, in their order."""
+    for broken, message, fix in rules:
+        if broken:
+            raise Refused(message, fix)
+
 
 @dataclass(frozen=True)
 class UnitState:
     """One roster entry: a unit type and its models, in the pool or on the table."""
 
     name: str
-    category: str
-    pts: int
-    xp: int
-    lives: int  # the card's lives: what a model deploys with
-    count: int  # models of this type in the pool at the start
-    in_pool: int  # models in the pool now (never deployed, or killed and returned)
+    category: str = ""
+    pts: int = 0
+    xp: int = 0
+    lives: int = 0  # the card's lives: what a model deploys with
+    count: int = 0  # models of this type in the pool at the start
+    in_pool: int = 0  # models in the pool now (never deployed, or killed and returned)
     on_table: tuple[int, ...] = ()  # lives left of each model deployed, in deployment order
     killed: int = 0  # models of this type killed so far
     known: bool = True  # False: the entry names no unit card, so it never deploys
@@ -110,11 +135,6 @@ class UnitState:
 
     def action(self, model: int) -> str:
         return self.acted[model - 1] if 1 <= model <= len(self.acted) else ""
-
-    def without(self, model: int) -> UnitState:
-        """The unit with model `model` gone from the table (killed)."""
-        return replace(self, on_table=self.on_table[:model - 1] + self.on_table[model:],
-                       acted=self.acted[:model - 1] + self.acted[model:])
 
 
 @dataclass(frozen=True)
@@ -167,20 +187,41 @@ class HammerWarsState:
         """The side whose turn it is, None before the roll-off and once both have played."""
         return self.order[self.step] if self.step < len(self.order) else None
 
+    @property
+    def numbers(self) -> range:
+        return range(1, len(self.sides) + 1)
+
     def side(self, number: int) -> SideState:
         return self.sides[number - 1]
 
+    def unit(self, side: int, number: int) -> UnitState:
+        return self.side(side).unit(number)
+
+    def named(self, ev: Event) -> tuple[int, int, UnitState]:
+        """The side, number and state of the unit an event names."""
+        side, number = ev.side or 1, ev.unit or 1
+        return side, number, self.unit(side, number)
+
     def with_side(self, number: int, side: SideState) -> HammerWarsState:
         return replace(self, sides=with_side(self.sides, number, side))
+
+    def changed(self, number: int, **values: Any) -> HammerWarsState:
+        """The state with side `number`'s values changed."""
+        return self.with_side(number, replace(self.side(number), **values))
+
+    def with_unit(self, side: int, number: int, unit: UnitState,
+                  **values: Any) -> HammerWarsState:
+        """The state with unit `number` of side `side` replaced, and the side's `values`."""
+        return self.changed(side, units=with_side(self.side(side).units, number, unit),
+                            **values)
 
     def present(self, number: int) -> bool:
         return 1 <= number <= len(self.sides)
 
     def goal_pending(self, number: int) -> bool:
         """Whether the players must still say if side `number` met its goal."""
-        side = self.side(number)
-        return bool(self.ended) and side.goal is not None and side.goal_met is None \
-            and not self.judged(number)
+        return bool(self.ended) and self.side(number).goal is not None \
+            and self.goal_result(number) is None
 
     def judged(self, number: int) -> bool:
         """Revenge in a two-player game: the log knows the answer, nobody is asked."""
@@ -202,8 +243,7 @@ class HammerWarsState:
     def over(self) -> bool:
         if self.conceded is not None:
             return True
-        return bool(self.ended) and not any(self.goal_pending(s)
-                                            for s in range(1, len(self.sides) + 1))
+        return bool(self.ended) and not any(self.goal_pending(s) for s in self.numbers)
 
 
 class HammerWarsPlay(Play[HammerWarsState]):
@@ -214,12 +254,13 @@ class HammerWarsPlay(Play[HammerWarsState]):
                          checks=("_not_ended",)),
         "deploy": Kind("Deploy a model from the pool", checks=MY_TURN),
         "end-deployment": Kind("Deployment done (unspent pts are lost)", unit=False,
-                               checks=MY_TURN),
+                               checks=MY_TURN, handler="_phase_done"),
         "activate": Kind("Action", values={"action": str, "model": int},
                          optional=("model",), asks={"model": "Which model"},
-                         checks=IN_COMBAT),
-        "pulse": Kind("Energy Pulse (once a round)", checks=IN_COMBAT),
-        "chain": Kind("Chain Attack: on to a foe within 2\"", checks=IN_COMBAT),
+                         checks=MY_TURN),
+        "pulse": Kind("Energy Pulse (once a round)", checks=MY_TURN, handler="_ability"),
+        "chain": Kind("Chain Attack: on to a foe within 2\"", checks=MY_TURN,
+                      handler="_ability"),
         # `by` and `attack` came with the attacker named: a hit without them replays as
         # before, checked by nothing that needs the attacker
         "hit": Kind("Lives lost", values={"lives": int, "model": int, "by": int,
@@ -232,7 +273,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                            "by": "by {}"},
                     checks=(*PLAYING, "_attacker_may")),
         "end-turn": Kind("Combat phase done: play passes", unit=False,
-                         checks=MY_TURN),
+                         checks=MY_TURN, handler="_phase_done"),
         "round-end": Kind("End the round", side=False, unit=False, checks=PLAYING),
         "declare": Kind("Declare the goal's objective", unit=False,
                         values={"objective": int}, asks={"objective": "Objective"},
@@ -244,429 +285,289 @@ class HammerWarsPlay(Play[HammerWarsState]):
 
     # -- the start ---------------------------------------------------------------------------
     def start(self, match: Match) -> HammerWarsState:
-        system = self.system
         sides = []
         for player, catalog in players_of(match, HammerWarsCatalog):
             roster = player.roster
-            units = [UnitState(name=e.label or e.unit, category="", pts=0, xp=0, lives=0,
-                               count=e.count, in_pool=0, known=False)
+            units = [UnitState(e.label or e.unit, count=e.count, known=False)
                      for e in roster.entries]
-            for p in system.priced(catalog, roster):
-                card = p.unit
+            for p in self.system.priced(catalog, roster):
+                card, count = p.unit, p.entry.count
                 units[p.index] = UnitState(
-                    name=p.entry.label or card.name, category=card.category, pts=card.pts,
-                    xp=card.xp, lives=card.lives, count=p.entry.count, in_pool=p.entry.count,
-                    range=card.range, rules=tuple(card.special_rules))
+                    p.entry.label or card.name, card.category, card.pts, card.xp, card.lives,
+                    count, count, range=card.range, rules=tuple(card.special_rules))
             chosen = catalog.goal(str(roster.choices.get("goal") or "").strip())
-            sides.append(SideState(name=player.name, units=tuple(units),
-                                   goal=chosen.name if chosen else None))
+            sides.append(SideState(player.name, tuple(units), chosen.name if chosen else None))
         return HammerWarsState(sides=tuple(sides))
 
     # -- events ------------------------------------------------------------------------------
     def absent(self, state: HammerWarsState, side: int, unit: int) -> Refused | None:
-        found = state.side(side).unit(unit)
+        found = state.unit(side, unit)
         return None if found.known else not_in_catalog(found.name)
 
     def _not_ended(self, state: HammerWarsState, ev: Event) -> None:
-        if state.ended:
-            waiting = [s for s in range(1, len(state.sides) + 1) if state.goal_pending(s)]
-            raise Refused(f"the game has ended ({state.ended}): only the goals are left to "
-                          "score", f"Record whether side {waiting[0]} met its goal."
-                          if waiting else "Nothing is left to record.")
+        waiting = [s for s in state.numbers if state.goal_pending(s)]
+        refuse((state.ended, f"the game has ended ({state.ended}): only the goals are left to "
+                "score", f"Record whether side {waiting[0]} met its goal." if waiting
+                else "Nothing is left to record."))
 
     def _ended(self, state: HammerWarsState, ev: Event) -> None:
-        if not state.ended:
-            raise Refused("goals are scored when the game ends, once a morale counter "
-                          "reaches 0", "Record it then; declare a Deception or Duty "
-                          "objective with 'declare' meanwhile.")
+        refuse((not state.ended, "goals are scored when the game ends, once a morale counter "
+                "reaches 0", "Record it then; declare a Deception or Duty objective with "
+                "'declare' meanwhile."))
 
     def _rolled(self, state: HammerWarsState, ev: Event) -> None:
-        if state.first is None:
-            raise Refused("nobody has won the roll-off yet",
-                          "Record the roll-off first: who won it, and whether they go first.")
+        refuse((state.first is None, "nobody has won the roll-off yet",
+                "Record the roll-off first: who won it, and whether they go first."))
+
+    def _my_phase(self, state: HammerWarsState, ev: Event) -> None:
+        """A side records its own events in its own turn, each in its phase (`PHASES`)."""
+        side, active = ev.side or 1, state.active
+        phase, message, fix = PHASES.get(ev.kind, ACTING)
+        refuse((active is None, f"both sides have played round {state.round}",
+                "End the round with round-end."),
+               (active != side, f"it is side {active}'s turn, not side {side}'s",
+                f"Side {side} deploys in its own turn's deployment phase." if ev.kind == "deploy"
+                else f"Record side {active}'s {state.phase} phase first."),
+               (state.phase != phase, message.format(side), fix))
 
     def _concede(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         """Any time before the game ends, the roll-off too."""
         return replace(state, conceded=ev.side or 1)
 
-    def _end_deployment(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side = ev.side or 1
-        if state.phase != DEPLOYMENT:
-            raise Refused(f"side {side}'s deployment phase is already over",
-                          "Record the end of the combat phase with end-turn.")
-        # pts left unspent are lost; xp stays
-        return replace(state.with_side(side, replace(state.side(side), pts=0)), phase=COMBAT)
+    def _roll_off(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        refuse((state.first is not None, f"the roll-off is done: side {state.first} goes first",
+                "Undo the roll-off to change who goes first."))
+        winner = ev.side or 1
+        goes_first = winner if ev.get("first") else other(winner)
+        if state.present(goes_first):
+            state = state.changed(goes_first,
+                                  morale=state.side(goes_first).morale - FIRST_PLAYER_LOSS)
+        # a solo game plays its one side's turns, whoever goes first
+        order = tuple(s for s in (goes_first, other(goes_first)) if state.present(s))
+        return _begin_turn(replace(state, first=goes_first, order=order, step=0))
 
-    def _end_turn(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        if state.phase != COMBAT:
-            raise Refused(f"side {ev.side} is still deploying",
-                          "Record end-deployment first, then the combat phase.")
+    def _phase_done(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """The end of a side's deployment phase (pts left unspent are lost; xp stays), or of
+        its combat phase: the next side's turn."""
+        if state.phase == DEPLOYMENT:
+            return replace(state.changed(ev.side or 1, pts=0), phase=COMBAT)
         return _begin_turn(replace(state, step=state.step + 1, current=None))
 
-    def _in_combat(self, state: HammerWarsState, ev: Event) -> None:
-        if state.phase != COMBAT:
-            raise Refused(f"side {ev.side} is still in its deployment phase: models act in "
-                          "the combat phase", "Record end-deployment first.")
+    def _deploy(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        side_no, number, unit = state.named(ev)
+        side = state.side(side_no)
+        refuse((unit.in_pool < 1, f"no {unit.name} is left in the pool ({len(unit.on_table)} on "
+                "the table)", "A killed model returns to the pool; deploy another type."),
+               (side.pts < unit.pts or side.xp < unit.xp,
+                f"{unit.name} costs {_cost(unit.pts, unit.xp)}; side {side_no} has "
+                f"{_cost(side.pts, side.xp, always_xp=True)} left", "Deploy something "
+                "cheaper, or end the deployment phase (xp is kept for later rounds)."))
+        deployed = replace(unit, in_pool=unit.in_pool - 1, on_table=(*unit.on_table, unit.lives),
+                           acted=(*unit.acted, ""))
+        return state.with_unit(side_no, number, deployed, pts=side.pts - unit.pts,
+                               xp=side.xp - unit.xp,
+                               heroes_deployed=side.heroes_deployed + (unit.category == HERO))
 
     def _activate(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         """One model's action: Hold, Walk or Run, once in its side's combat phase; without
         `model`, the first of its type on the table that has not acted yet."""
-        side_no, number, action = ev.side or 1, ev.unit or 1, str(ev.get("action"))
-        unit = state.side(side_no).unit(number)
-        if action not in ACTIONS:
-            raise Refused(f"a model's action is Hold, Walk or Run, not '{action}'",
-                          "Pick one of the three.")
-        if not unit.on_table:
-            raise Refused(f"side {side_no} has no {unit.name} on the table",
-                          "Deploy it before it can act.")
+        side, number, unit = state.named(ev)
+        action = str(ev.get("action"))
         waiting = [m for m in range(1, len(unit.on_table) + 1) if not unit.action(m)]
         model = ev.get("model", waiting[0] if waiting else 1)
-        if not 1 <= model <= len(unit.on_table):
-            raise Refused(f"side {side_no} has {len(unit.on_table)} {unit.name} on the table, "
-                          f"not a model {model}", f"Give model 1 to {len(unit.on_table)}, "
-                          "counted in the order they were deployed.")
-        if unit.action(model):
-            raise Refused(f"this {unit.name} has already acted this round "
-                          f"({unit.action(model)}): each model takes one action a combat "
-                          "phase", "Activate a model that has not acted, or end the turn.")
-        acted = list(unit.acted)
-        acted[model - 1] = action
-        side = state.side(side_no)
-        state = state.with_side(side_no, replace(side, units=_with(
-            side.units, number, replace(unit, acted=tuple(acted)))))
-        return replace(state, current=Activation(side_no, number, model, action))
+        refuse((action not in ACTIONS, f"a model's action is Hold, Walk or Run, not '{action}'",
+                "Pick one of the three."),
+               *_on_table(side, unit, model, "Deploy it before it can act."),
+               (unit.action(model), f"this {unit.name} has already acted this round "
+                f"({unit.action(model)}): each model takes one action a combat phase",
+                "Activate a model that has not acted, or end the turn."))
+        acted = replace(unit, acted=with_side(unit.acted, model, action))
+        return replace(state.with_unit(side, number, acted),
+                       current=Activation(side, number, model, action))
 
-    def _melee_by(self, state: HammerWarsState, ev: Event) -> int | None:
-        """The attacker a hit names when it struck in melee (said, or a 0" range's only
-        way), else None."""
-        by = ev.get("by")
-        if by is None or not state.present(other(ev.side or 1)):
-            return None
-        unit = state.side(other(ev.side or 1)).unit(by)
-        how = ev.get("attack") or (MELEE if unit.range == 0 else SHOOTING)
-        return int(by) if how == MELEE else None
-
-    def _under_way(self, state: HammerWarsState, ev: Event, rule: str) -> Activation:
-        """The activation of the unit `ev` names, which must carry `rule`."""
-        side_no, number = ev.side or 1, ev.unit or 1
-        unit = state.side(side_no).unit(number)
-        if rule not in unit.rules:
-            raise Refused(f"{unit.name} has no {rule}", f"Only a unit whose card lists "
-                          f"{rule} may use it.")
-        now = state.current
-        if now is None or (now.side, now.unit) != (side_no, number):
-            raise Refused(f"{rule} is used in the unit's own activation, and no "
-                          f"{unit.name} is acting now", "Record its action first.")
-        return now
-
-    def _pulse(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        """Energy Pulse: once a round, when the unit is activated (it acts once a round, so
-        once in its activation)."""
-        now = self._under_way(state, ev, ENERGY_PULSE)
-        if now.pulsed:
-            raise Refused("this model has already used its Energy Pulse this round",
-                          "Record the marker's hits as attacks by Energy Pulse.")
-        return replace(state, current=replace(now, pulsed=True))
-
-    def _chain(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        """Chain Attack: after a kill in melee, on to another foe, up to 3 times an
-        activation."""
-        now = self._under_way(state, ev, CHAIN_ATTACK)
-        if now.chains >= CHAINS:
-            raise Refused(f"a Chain Attack may be repeated up to {CHAINS} times an "
-                          "activation, and this one has made all of them",
-                          "End its activation: activate another model or end the turn.")
-        if not now.chain_ready:
-            raise Refused("a Chain Attack follows a kill in melee, and this model has made "
-                          "none since it activated or last chained",
-                          "Record the melee hit that killed an enemy first.")
+    def _ability(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
+        """A rule the acting model uses in its own activation: Energy Pulse once a round (it
+        acts once a round, so once in its activation); Chain Attack after a kill in melee, on
+        to another foe, up to 3 times an activation."""
+        side, number, unit = state.named(ev)
+        rule, now = ENERGY_PULSE if ev.kind == "pulse" else CHAIN_ATTACK, state.current
+        refuse((rule not in unit.rules, f"{unit.name} has no {rule}",
+                f"Only a unit whose card lists {rule} may use it."),
+               (now is None or (now.side, now.unit) != (side, number), f"{rule} is used in the "
+                f"unit's own activation, and no {unit.name} is acting now",
+                "Record its action first."))
+        assert now is not None
+        if rule == ENERGY_PULSE:
+            refuse((now.pulsed, "this model has already used its Energy Pulse this round",
+                    "Record the marker's hits as attacks by Energy Pulse."))
+            return replace(state, current=replace(now, pulsed=True))
+        refuse((now.chains >= CHAINS, f"a Chain Attack may be repeated up to {CHAINS} times an "
+                "activation, and this one has made all of them",
+                "End its activation: activate another model or end the turn."),
+               (not now.chain_ready, "a Chain Attack follows a kill in melee, and this model "
+                "has made none since it activated or last chained",
+                "Record the melee hit that killed an enemy first."))
         return replace(state, current=replace(now, chains=now.chains + 1, chain_ready=False))
 
     def _attacker_may(self, state: HammerWarsState, ev: Event) -> None:
         """What the seed forbids of the attacker a hit names (`by`): only then is it
         checked, so older logs replay as they were."""
-        by, attack = ev.get("by"), ev.get("attack")
+        by, attack, side = ev.get("by"), ev.get("attack"), other(ev.side or 1)
         if by is None:
-            if attack is not None:
-                raise Refused("a hit says how it was made only with the attacker that made "
-                              "it", "Add by: the attacker's unit number, or leave attack "
-                              "out.")
+            refuse((attack is not None, "a hit says how it was made only with the attacker "
+                    "that made it", "Add by: the attacker's unit number, or leave attack out."))
             return
-        side_no = other(ev.side or 1)
-        if not state.present(side_no):
-            raise Refused("a solo game has no enemy roster to name the attacker from",
-                          "Leave by out.")
-        entries = state.side(side_no).units
-        if not 1 <= by <= len(entries):
-            raise Refused(f"side {side_no}'s units are numbered 1 to {len(entries)}, not "
-                          f"{by}", "Give the attacker's number in its roster.")
-        unit = entries[by - 1]
-        if state.active != side_no or state.phase != COMBAT:
-            raise Refused(f"{unit.name} attacks only in its own side's combat phase",
-                          "Record the hit in side " + f"{side_no}'s combat phase.")
-        if not unit.on_table:
-            raise Refused(f"side {side_no} has no {unit.name} on the table to attack with",
-                          "Name a unit that is deployed.")
-        now = state.current
-        if now is not None and (now.side, now.unit) == (side_no, by):
-            actions = [now.action]
-        else:
-            actions = [a for a in unit.acted if a]
-        if not actions:
-            raise Refused(f"no {unit.name} has acted this turn: a model attacks as part "
-                          "of its action", "Record its action (Hold, Walk or Run) first.")
+        entries = state.side(side).units if state.present(side) else ()
+        refuse((not entries, "a solo game has no enemy roster to name the attacker from",
+                "Leave by out."),
+               (not 1 <= by <= len(entries), f"side {side}'s units are numbered 1 to "
+                f"{len(entries)}, not {by}", "Give the attacker's number in its roster."))
+        unit, now = entries[by - 1], state.current
+        acting = now if now is not None and (now.side, now.unit) == (side, by) else None
+        actions = [acting.action] if acting else [a for a in unit.acted if a]
         how = attack or (MELEE if unit.range == 0 else SHOOTING)
-        if how not in ATTACKS:
-            raise Refused(f"an attack is {', '.join(ATTACKS)}, not '{how}'",
-                          "Say how the attack was made.")
-        if how == SHOOTING and unit.range == 0:
-            raise Refused(f"{unit.name} has a range of 0\": it attacks only in melee",
-                          "Record the attack as melee.")
-        if how == SHOOTING and all(a in NO_SHOOTING for a in actions):
-            raise Refused(f"{unit.name} ran this turn, and a model that runs may not shoot",
-                          "Record it as a melee attack if it fought in base contact; "
-                          "undo the Run if it held or walked instead.")
-        if how == PULSE and not (now is not None and (now.side, now.unit) == (side_no, by)
-                                 and now.pulsed):
-            raise Refused(f"no Energy Pulse of {unit.name} is under way",
-                          "Record its Energy Pulse first, in its activation.")
-
-    def _roll_off(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        winner, first = ev.side or 1, bool(ev.get("first"))
-        if state.first is not None:
-            raise Refused(f"the roll-off is done: side {state.first} goes first",
-                          "Undo the roll-off to change who goes first.")
-        goes_first = winner if first else other(winner)
-        if goes_first <= len(state.sides):
-            side = state.side(goes_first)
-            state = state.with_side(goes_first,
-                                    replace(side, morale=side.morale - FIRST_PLAYER_LOSS))
-        # a solo game plays its one side's turns, whoever goes first
-        order = tuple(s for s in (goes_first, other(goes_first)) if state.present(s))
-        return _begin_turn(replace(state, first=goes_first, order=order, step=0))
-
-    def _my_turn(self, state: HammerWarsState, ev: Event) -> None:
-        side, kind = ev.side or 1, ev.kind
-        if state.active is None:
-            raise Refused(f"both sides have played round {state.round}",
-                          "End the round with round-end.")
-        if state.active != side:
-            fix = (f"Side {side} deploys in its own turn's deployment phase." if kind == "deploy"
-                   else f"Record side {state.active}'s {state.phase} phase first.")
-            raise Refused(f"it is side {state.active}'s turn, not side {side}'s", fix)
-
-    def _deploy(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side_no, number = ev.side or 1, ev.unit or 1
-        side = state.side(side_no)
-        unit = side.unit(number)
-        if state.phase != DEPLOYMENT:
-            raise Refused(f"side {side_no}'s deployment phase is over this turn",
-                          "Deploy in the next turn's deployment phase.")
-        if unit.in_pool < 1:
-            raise Refused(f"no {unit.name} is left in the pool ({len(unit.on_table)} on the "
-                          "table)", "A killed model returns to the pool; deploy another type.")
-        if side.pts < unit.pts or side.xp < unit.xp:
-            raise Refused(f"{unit.name} costs {_cost(unit.pts, unit.xp)}; side {side_no} has "
-                          f"{_cost(side.pts, side.xp, always_xp=True)} left",
-                          "Deploy something cheaper, or end the deployment phase (xp is "
-                          "kept for later rounds).")
-        unit = replace(unit, in_pool=unit.in_pool - 1, on_table=(*unit.on_table, unit.lives),
-                       acted=(*unit.acted, ""))
-        side = replace(side, pts=side.pts - unit.pts, xp=side.xp - unit.xp,
-                       heroes_deployed=side.heroes_deployed + (unit.category == HERO),
-                       units=_with(side.units, number, unit))
-        return state.with_side(side_no, side)
+        refuse((state.active != side or state.phase != COMBAT, f"{unit.name} attacks only in "
+                "its own side's combat phase", f"Record the hit in side {side}'s combat phase."),
+               (not unit.on_table, f"side {side} has no {unit.name} on the table to attack with",
+                "Name a unit that is deployed."),
+               (not actions, f"no {unit.name} has acted this turn: a model attacks as part of "
+                "its action", "Record its action (Hold, Walk or Run) first."),
+               (how not in ATTACKS, f"an attack is {', '.join(ATTACKS)}, not '{how}'",
+                "Say how the attack was made."),
+               (how == SHOOTING and unit.range == 0, f"{unit.name} has a range of 0\": it "
+                "attacks only in melee", "Record the attack as melee."),
+               (how == SHOOTING and all(a in NO_SHOOTING for a in actions), f"{unit.name} ran "
+                "this turn, and a model that runs may not shoot", "Record it as a melee attack "
+                "if it fought in base contact; undo the Run if it held or walked instead."),
+               (how == PULSE and not (acting and acting.pulsed), f"no Energy Pulse of "
+                f"{unit.name} is under way", "Record its Energy Pulse first, in its activation."))
 
     def _hit(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side_no, number = ev.side or 1, ev.unit or 1
+        side_no, number, unit = state.named(ev)
         lives, model = ev.get("lives", 1), ev.get("model", 1)
-        side = state.side(side_no)
-        unit = side.unit(number)
-        if not unit.on_table:
-            raise Refused(f"side {side_no} has no {unit.name} on the table",
-                          "Record the hit on a model that is deployed.")
-        if not 1 <= model <= len(unit.on_table):
-            raise Refused(f"side {side_no} has {len(unit.on_table)} {unit.name} on the table, "
-                          f"not a model {model}", f"Give model 1 to {len(unit.on_table)}, "
-                          "counted in the order they were deployed.")
-        if lives < 1:
-            raise Refused(f"a hit takes at least 1 life, not {lives}",
-                          "Record only attacks that took lives.")
+        refuse(*_on_table(side_no, unit, model, "Record the hit on a model that is deployed."),
+               (lives < 1, f"a hit takes at least 1 life, not {lives}",
+                "Record only attacks that took lives."))
         left = unit.on_table[model - 1] - lives  # hits beyond the last life do nothing
         if left > 0:
-            on_table = list(unit.on_table)
-            on_table[model - 1] = left
-            return state.with_side(side_no, replace(
-                side, units=_with(side.units, number, replace(unit, on_table=tuple(on_table)))))
+            return state.with_unit(side_no, number,
+                                   replace(unit, on_table=with_side(unit.on_table, model, left)))
         # killed: back to the pool, and the losses the morale list names
-        unit = replace(unit.without(model), in_pool=unit.in_pool + 1, killed=unit.killed + 1)
-        state = replace(state, current=_after_kill(state.current, side_no, number, model,
-                                                   self._melee_by(state, ev)))
+        hero, heavy = unit.category == HERO, unit.category == HEAVY
+        unit = replace(unit, on_table=unit.on_table[:model - 1] + unit.on_table[model:],
+                       acted=unit.acted[:model - 1] + unit.acted[model:],
+                       in_pool=unit.in_pool + 1, killed=unit.killed + 1)
+        side = state.side(side_no)
         lost = side.lost + 1
-        morale = side.morale - (UNITS_LOSS if lost % UNITS_PER_LOSS == 0 else 0)
-        if unit.category == HERO:
-            morale -= HERO_LOSS
-        if unit.category == HEAVY:
-            morale -= HEAVY_LOSS
-        state = state.with_side(side_no, replace(side, lost=lost, morale=max(0, morale),
-                                                 units=_with(side.units, number, unit)))
+        morale = side.morale - (UNITS_LOSS if lost % UNITS_PER_LOSS == 0 else 0) \
+            - HERO_LOSS * hero - HEAVY_LOSS * heavy
+        state = replace(state.with_unit(side_no, number, unit, lost=lost, morale=max(0, morale)),
+                        current=_after_kill(state, ev, model))
         enemy_no = other(side_no)
         if state.present(enemy_no):
             enemy = state.side(enemy_no)
-            state = state.with_side(enemy_no, replace(
-                enemy, vp=enemy.vp + (HEAVY_VP if unit.category == HEAVY else 0),
-                killed_hero=enemy.killed_hero or unit.category == HERO))
+            state = state.changed(enemy_no, vp=enemy.vp + HEAVY_VP * heavy,
+                                  killed_hero=enemy.killed_hero or hero)
         return _check_morale(state)
 
     def _round_end(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        if state.active is not None:
-            raise Refused(f"side {state.active} has not finished its turn in round "
-                          f"{state.round}", f"Record side {state.active}'s "
-                          + ("end-deployment, then end-turn." if state.phase == DEPLOYMENT
-                             else "end-turn."))
+        active = state.active
+        refuse((active is not None, f"side {active} has not finished its turn in round "
+                f"{state.round}", f"Record side {active}'s " + (
+                    "end-deployment, then end-turn." if state.phase == DEPLOYMENT
+                    else "end-turn.")))
         state = _rested(state)
-        for s in range(1, len(state.sides) + 1):
-            side = state.side(s)
-            state = state.with_side(s, replace(side, morale=max(0, side.morale
-                                                                 - ROUND_END_LOSS)))
+        for s in state.numbers:
+            state = state.changed(s, morale=max(0, state.side(s).morale - ROUND_END_LOSS))
         state = _check_morale(state)
-        if state.ended:
-            return state
-        return _begin_turn(replace(state, round=state.round + 1, step=0))
+        return state if state.ended else _begin_turn(replace(state, round=state.round + 1,
+                                                             step=0))
 
     def _declare(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         side_no, objective = ev.side or 1, ev.get("objective")
         side = state.side(side_no)
-        if side.goal not in DECLARED_GOALS:
-            has = f"is {side.goal}" if side.goal else "is not in its roster"
-            raise Refused(f"side {side_no}'s goal {has}: only Deception and Duty name an "
-                          "objective to declare", "Its goal is scored when the game ends.")
-        if side.objective is not None:
-            raise Refused(f"side {side_no} already declared objective {side.objective}",
-                          "A goal is declared once.")
-        if not 1 <= objective <= OBJECTIVES:
-            raise Refused(f"the objective markers are numbered 1 to {OBJECTIVES}, not "
-                          f"{objective}", "Give the marker written down before the game.")
-        return state.with_side(side_no, replace(side, objective=objective))
+        refuse((side.goal not in DECLARED_GOALS, f"side {side_no}'s goal "
+                + (f"is {side.goal}" if side.goal else "is not in its roster")
+                + ": only Deception and Duty name an objective to declare",
+                "Its goal is scored when the game ends."),
+               (side.objective is not None, f"side {side_no} already declared objective "
+                f"{side.objective}", "A goal is declared once."),
+               (not 1 <= objective <= OBJECTIVES, f"the objective markers are numbered 1 to "
+                f"{OBJECTIVES}, not {objective}", "Give the marker written down before the game."))
+        return state.changed(side_no, objective=objective)
 
     def _goal(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side_no, met = ev.side or 1, bool(ev.get("met"))
+        side_no = ev.side or 1
         side = state.side(side_no)
-        if side.goal is None:
-            raise Refused(f"side {side_no}'s roster has no secret goal",
-                          "Score the goals of the sides that chose one.")
-        if state.judged(side_no):
-            raise Refused(f"side {side_no}'s goal is Revenge, which the log already "
-                          "judges (an enemy Hero killed, or none deployed)",
-                          "Nothing to record for it.")
-        if side.goal_met is not None:
-            raise Refused(f"side {side_no}'s goal is already scored",
-                          "Undo that event to change it.")
-        return state.with_side(side_no, replace(side, goal_met=met))
+        refuse((side.goal is None, f"side {side_no}'s roster has no secret goal",
+                "Score the goals of the sides that chose one."),
+               (state.judged(side_no), f"side {side_no}'s goal is Revenge, which the log "
+                "already judges (an enemy Hero killed, or none deployed)",
+                "Nothing to record for it."),
+               (side.goal_met is not None, f"side {side_no}'s goal is already scored",
+                "Undo that event to change it."))
+        return state.changed(side_no, goal_met=bool(ev.get("met")))
 
     # -- what may come next ------------------------------------------------------------------
     def offers(self, state: HammerWarsState) -> list[Event]:
-        """Every event the rules allow now: the goals once the game has ended; the roll-off;
-        the side in play's deployments (what its budget pays for) or the end of its turn; the
-        round's end; a hit on every model on the table (model 1 to the last deployed, 1 life
-        to all it has left; no model named when all of the type have the same lives left, for
-        then it is all the same which); a declared objective from the first marker to the
-        last; and each side's concession until the game has ended."""
+        """Each of the few candidates of every kind that `apply` accepts (an objective: the
+        first marker and the last; the hits: `_hits`), until the game is over."""
         if state.over:
             return []
-        sides = range(1, len(state.sides) + 1)
-        if state.ended:
-            return [event("goal", s, met=m) for s in sides
-                    if state.goal_pending(s) for m in (True, False)]
-        if state.first is None:
-            return [event("roll-off", s, first=f) for s in sides
-                    for f in (True, False)] + _concessions(state)
-        out: list[Event] = []
-        active = state.active
-        if active is None:
-            out.append(event("round-end"))
-        elif state.phase == DEPLOYMENT:
-            side = state.side(active)
-            out += [event("deploy", active, n) for n, u in enumerate(side.units, 1)
-                    if u.known and u.in_pool and u.pts <= side.pts and u.xp <= side.xp]
-            out.append(event("end-deployment", active))
-        else:
-            out.append(event("end-turn", active))
-            out += self._actions(state, active)
-            for s in sides:
-                named = self._attacks(state, s)
-                for n, u in enumerate(state.side(s).units, 1):
-                    for by in named or [{}]:
-                        if len(set(u.on_table)) == 1:  # which model is hit changes nothing
-                            out += [_hit(s, n, {"lives": v, **by})
-                                    for v in sorted({1, u.on_table[0]})]
-                        else:
-                            out += [_hit(s, n, {"model": m, "lives": v, **by})
-                                    for m, lives in enumerate(u.on_table, 1)
-                                    for v in sorted({1, lives})]
-        for s in sides:
-            side = state.side(s)
-            if side.goal in DECLARED_GOALS and side.objective is None:
-                out += [event("declare", s, objective=o) for o in (1, OBJECTIVES)]
-        return out + _concessions(state)
+        sides, now = state.numbers, state.current
+        active = state.active or 1  # no side's turn: side 1's are candidates, all refused
+        units = range(1, len(state.side(active).units) + 1)
+        return [ev for ev in (
+            *(event("roll-off", s, first=f) for s in sides for f in (True, False)),
+            event("round-end"), *(event("deploy", active, n) for n in units),
+            event("end-deployment", active), event("end-turn", active),
+            *(event("activate", active, n, action=a) for n in units for a in ACTIONS),
+            *(event(k, now.side, now.unit) for k in ("pulse", "chain") if now),
+            *self._hits(state),
+            *(event("declare", s, objective=o) for s in sides for o in (1, OBJECTIVES)),
+            *(event("goal", s, met=m) for s in sides for m in (True, False)),
+            *concessions(len(sides)),
+        ) if self._allows(state, ev)]
 
-    def _actions(self, state: HammerWarsState, active: int) -> list[Event]:
-        """The active side's models that have not acted, each action; the model acting now's
-        Energy Pulse and Chain Attack, when its rules and the activation allow them."""
-        out = [event("activate", active, n, action=a)
-               for n, u in enumerate(state.side(active).units, 1)
-               if "" in u.acted for a in ACTIONS]
-        now = state.current
-        if now is not None:
-            rules = state.side(now.side).unit(now.unit).rules
-            if ENERGY_PULSE in rules and not now.pulsed:
-                out.append(event("pulse", now.side, now.unit))
-            if CHAIN_ATTACK in rules and now.chain_ready and now.chains < CHAINS:
-                out.append(event("chain", now.side, now.unit))
-        return out
-
-    def _attacks(self, state: HammerWarsState, target: int) -> list[dict[str, Value]]:
-        """How side `target`'s models may be hit by the model acting now (its unit as `by`,
-        each way it may attack); none while no enemy model is acting, and then a hit names
-        no attacker (dangerous terrain, a Deception goal, or a player who records no
+    def _hits(self, state: HammerWarsState) -> Iterable[Event]:
+        """In a combat phase, 1 life to all it has left off each model on the table. A hit on
+        the other side of the model acting now names it, each way it may attack; any other
+        names no attacker (dangerous terrain, a Deception goal, a player who records no
         actions)."""
         now = state.current
-        if now is None or now.side == target or not state.present(now.side):
-            return []
-        unit = state.side(now.side).unit(now.unit)
-        ways = [w for w, may in ((SHOOTING, unit.range > 0 and now.action not in NO_SHOOTING),
-                                 (MELEE, True), (PULSE, now.pulsed)) if may]
-        return [{"by": now.unit, "attack": w} for w in ways]
+        if state.active is None or state.phase != COMBAT:
+            return
+        for s in state.numbers:
+            ways: list[dict[str, Value]] = [{}] if now is None or now.side == s else [
+                {"by": now.unit, "attack": w} for w in ATTACKS]
+            for n, u in enumerate(state.side(s).units, 1):
+                same = len(set(u.on_table)) == 1  # which model is hit changes nothing
+                models: list[tuple[dict[str, Value], int]] = [({}, u.on_table[0])] if same \
+                    else [({"model": m}, lives) for m, lives in enumerate(u.on_table, 1)]
+                yield from (Event("hit", s, n, tuple(sorted({"lives": v, **way, **model}.items())))
+                            for way in ways for model, left in models for v in sorted({1, left}))
+
+    def _allows(self, state: HammerWarsState, ev: Event) -> bool:
+        try:
+            self.apply(state, ev)
+        except Refused:
+            return False
+        return True
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: HammerWarsState) -> Outcome:
-        numbers = range(1, len(state.sides) + 1)
-        scores = (("VP", tuple(state.score(s) for s in numbers)),
-                  ("Morale", tuple(state.side(s).morale for s in numbers)))
-        if not state.over:
-            if state.ended:
-                reason = f"{state.ended}: the goals are left to score"
-            elif state.first is None:
-                reason = "before the roll-off"
-            elif state.active is None:
-                reason = f"round {state.round}: both sides have played"
-            else:
-                reason = (f"round {state.round}: {state.side(state.active).name}'s "
-                          f"{state.phase} phase")
-            return Outcome(False, reason=reason, scores=scores)
+        scores = (("VP", tuple(state.score(s) for s in state.numbers)),
+                  ("Morale", tuple(side.morale for side in state.sides)))
         if state.conceded is not None:
-            name = state.side(state.conceded).name
-            if len(state.sides) < 2:
-                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
-                               scores)
-            return Outcome(True, other(state.conceded), f"{name} conceded", scores)
-        if len(state.sides) < 2:
-            return Outcome(True, None, f"{state.ended}: a solo game has no winner", scores)
-        one, two = state.score(1), state.score(2)
-        winner = 1 if one > two else 2 if two > one else None
-        reason = (f"{state.ended}: {max(one, two)} VP to {min(one, two)}" if winner
-                  else f"{state.ended}: a draw at {one} VP each")
-        return Outcome(True, winner, reason, scores)
+            return conceded([side.name for side in state.sides], state.conceded, scores)
+        if state.over:
+            return on_points([state.score(s) for s in state.numbers], state.ended, "VP", scores)
+        reason = (f"{state.ended}: the goals are left to score" if state.ended
+                  else "before the roll-off" if state.first is None
+                  else f"round {state.round}: both sides have played" if state.active is None
+                  else f"round {state.round}: {state.side(state.active).name}'s {state.phase} "
+                  "phase")
+        return Outcome(False, reason=reason, scores=scores)
 
     def situation(self, state: HammerWarsState, attacker: tuple[int, int],
                   defender: tuple[int, int]) -> Mapping[str, Value]:
@@ -678,19 +579,20 @@ class HammerWarsPlay(Play[HammerWarsState]):
         side, number = defender
         if not (state.present(side) and 1 <= number <= len(state.side(side).units)):
             return {}
-        unit = state.side(side).unit(number)
+        unit = state.unit(side, number)
         if not unit.known or unit.lives < 1:
             return {}
         return {"lives": min(unit.on_table) if unit.on_table else unit.lives}
 
     def to_data(self, state: HammerWarsState) -> dict[str, Any]:
         # an ended (or conceded) game has nobody's turn
-        turn = None if state.ended or state.conceded else state.active
+        turn, now = None if state.ended or state.conceded else state.active, state.current
         return {"round": state.round, "first": state.first, "turn": turn,
                 "phase": state.phase if turn is not None else None,
-                "ended": state.ended or None, "over": state.over,
-                "conceded": state.conceded, "acting": _activation_data(state.current),
-                "sides": [self._side_data(state, s) for s in range(1, len(state.sides) + 1)]}
+                "ended": state.ended or None, "over": state.over, "conceded": state.conceded,
+                "acting": None if now is None else {k: v for k, v in asdict(now).items()
+                                                    if k != "chain_ready"},
+                "sides": [self._side_data(state, s) for s in state.numbers]}
 
     def _side_data(self, state: HammerWarsState, number: int) -> dict[str, Any]:
         side = state.side(number)
@@ -700,17 +602,15 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 "pts": side.pts, "xp": side.xp, "lost": side.lost,
                 "goal": side.goal if revealed else ("secret" if side.goal else None),
                 "objective": side.objective, "goal_met": state.goal_result(number),
-                "units": list(self.units(state, number))}
+                "units": self.units(state, number)}
 
     def units(self, state: HammerWarsState, side: int) -> list[dict[str, Any]]:
         # alive: a model of the type is on the table to act and be hit (a killed one goes
         # back to the pool, so no type is ever gone for good)
-        return [{"unit": n, "name": u.name, "alive": bool(u.on_table),
-                 "status": _status(u), "category": u.category, "pts": u.pts, "xp": u.xp,
-                 "lives": u.lives, "count": u.count, "in_pool": u.in_pool,
-                 "on_table": len(u.on_table), "lives_left": list(u.on_table),
-                 "killed": u.killed, "known": u.known, "acted": list(u.acted)}
-                for n, u in enumerate(state.side(side).units, 1)]
+        return [{"unit": n, "name": u.name, "alive": bool(u.on_table), "status": _status(u),
+                 **{key: getattr(u, key) for key in ROW}, "on_table": len(u.on_table),
+                 "lives_left": list(u.on_table), "killed": u.killed, "known": u.known,
+                 "acted": list(u.acted)} for n, u in enumerate(state.side(side).units, 1)]
 
     def acting(self, state: HammerWarsState) -> tuple[int | None, str]:
         """Whose phase it is and, in a deployment phase, the budget left to spend: the
@@ -736,50 +636,32 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return None if now is None or state.ended else (now.side, now.unit)
 
     def standing(self, unit: Mapping[str, Any]) -> Standing:
-        lives = int(unit.get("lives") or 0)
-        on_table = list(unit.get("lives_left") or ())
-        tracks = [Track("on the table", len(on_table), int(unit.get("count") or 0))]
+        lives, on_table, acted = unit["lives"], unit["lives_left"], unit["acted"]
+        tracks = [Track("on the table", len(on_table), unit["count"])]
         tracks += [Track(f"lives left, model {n}" if len(on_table) > 1 else "lives left",
                          left, lives, boxes=True)
                    for n, left in enumerate(on_table, 1) if lives > 1]
-        if unit.get("killed"):
-            tracks.append(Track("killed", int(unit["killed"])))
-        chips = [] if unit.get("status") in (ON_TABLE, IN_POOL) else [str(unit.get("status"))]
-        acted = [str(a) for a in unit.get("acted") or ()]
-        if any(acted):
-            chips.append("acted: " + ", ".join(a or "not yet" for a in acted))
-        cost = f"{unit.get('pts', 0)} pts" + (f" + {unit['xp']} xp" if unit.get("xp") else "")
-        details = " · ".join(p for p in (str(unit.get("category") or ""), cost,
-                                         f"{unit.get('in_pool', 0)} in the pool") if p)
+        tracks += [Track("killed", unit["killed"])] if unit["killed"] else []
+        chips = [] if unit["status"] in (ON_TABLE, IN_POOL) else [unit["status"]]
+        chips += ["acted: " + ", ".join(a or "not yet" for a in acted)] if any(acted) else []
+        details = " · ".join(p for p in (unit["category"], _cost(unit["pts"], unit["xp"]),
+                                         f"{unit['in_pool']} in the pool") if p)
         return Standing(tuple(tracks), tuple(chips), details)
 
 
-def _concessions(state: HammerWarsState) -> list[Event]:
-    """Each side's concession: any time until the game ends (not while goals are scored)."""
-    return [event("concede", s) for s in range(1, len(state.sides) + 1)]
-
-
-def _hit(side: int, unit: int, values: Mapping[str, Value]) -> Event:
-    return Event("hit", side, unit, tuple(sorted(values.items())))
-
-
-def _activation_data(now: Activation | None) -> dict[str, Any] | None:
-    if now is None:
-        return None
-    return {"side": now.side, "unit": now.unit, "model": now.model, "action": now.action,
-            "pulsed": now.pulsed, "chains": now.chains}
-
-
-def _with(units: tuple[UnitState, ...], number: int, unit: UnitState) -> tuple[UnitState, ...]:
-    return (*units[:number - 1], unit, *units[number:])
+def _on_table(side: int, unit: UnitState, model: int, fix: str) -> tuple[Rule, Rule]:
+    """Model `model` of a unit's type must be on the table, counted in deployment order;
+    `fix`: what to do when none is."""
+    count = len(unit.on_table)
+    return ((not count, f"side {side} has no {unit.name} on the table", fix),
+            (not 1 <= model <= count, f"side {side} has {count} {unit.name} on the table, not "
+             f"a model {model}", f"Give model 1 to {count}, counted in the order they were "
+             "deployed."))
 
 
 def _status(unit: UnitState) -> str:
-    if not unit.known:
-        return UNKNOWN
-    if unit.on_table:
-        return ON_TABLE
-    return IN_POOL if unit.in_pool else "none left"
+    return UNKNOWN if not unit.known else ON_TABLE if unit.on_table \
+        else IN_POOL if unit.in_pool else "none left"
 
 
 def _cost(pts: int, xp: int, always_xp: bool = False) -> str:
@@ -787,16 +669,14 @@ def _cost(pts: int, xp: int, always_xp: bool = False) -> str:
 
 
 def _begin_turn(state: HammerWarsState) -> HammerWarsState:
-    """The next side's turn opens with its deployment phase and fresh pts and xp; after the
-    last side's turn, the round waits for round-end."""
+    """The next side's turn opens with its deployment phase and fresh pts and xp (pts left
+    from an earlier phase were already lost at its end); after the last side's turn, the
+    round waits for round-end."""
     active = state.active
-    if active is None:
-        return replace(state, phase=DEPLOYMENT)
-    state = _rested(state)
-    side = state.side(active)
-    # pts left from an earlier phase were already lost at its end
-    side = replace(side, pts=PTS_PER_PHASE, xp=side.xp + XP_PER_PHASE)
-    return replace(state.with_side(active, side), phase=DEPLOYMENT)
+    if active is not None:
+        state = _rested(state).changed(active, pts=PTS_PER_PHASE,
+                                       xp=state.side(active).xp + XP_PER_PHASE)
+    return replace(state, phase=DEPLOYMENT)
 
 
 def _rested(state: HammerWarsState) -> HammerWarsState:
@@ -807,32 +687,32 @@ def _rested(state: HammerWarsState) -> HammerWarsState:
         for s in state.sides))
 
 
-def _after_kill(now: Activation | None, side: int, unit: int, model: int,
-                melee_by: int | None) -> Activation | None:
-    """The activation under way after model `model` of (`side`, `unit`) is killed by `ev`:
-    gone if it was the one acting, renumbered if an earlier model of its type fell, and
-    ready to chain if its melee attack made the kill."""
+def _after_kill(state: HammerWarsState, ev: Event, model: int) -> Activation | None:
+    """The activation under way after model `model` of the unit `ev` hits is killed: gone if
+    it was the one acting, renumbered if an earlier model of its type fell, and ready to
+    chain if the attacker `ev` names made the kill in melee (said, or a 0" range's only
+    way)."""
+    now, side, by = state.current, ev.side or 1, ev.get("by")
     if now is None:
         return None
-    if (now.side, now.unit) == (side, unit):
+    if (now.side, now.unit) == (side, ev.unit or 1):
         if model == now.model:
             return None
         return replace(now, model=now.model - 1) if model < now.model else now
-    if melee_by == now.unit and other(side) == now.side:
-        return replace(now, chain_ready=True)
+    if by == now.unit and other(side) == now.side:
+        how = ev.get("attack") or (MELEE if state.unit(now.side, by).range == 0 else SHOOTING)
+        return replace(now, chain_ready=True) if how == MELEE else now
     return now
 
 
 def _check_morale(state: HammerWarsState) -> HammerWarsState:
     """A side whose morale reached 0 gives its enemy a VP and ends the game at once (both, if
     a round's end takes both to 0)."""
-    fallen = [s for s in range(1, len(state.sides) + 1) if state.side(s).morale <= 0]
+    fallen = [s for s in state.numbers if state.side(s).morale <= 0]
     if not fallen:
         return state
     for s in fallen:
-        enemy = other(s)
-        if state.present(enemy):
-            state = state.with_side(enemy, replace(state.side(enemy),
-                                                   vp=state.side(enemy).vp + ZERO_VP))
+        if state.present(other(s)):
+            state = state.changed(other(s), vp=state.side(other(s)).vp + ZERO_VP)
     names = " and ".join(f"{state.side(s).name}'s" for s in fallen)
     return replace(state, ended=f"{names} morale fell to 0")
