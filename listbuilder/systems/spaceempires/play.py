@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import groupby
 from typing import Any, ClassVar, cast
 
 from listbuilder.engine.match import (
@@ -37,9 +38,11 @@ from listbuilder.engine.match import (
     Standing,
     Track,
     Value,
+    concessions,
     event,
     with_side,
 )
+from listbuilder.engine.play_parts import conceded
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.word_counts import WordCounts, joined, split_words
 from listbuilder.systems.spaceempires.limits import Empire
@@ -50,7 +53,14 @@ from listbuilder.systems.spaceempires.model import (
     PlanetKind,
     SpaceEmpiresCatalog,
 )
-from listbuilder.systems.spaceempires.resolve import GROUND, SPACE, battle, card_bonus, card_key
+from listbuilder.systems.spaceempires.resolve import (
+    GROUND,
+    SPACE,
+    battle,
+    card_bonus,
+    card_key,
+    fighters,
+)
 from listbuilder.systems.spaceempires.resolve import SIDES as SIDE_WORDS
 
 # The seven phases of a Warp Empires game turn, in order (the seed's turn sequence).
@@ -103,40 +113,36 @@ class SideState:
     moves: int = 0  # move cards played this Move Phase (a Decoy Force needs one to cancel)
     income: tuple[tuple[int, int, int], ...] = ()  # (turn, revenue, treasury after it)
 
-    def chit(self, name: str) -> int | None:
-        key = name.strip().casefold()
-        return next((i for i, c in enumerate(self.chits) if c.name.casefold() == key), None)
-
     @property
     def in_play(self) -> int:
         return sum(c.in_play for c in self.chits)
 
     def with_chit(self, i: int, **changes: Any) -> SideState:
-        chits = list(self.chits)
-        chits[i] = replace(chits[i], **changes)
-        return replace(self, chits=tuple(chits))
+        return replace(self, chits=with_side(self.chits, i + 1, replace(self.chits[i],
+                                                                          **changes)))
 
 
 @dataclass(frozen=True)
 class BattleState:
     """A battle: who attacked, where, each side's stack (chit names, as joined), the cards
-    played into it, and once resolved the result and the losses taken so far."""
+    played into it, and once resolved the result and the losses taken so far. The pairs are
+    by side - 1."""
 
     number: int
     turn: int
     where: str
     attacker: int
-    stacks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by side - 1
+    stacks: tuple[tuple[str, ...], ...] = ((), ())
     cards: tuple[tuple[int, str], ...] = ()  # (side, card)
     resolved: bool = False
     winner: int | None = None  # None once resolved: a standoff
     forced: bool = False  # ships against transports only: the ships win, losing nothing
-    force: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))  # by side - 1, cards in
+    force: tuple[Fraction, ...] = (Fraction(0), Fraction(0))  # cards in
     need: int = 0  # units the beaten stack loses
-    lost: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by side - 1, in order
-    lost_force: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))  # as they fought
-    captured: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # Leaders taken
-    suggested: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # resolve.py's picks
+    lost: tuple[tuple[str, ...], ...] = ((), ())  # in order
+    lost_force: tuple[Fraction, ...] = (Fraction(0), Fraction(0))  # as they fought
+    captured: tuple[tuple[str, ...], ...] = ((), ())  # Leaders taken
+    suggested: tuple[tuple[str, ...], ...] = ((), ())  # resolve.py's picks
 
     def left(self, side: int) -> Counter[str]:
         """The side's chits still standing in this battle."""
@@ -195,15 +201,6 @@ class SpaceEmpiresState:
     def with_side(self, n: int, new: SideState) -> SpaceEmpiresState:
         return replace(self, sides=with_side(self.sides, n, new))
 
-    def card(self, name: str) -> int | None:
-        key = name.strip().casefold()
-        return next((i for i, c in enumerate(self.cards) if c.name.casefold() == key), None)
-
-    def planet(self, name: str) -> int | None:
-        key = name.strip().casefold()
-        return next((i for i, p in enumerate(self.planet_kinds)
-                     if p.name.casefold() == key), None)
-
     def revenue(self, n: int) -> int:
         return sum(k.revenue * held for k, held in zip(self.planet_kinds,
                                                        self.side(n).planets, strict=True))
@@ -219,94 +216,47 @@ class SpaceEmpiresState:
         return self.map_planets - sum(self.held(n) for n in range(1, len(self.sides) + 1))
 
 
-# -- start ------------------------------------------------------------------------------------
-
-def _start_side(player_name: str, catalog: SpaceEmpiresCatalog, roster_entries: Sequence[Any],
-                empire: Empire, priced: Sequence[Any], n_cards: int,
-                n_planets: int) -> SideState:
-    faction = empire.faction or ""
-    units: list[Chit] = list(catalog.pile(faction))
-    for p in priced:  # a unit of another faction (an illegal roster) still gets its row
-        if all(u.name != p.unit.name for u in units):
-            units.append(p.unit)
-    draw = empire.draw(catalog)
-    in_play: Counter[str] = Counter(draw.counts() if draw else {})
-    rows: dict[str, int] = {}
-    for p in priced:  # roster entries keep their numbers
-        in_play[p.unit.name] += p.entry.count
-        rows.setdefault(p.unit.name, p.index + 1)
-    next_row = len(roster_entries) + 1
-    for u in units:
-        if in_play[u.name] and u.name not in rows:
-            rows[u.name] = next_row
-            next_row += 1
-    chits = tuple(ChitState(u.name, u.pile, in_play=in_play[u.name], row=rows.get(u.name, 0))
-                  for u in units)
-    planets = tuple(held for _, held in empire.planets)
-    spent = sum(p.cost for p in priced)
-    return SideState(player_name, faction, chits, tuple(units),
-                     planets + (0,) * (n_planets - len(planets)),
-                     max(0, empire.available - spent), (0,) * n_cards,
-                     recruits=(0,) * n_planets)
-
-
-def start_state(match: Match,
-                system: RuleSystem[SpaceEmpiresCatalog, Chit]) -> SpaceEmpiresState:
-    catalogs = [cast(SpaceEmpiresCatalog, p.catalog) for p in match.players]
-    base = catalogs[0]
-    cards = tuple(c for deck in base.decks for c in deck.cards)
-    kinds = base.planets
-    sides = []
-    for player, catalog in zip(match.players, catalogs, strict=True):
-        empire = Empire.of(catalog, player.roster)
-        sides.append(_start_side(player.name, catalog, player.roster.entries, empire,
-                                 system.priced(catalog, player.roster), len(cards),
-                                 len(kinds)))
-    held = sum(sum(s.planets) for s in sides)
-    wanted = match.option("planets", DEFAULT_MAP_PLANETS)
-    if isinstance(wanted, bool) or not isinstance(wanted, int):
-        wanted = DEFAULT_MAP_PLANETS
-    # a map smaller than what the empires hold is read as just big enough to hold them
-    map_planets = max(held, min(wanted, MAX_MAP_PLANETS))
-    return SpaceEmpiresState(tuple(sides), tuple(c.count for c in cards), (0,) * len(cards),
-                             map_planets, cards, kinds, base)
-
-
 # -- helpers ----------------------------------------------------------------------------------
 
-def _who(s: SpaceEmpiresState, side: int) -> str:
-    return s.side(side).name
+def _check(*rules: tuple[bool, str, str]) -> None:
+    """Refused by the first rule broken: (broken, what is wrong, what to do instead)."""
+    for broken, message, fix in rules:
+        if broken:
+            raise Refused(message, fix)
+
+
+def _index(items: Sequence[Any], name: str) -> int | None:
+    """Where the item of that name is (a chit, a card, a planet kind), as players write it."""
+    key = name.strip().casefold()
+    return next((i for i, item in enumerate(items) if item.name.casefold() == key), None)
+
+
+def _found(i: int | None, message: str, fix: str) -> int:
+    if i is None:
+        raise Refused(message, fix)
+    return i
 
 
 def _chit_of(s: SpaceEmpiresState, side: int, name: str) -> int:
-    i = s.side(side).chit(name)
-    if i is None:
-        raise Refused(f"{_who(s, side)}'s pile ({s.side(side).faction}) has no '{name}'",
-                      "Name a unit of that faction's list, as printed.")
-    return i
+    me = s.side(side)
+    return _found(_index(me.chits, name), f"{me.name}'s pile ({me.faction}) has no '{name}'",
+                  "Name a unit of that faction's list, as printed.")
 
 
 def _card_of(s: SpaceEmpiresState, name: str) -> int:
-    i = s.card(name)
-    if i is None:
-        raise Refused(f"the action deck has no card '{name}'",
-                      "Use a card name: " + ", ".join(c.name for c in s.cards) + ".")
-    return i
+    return _found(_index(s.cards, name), f"the action deck has no card '{name}'",
+                  "Use a card name: " + ", ".join(c.name for c in s.cards) + ".")
 
 
 def _planet_of(s: SpaceEmpiresState, name: str) -> int:
-    i = s.planet(name)
-    if i is None:
-        raise Refused(f"there is no planet kind '{name}'",
-                      "Use " + ", ".join(p.name for p in s.planet_kinds) + ".")
-    return i
+    return _found(_index(s.planet_kinds, name), f"there is no planet kind '{name}'",
+                  "Use " + ", ".join(p.name for p in s.planet_kinds) + ".")
 
 
 def _need_phase(s: SpaceEmpiresState, *phases: int, what: str) -> None:
-    if s.phase not in phases:
-        names = " or ".join(f"the {PHASES[p]} Phase" for p in phases)
-        raise Refused(f"{what} only in {names}; it is the {PHASES[s.phase]} Phase",
-                      "Wait for that phase (next-phase moves the game on).")
+    names = " or ".join(f"the {PHASES[p]} Phase" for p in phases)
+    _check((s.phase not in phases, f"{what} only in {names}; it is the {PHASES[s.phase]} Phase",
+            "Wait for that phase (next-phase moves the game on)."))
 
 
 def _hand_size(side: SideState) -> int:
@@ -320,28 +270,61 @@ def _can_draw(s: SpaceEmpiresState) -> bool:
 def _room(s: SpaceEmpiresState, me: SideState) -> int:
     """How many cards the side may draw now by the phase's rule: what is left of the Draw
     Phase's 5, or, just after a battle, what fills the hand to 7. Refused when none."""
-    k = s.rules
-    if s.phase == DRAW:
-        if me.drawn >= k.hand_draw:
-            raise Refused(f"{me.name} has drawn the {k.hand_draw} cards of this Draw Phase",
-                          f"Discard down to {k.hand_max} if need be, then go to the "
-                          f"next phase.")
-        return k.hand_draw - me.drawn
-    if s.phase == BATTLE:
-        # after a battle both sides fill their hands back up to the most they may hold
-        if s.battle is not None:
-            raise Refused(f"battle {s.battle.number} is being fought",
-                          "Finish it; then both sides fill their hands.")
-        if _hand_size(me) >= k.hand_max:
-            raise Refused(f"{me.name} already holds {_hand_size(me)} cards",
-                          f"Fill a hand to {k.hand_max} only.")
-        if not s.refill:
-            raise Refused(f"cards are drawn in the Battle Phase only to fill the hands to "
-                          f"{k.hand_max} just after a battle",
-                          "Draw at the next Draw Phase.")
-        return k.hand_max - _hand_size(me)
+    k, held = s.rules, _hand_size(me)
     _need_phase(s, DRAW, BATTLE, what="cards are drawn")
-    return 0
+    if s.phase == DRAW:
+        _check((me.drawn >= k.hand_draw,
+                f"{me.name} has drawn the {k.hand_draw} cards of this Draw Phase",
+                f"Discard down to {k.hand_max} if need be, then go to the next phase."))
+        return k.hand_draw - me.drawn
+    # after a battle both sides fill their hands back up to the most they may hold
+    _check((s.battle is not None, f"battle {len(s.battles) + 1} is being fought",
+            "Finish it; then both sides fill their hands."),
+           (held >= k.hand_max, f"{me.name} already holds {held} cards",
+            f"Fill a hand to {k.hand_max} only."),
+           (not s.refill, f"cards are drawn in the Battle Phase only to fill the hands to "
+                          f"{k.hand_max} just after a battle", "Draw at the next Draw Phase."))
+    return k.hand_max - held
+
+
+def _duties(s: SpaceEmpiresState) -> Iterable[tuple[int | None, str, str, str]]:
+    """What the phase asks for before the next, first things first: (the side it falls to,
+    the tracker's words for it, why the next phase is refused meanwhile, and the fix)."""
+    k = s.rules
+    for n in range(1, len(s.sides) + 1):
+        me = s.side(n)
+        left, held, excess = k.hand_draw - me.drawn, _hand_size(me), me.in_play - s.upkeep(n)
+        if s.phase == DRAW and left > 0 and _can_draw(s):
+            yield (n, f"draw {left} more card{'s' if left > 1 else ''}",
+                   f"{me.name} has drawn {me.drawn} of the {k.hand_draw} cards of the Draw "
+                   f"Phase", f"Draw {left} more: pick them, then Draw.")
+        if s.phase == DRAW and held > k.hand_max:
+            yield (n, f"discard down to {k.hand_max} cards",
+                   f"{me.name} holds {held} cards, more than {k.hand_max}",
+                   f"Discard {held - k.hand_max}.")
+        # after a battle both sides fill their hands to the most they may hold, before the
+        # next battle or phase (`refill` holds only while a hand is short and cards are left;
+        # no battle is open meanwhile)
+        if s.phase == BATTLE and s.refill and held < k.hand_max:
+            yield (n, f"fill the hand to {k.hand_max} cards after the battle",
+                   f"after a battle both sides fill their hands to {k.hand_max}; {me.name} "
+                   f"holds {held}", f"Draw {k.hand_max - held}: pick them, then Draw.")
+        if s.phase == UPKEEP and excess > 0:
+            yield (n, f"disband {excess} unit{'s' if excess > 1 else ''} (upkeep)",
+                   f"{me.name} has {me.in_play} units; upkeep keeps "
+                   f"{k.upkeep_units_per_revenue} x {s.revenue(n)} revenue = {s.upkeep(n)}",
+                   f"Disband {excess}.")
+    b = s.battle
+    if s.phase == BATTLE and b is not None:
+        yield (None, f"fight battle {b.number} to its end", f"battle {b.number} is not over",
+               f"Apply its losses (lose): the beaten stack loses {b.need}, then the winner "
+               f"gives up Force {_num(b.owed)} or more." if b.resolved
+               else "Add the units, play any cards, then resolve it.")
+
+
+def _duties_done(s: SpaceEmpiresState) -> None:
+    for _, _, message, fix in _duties(s):
+        raise Refused(message, fix)
 
 
 def _n_cards(n: int) -> str:
@@ -354,22 +337,6 @@ def _card_list(s: SpaceEmpiresState, pile: Sequence[int]) -> str:
                      for c, n in zip(s.cards, pile, strict=True) if n) or "none"
 
 
-def _draw_event(s: SpaceEmpiresState, side: int, picks: Sequence[int]) -> Event:
-    """A draw-cards event for `picks` (card indexes, a card as often as drawn)."""
-    return event("draw-cards", side,
-                 cards=joined((s.cards[i].name, n) for i, n in Counter(picks).items()))
-
-
-def _fought(chit: Chit, where: str, attacker: bool, c: Constants) -> Fraction:
-    """The Force a chit fights with: ground units ride transports in space, and the invader's
-    ships bombard a planet at half their Force."""
-    if where == SPACE:
-        return Fraction(chit.force) if chit.is_space else Fraction(c.transport_force_in_space)
-    if chit.is_space:
-        return Fraction(chit.force, c.bombard_force_divisor) if attacker else Fraction(0)
-    return Fraction(chit.force)
-
-
 def _last_rank(chit: Chit, where: str) -> bool:
     """Lost only after the rest of its stack: transports in space, bombarding ships."""
     return chit.is_space == (where == GROUND)
@@ -380,7 +347,7 @@ def _num(x: Fraction) -> int | float:
 
 
 def _unit_of(side: SideState, name: str) -> Chit:
-    i = side.chit(name)
+    i = _index(side.chits, name)
     assert i is not None
     return side.units[i]
 
@@ -399,8 +366,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         "draw-cards": Kind("Draw cards", unit=False, values={"cards": str},
                            words={"cards": "({})"}, asks={"cards": "Cards drawn"},
                            counts=WordCounts("cards", "Draw the cards picked", "Draw {} card",
-                                             "Draw {} cards")),
-        "discard": Kind("Discard a card", unit=False, values={"card": str}),
+                                             "Draw {} cards"), handler="_draw"),
+        "discard": Kind("Discard a card", unit=False, values={"card": str}, handler="_play"),
         "play": Kind("Play a card", unit=False, values={"card": str}),
         "battle": Kind("Attack: open a battle", unit=False, values={"where": str},
                        words={"where": {"space": "in space", "ground": "on the ground"}}),
@@ -421,283 +388,251 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
     }
 
     def start(self, match: Match) -> SpaceEmpiresState:
-        return start_state(match, self.system)
+        base = cast(SpaceEmpiresCatalog, match.players[0].catalog)
+        cards = tuple(c for deck in base.decks for c in deck.cards)
+        sides = []
+        for player in match.players:
+            catalog = cast(SpaceEmpiresCatalog, player.catalog)
+            empire = Empire.of(catalog, player.roster)
+            priced = self.system.priced(catalog, player.roster)
+            units: list[Chit] = list(catalog.pile(empire.faction or ""))
+            # a unit of another faction (an illegal roster) still gets its row
+            units += {p.unit.name: p.unit for p in priced
+                      if all(u.name != p.unit.name for u in units)}.values()
+            draw = empire.draw(catalog)
+            in_play: Counter[str] = Counter(draw.counts() if draw else {})
+            rows: dict[str, int] = {}
+            for p in priced:  # roster entries keep their numbers
+                in_play[p.unit.name] += p.entry.count
+                rows.setdefault(p.unit.name, p.index + 1)
+            new = [u.name for u in units if in_play[u.name] and u.name not in rows]
+            rows.update((name, len(player.roster.entries) + 1 + j) for j, name in enumerate(new))
+            planets = tuple(held for _, held in empire.planets)
+            sides.append(SideState(
+                player.name, empire.faction or "",
+                tuple(ChitState(u.name, u.pile, in_play=in_play[u.name], row=rows.get(u.name, 0))
+                      for u in units), tuple(units),
+                planets + (0,) * (len(base.planets) - len(planets)),
+                max(0, empire.available - sum(p.cost for p in priced)), (0,) * len(cards),
+                recruits=(0,) * len(base.planets)))
+        wanted = match.option("planets", DEFAULT_MAP_PLANETS)
+        if isinstance(wanted, bool) or not isinstance(wanted, int):
+            wanted = DEFAULT_MAP_PLANETS
+        # a map smaller than what the empires hold is read as just big enough to hold them
+        map_planets = max(sum(sum(s.planets) for s in sides), min(wanted, MAX_MAP_PLANETS))
+        return SpaceEmpiresState(tuple(sides), tuple(c.count for c in cards), (0,) * len(cards),
+                                 map_planets, cards, base.planets, base)
 
     def _concede(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         """A side gives up, in any phase, a battle open or not: the game is over at once."""
         return replace(s, conceded=ev.side or 1)
 
+    def settle(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
+        """A resolved battle whose losses are all paid (a standoff's at once) is over; then
+        hands fill back up to 7 until each is full or the cards run out: a card played after
+        that (a Recon between battles) is not drawn back."""
+        b = s.battle
+        if b is not None and b.resolved and b.loser_done() and b.winner_done():
+            s = replace(s, battle=None, battles=(*s.battles, b), refill=True)
+        return replace(s, refill=s.refill and _can_draw(s) and any(
+            _hand_size(side) < s.rules.hand_max for side in s.sides))
+
     # -- cards --------------------------------------------------------------------------------
     def _draw(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        """One card named (the old one-card draw: match files written before `draw-cards`
-        replay as they did)."""
-        side, me = ev.side or 1, s.side(ev.side or 1)
-        _room(s, me)
-        i = _card_of(s, ev.get("card"))
-        deck, discard, reshuffles = s.deck, s.discard, s.reshuffles
-        if not sum(deck):  # the deck ran out: the discards are shuffled into a new one
-            deck, discard, reshuffles = discard, (0,) * len(discard), reshuffles + 1
-        if not deck[i]:
-            left = sum(deck)
-            raise Refused(f"no {s.cards[i].name} is left in the deck"
-                          + ("" if left else " (and no discards to shuffle)"),
-                          "Name the card drawn: "
-                          + ", ".join(c.name for c, n in zip(s.cards, deck, strict=True) if n)
-                          + "." if left else "Play on without drawing.")
-        deck = _bump(deck, i, -1)
-        me = replace(me, hand=_bump(me.hand, i, 1), drawn=me.drawn + (s.phase == DRAW))
-        s = replace(s.with_side(side, me), deck=deck, discard=discard, reshuffles=reshuffles)
-        return replace(s, refill=_refilling(s)) if s.phase == BATTLE else s
-
-    def _draw_cards(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        """Several cards in one event, as the player picks them from what they drew: the
+        """Cards drawn, as the player picks them from what they drew (`draw`: one card named,
+        as match files written before `draw-cards` have it, which replay as they did): the
         deck's cards first; once it is empty, the discards shuffled into a new deck."""
         side, me = ev.side or 1, s.side(ev.side or 1)
-        k = s.rules
         room = _room(s, me)
-        names = split_words(str(ev.get("cards")))
-        if not names:
-            raise Refused("no card is picked", "Pick the cards drawn, then draw them.")
+        names = [ev.get("card")] if ev.kind == "draw" else split_words(str(ev.get("cards")))
+        _check((not names, "no card is picked", "Pick the cards drawn, then draw them."))
         wanted: Counter[int] = Counter(_card_of(s, name) for name in names)
-        total = len(names)
-        if total > room:
-            why = "this Draw Phase" if s.phase == DRAW else f"to fill the hand to {k.hand_max}"
-            raise Refused(f"{me.name} may draw {room} more card{'s' if room > 1 else ''} "
-                          f"{why}, not {total}",
-                          f"Pick {room} or fewer.")
-        pool = sum(s.deck) + sum(s.discard)
-        if total > pool:
-            raise Refused(f"only {_n_cards(pool)} {'is' if pool == 1 else 'are'} left to draw, "
-                          f"deck and discards together, not {total}",
-                          f"Pick those {pool}." if pool else "Play on without drawing.")
+        total, pool = len(names), sum(s.deck) + sum(s.discard)
+        why = "this Draw Phase" if s.phase == DRAW else f"to fill the hand to {s.rules.hand_max}"
+        _check((total > room, f"{me.name} may draw {room} more card{'s' if room > 1 else ''} "
+                              f"{why}, not {total}",
+                f"Pick {room} or fewer."),
+               (total > pool, f"only {_n_cards(pool)} {'is' if pool == 1 else 'are'} left to "
+                              f"draw, deck and discards together, not {total}",
+                f"Pick those {pool}." if pool else "Play on without drawing."))
         deck, discard, reshuffles = s.deck, s.discard, s.reshuffles
-        from_deck = Counter({i: min(n, deck[i]) for i, n in wanted.items()})
-        rest = wanted - from_deck
-        if rest and from_deck.total() < sum(deck):
+        rest = wanted - Counter({i: min(n, deck[i]) for i, n in wanted.items()})
+        if rest and total - rest.total() < sum(deck):
             # cards from the discards only once every card of the deck is drawn
             i = next(iter(rest))
             name = s.cards[i].name
-            if total > sum(deck):
-                raise Refused(f"the deck holds only {_n_cards(sum(deck))} "
-                              f"({_card_list(s, deck)}), all drawn before the discards are "
-                              f"shuffled into a new deck", "Pick every card the deck holds, "
-                                                           "then the rest from the discards.")
-            if deck[i]:
-                raise Refused(f"the deck holds {deck[i]} {name}, not {wanted[i]}",
-                              f"Pick {deck[i]} {name} or fewer.")
+            _check((total > sum(deck), f"the deck holds only {_n_cards(sum(deck))} "
+                                       f"({_card_list(s, deck)}), all drawn before the discards "
+                                       f"are shuffled into a new deck",
+                    "Pick every card the deck holds, then the rest from the discards."),
+                   (deck[i] > 0, f"the deck holds {deck[i]} {name}, not {wanted[i]}",
+                    f"Pick {deck[i]} {name} or fewer."))
             raise Refused(f"no {name} is left in the deck",
                           f"Pick the cards drawn from those left: {_card_list(s, deck)}.")
-        if rest:
-            # the deck is drawn to its last card: the discards become the new deck
+        if rest:  # the deck is drawn to its last card: the discards become the new deck
             deck, discard, reshuffles = discard, (0,) * len(discard), reshuffles + 1
-            for i, n in rest.items():
-                if deck[i] < n:
-                    name = s.cards[i].name
-                    raise Refused(f"the deck runs out, and the discards shuffled into a new one "
-                                  f"hold {deck[i] or 'no'} {name}" + (f", not {n}" if deck[i]
-                                                                      else ""),
-                                  f"Pick the rest from: {_card_list(s, deck)}.")
-            taken = rest
-        else:
-            taken = wanted
-        hand = me.hand
-        for i, n in wanted.items():
-            hand = _bump(hand, i, n)
-        for i, n in taken.items():
-            deck = _bump(deck, i, -n)
-        me = replace(me, hand=hand, drawn=me.drawn + total * (s.phase == DRAW))
-        s = replace(s.with_side(side, me), deck=deck, discard=discard, reshuffles=reshuffles)
-        return replace(s, refill=_refilling(s)) if s.phase == BATTLE else s
-
-    def _discard(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        side, me = ev.side or 1, s.side(ev.side or 1)
-        i = _card_of(s, ev.get("card"))
-        over = _hand_size(me) > s.rules.hand_max
-        # cards you don't want go at the start of your Draw Phase; past that, only a hand
-        # over the limit is cut
-        if not over and not (s.phase == DRAW and me.drawn == 0):
-            raise Refused(f"{me.name} may discard only before drawing in the Draw Phase, or a "
-                          f"hand over {s.rules.hand_max} cards",
-                          "Keep the card, or discard it at the next Draw Phase.")
-        if not me.hand[i]:
-            raise Refused(f"{me.name} holds no {s.cards[i].name}", _hand_fix(s, me))
-        me = replace(me, hand=_bump(me.hand, i, -1))
-        return replace(s.with_side(side, me), discard=_bump(s.discard, i, 1))
+            _check(*((deck[i] < n, f"the deck runs out, and the discards shuffled into a new "
+                                   f"one hold {deck[i] or 'no'} {s.cards[i].name}"
+                                   + (f", not {n}" if deck[i] else ""),
+                      f"Pick the rest from: {_card_list(s, deck)}.") for i, n in rest.items()))
+        me = replace(me, hand=_plus(me.hand, wanted),
+                     drawn=me.drawn + total * (s.phase == DRAW))
+        return replace(s.with_side(side, me), deck=_plus(deck, rest or wanted, -1),
+                       discard=discard, reshuffles=reshuffles)
 
     def _play(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
+        """A card from the hand to the discards: played for what it does, or discarded."""
         side, me = ev.side or 1, s.side(ev.side or 1)
         i = _card_of(s, ev.get("card"))
-        card = s.cards[i]
-        if not me.hand[i]:
-            raise Refused(f"{me.name} holds no {card.name}", _hand_fix(s, me))
-        if card.kind == MOVE_CARD:
+        card, k = s.cards[i], s.rules
+        # cards you don't want go at the start of your Draw Phase; past that, only a hand
+        # over the limit is cut
+        _check((ev.kind == "discard" and _hand_size(me) <= k.hand_max
+                and not (s.phase == DRAW and me.drawn == 0),
+                f"{me.name} may discard only before drawing in the Draw Phase, or a hand over "
+                f"{k.hand_max} cards", "Keep the card, or discard it at the next Draw Phase."),
+               (not me.hand[i], f"{me.name} holds no {card.name}", _hand_fix(s, me)))
+        effect = card.kind if ev.kind == "play" else "discard"
+        if effect in (MOVE_CARD, CANCEL_CARD):
             _need_phase(s, MOVE, what=f"{card.name} is played")
+        if effect == MOVE_CARD:
             me = replace(me, moves=me.moves + 1)
-        elif card.kind == CANCEL_CARD:
-            _need_phase(s, MOVE, what=f"{card.name} is played")
-            if len(s.sides) > 1 and not s.side(3 - side).moves:
-                raise Refused(f"{card.name} cancels an enemy move, and "
-                              f"{_who(s, 3 - side)} has played no move card this phase",
-                              "Play it when the other side moves a stack.")
-        elif card.kind == FORCE_CARD:
-            s = self._force_card(s, side, card)
-        elif card.kind == UPGRADE_CARD:
-            me = _upgrade(s, me, card)
+        elif effect == CANCEL_CARD:
+            _check((len(s.sides) > 1 and not s.side(3 - side).moves,
+                    f"{card.name} cancels an enemy move, and {s.side(3 - side).name} has "
+                    f"played no move card this phase",
+                    "Play it when the other side moves a stack."))
+        elif effect == FORCE_CARD:
+            b = s.battle
+            if b is None or b.resolved:
+                raise Refused(f"{card.name} adds Force in a battle, and no battle is being "
+                              f"fought", "Play it after a battle opens and before it is resolved.")
+            stack = [_unit_of(me, n) for n in b.stacks[side - 1]]
+            _check((not stack, f"{me.name} has no units in this battle",
+                    "Add units to the battle first (join)."),
+                   (not card_bonus(card, stack, b.where),
+                    f"none of {me.name}'s units in this {b.where} battle can take {card.name}'s "
+                    f"bonus ({card.text})", "Keep it for a battle where it helps."))
+            s = replace(s, battle=replace(b, cards=(*b.cards, (side, card.name))))
+        elif effect == UPGRADE_CARD:
+            src = _index(s.planet_kinds, card.upgrade_from or "")
+            dst = _index(s.planet_kinds, card.upgrade_to or "")
+            cost = card.cost or 0
+            if src is not None and dst is not None:
+                _check((not me.planets[src], f"{card.name} upgrades a {s.planet_kinds[src].name} "
+                        f"world, and {me.name} holds none", "Keep the card until you hold one."),
+                       (me.treasury < cost, f"{card.name} costs {cost} and {me.name} has "
+                                            f"{me.treasury}", "Save up and play it later."))
+                me = replace(me, planets=_plus(me.planets, {src: -1, dst: 1}),
+                             treasury=me.treasury - cost, spent=me.spent + cost)
         # a look card (Recon, Intelligence) may be played at any time: it changes nothing kept
-        me = replace(me, hand=_bump(me.hand, i, -1))
-        return replace(s.with_side(side, me), discard=_bump(s.discard, i, 1))
-
-    def _force_card(self, s: SpaceEmpiresState, side: int, card: ActionCard
-                    ) -> SpaceEmpiresState:
-        b = s.battle
-        if b is None or b.resolved:
-            raise Refused(f"{card.name} adds Force in a battle, and no battle is being fought",
-                          "Play it after a battle opens and before it is resolved.")
-        stack = [_unit_of(s.side(side), n) for n in b.stacks[side - 1]]
-        if not stack:
-            raise Refused(f"{_who(s, side)} has no units in this battle",
-                          "Add units to the battle first (join).")
-        if not card_bonus(card, stack, b.where):
-            raise Refused(f"none of {_who(s, side)}'s units in this {b.where} battle can take "
-                          f"{card.name}'s bonus ({card.text})",
-                          "Keep it for a battle where it helps.")
-        return replace(s, battle=replace(b, cards=(*b.cards, (side, card.name))))
+        me = replace(me, hand=_plus(me.hand, {i: -1}))
+        return replace(s.with_side(side, me), discard=_plus(s.discard, {i: 1}))
 
     # -- battles ------------------------------------------------------------------------------
     def _battle(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         side = ev.side or 1
-        _need_phase(s, BATTLE, what="battles are fought")
-        if len(s.sides) < 2:
-            raise Refused("a battle needs two players in the match",
-                          "Keep a solo game's battles on paper.")
         where = str(ev.get("where")).strip().casefold()
-        if where not in WHERE:
-            raise Refused(f"a battle is fought in space or on the ground, not '{where}'",
-                          "Write where: space or where: ground.")
-        if s.battle is not None:
-            raise Refused(f"battle {s.battle.number} is not over", _battle_fix(s.battle))
-        if where == SPACE and s.ground_fought:
-            raise Refused("space battles come before ground battles, and a ground battle has "
-                          "been fought this phase", "Fight space battles first next turn.")
-        _hands_full(s)
+        _need_phase(s, BATTLE, what="battles are fought")
+        _check((len(s.sides) < 2, "a battle needs two players in the match",
+                "Keep a solo game's battles on paper."),
+               (where not in WHERE, f"a battle is fought in space or on the ground, not "
+                                    f"'{where}'", "Write where: space or where: ground."))
+        _duties_done(s)  # no battle open, and the hands filled after the last one
+        _check((where == SPACE and s.ground_fought, "space battles come before ground battles, "
+                "and a ground battle has been fought this phase",
+                "Fight space battles first next turn."))
         for n in (side, 3 - side):
             # the defender fights a ground battle with ground units; ships bombard for the
             # invader only
             able = [u for u, c in zip(s.side(n).units, s.side(n).chits, strict=True)
                     if c.in_play and (where == SPACE or n == side or not u.is_space)]
-            if not able:
-                raise Refused(f"{_who(s, n)} has no units in play that fight in a {where} "
-                              f"battle", "Fight another battle, or go to the next phase.")
-        number = len(s.battles) + 1
-        return replace(s, battle=BattleState(number, s.turn, where, side),
+            _check((not able, f"{s.side(n).name} has no units in play that fight in a {where} "
+                              f"battle", "Fight another battle, or go to the next phase."))
+        return replace(s, battle=BattleState(len(s.battles) + 1, s.turn, where, side),
                        ground_fought=s.ground_fought or where == GROUND)
 
     def _join(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        side, me = ev.side or 1, s.side(ev.side or 1)
-        b = s.battle
+        side, me, b = ev.side or 1, s.side(ev.side or 1), s.battle
         if b is None or b.resolved:
             raise Refused("no battle is waiting for units", "Open a battle first (battle).")
         i = _chit_of(s, side, ev.get("chit"))
-        name, unit = me.chits[i].name, me.units[i]
-        count = ev.get("count", 1)
-        if count < 1:
-            raise Refused(f"count is {count}", "Add at least 1 chit.")
+        name, count = me.chits[i].name, ev.get("count", 1)
         free = me.chits[i].in_play - b.stacks[side - 1].count(name)
-        if count > free:
-            raise Refused(f"{me.name} has {free} {name} in play and not yet in this battle",
-                          f"Add {free} or fewer." if free else "Add a unit it has in play.")
-        if b.where == GROUND and unit.is_space and side != b.attacker:
-            raise Refused(f"{name} is a ship: a defender's ships fight in space, not in the "
-                          f"ground battle", "Fight the space battle for this planet first.")
-        stacks = list(b.stacks)
-        stacks[side - 1] = (*stacks[side - 1], *(name,) * count)
-        return replace(s, battle=replace(b, stacks=(stacks[0], stacks[1])))
+        _check((count < 1, f"count is {count}", "Add at least 1 chit."),
+               (count > free, f"{me.name} has {free} {name} in play and not yet in this battle",
+                f"Add {free} or fewer." if free else "Add a unit it has in play."),
+               (b.where == GROUND and me.units[i].is_space and side != b.attacker,
+                f"{name} is a ship: a defender's ships fight in space, not in the ground battle",
+                "Fight the space battle for this planet first."))
+        stack = (*b.stacks[side - 1], *(name,) * count)
+        return replace(s, battle=replace(b, stacks=with_side(b.stacks, side, stack)))
 
     def _resolve(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         b = s.battle
         if b is None or b.resolved:
             raise Refused("no battle is waiting to be resolved", "Open a battle and add units.")
-        att, dfd = b.attacker, 3 - b.attacker
-        stacks = ([_unit_of(s.side(att), n) for n in b.stacks[att - 1]],
-                  [_unit_of(s.side(dfd), n) for n in b.stacks[dfd - 1]])
-        for n, stack in zip((att, dfd), stacks, strict=True):
-            if not stack:
-                raise Refused(f"{_who(s, n)} has no units in this battle",
-                              "Add each side's units first (join).")
-        fought = battle(s.catalog, stacks, b.where, True)
-        bonus = [0, 0]
-        for n, name in b.cards:
-            card = s.cards[_card_of(s, name)]
-            who = 0 if n == att else 1
-            bonus[who] += card_bonus(card, stacks[who], b.where)
-        totals = (fought.force[0] + bonus[0], fought.force[1] + bonus[1])
+        order = (b.attacker, 3 - b.attacker)  # resolve.py's: the attacker's stack first
+        by_side = slice(None, None, 1 if b.attacker == 1 else -1)  # from that order to sides'
+        stacks = [[_unit_of(s.side(n), name) for name in b.stacks[n - 1]] for n in order]
+        _check(*((not stack, f"{s.side(n).name} has no units in this battle",
+                  "Add each side's units first (join).")
+                 for n, stack in zip(order, stacks, strict=True)))
+        fought = battle(s.catalog, (stacks[0], stacks[1]), b.where, True)
+        totals = [force + sum(card_bonus(s.cards[_card_of(s, name)], stack, b.where)
+                              for who, name in b.cards if who == n)
+                  for n, force, stack in zip(order, fought.force, stacks, strict=True)]
         if fought.forced_winner is not None:
-            winner: int | None = att if fought.forced_winner == 0 else dfd
+            winner: int | None = order[fought.forced_winner]
         elif totals[0] == totals[1]:
             winner = None  # a standoff: nobody retreats, nobody is lost
         else:
-            winner = att if totals[0] > totals[1] else dfd
-        force = (totals[0], totals[1]) if att == 1 else (totals[1], totals[0])
+            winner = order[0] if totals[0] > totals[1] else order[1]
         b = replace(b, resolved=True, winner=winner, forced=fought.forced_winner is not None,
-                    force=force)
+                    force=tuple(totals[by_side]))
         if winner is None:
-            return _close(s, b)
-        pair = fought.losses_if_won[0 if winner == att else 1]  # (attacker's, defender's)
-        by_side = (pair[0], pair[1]) if att == 1 else (pair[1], pair[0])
+            return replace(s, battle=b)
         loser = 3 - winner
-        b = replace(b, need=len(by_side[loser - 1]),
-                    suggested=(tuple(f.chit.name for f in by_side[0]),
-                               tuple(f.chit.name for f in by_side[1])))
-        s = replace(s, battle=b)
+        losses = list(fought.losses_if_won[order.index(winner)])[by_side]
+        s = replace(s, battle=replace(b, need=len(losses[loser - 1]), suggested=tuple(
+            tuple(f.chit.name for f in side) for side in losses)))
         # fortifications of a beaten stack fall at once
         for name in b.stacks[loser - 1]:
             if _unit_of(s.side(loser), name).fortification:
-                s = _lose(s, loser, name)
-        if ev.get("apply", False):
+                s = _lost(s, loser, name)
+        for n in (loser, winner) if ev.get("apply", False) else ():
             assert s.battle is not None
-            for name in s.battle.suggested[loser - 1][len(s.battle.lost[loser - 1]):]:
-                s = _lose(s, loser, name)
-            assert s.battle is not None
-            for name in s.battle.suggested[winner - 1]:
-                s = _lose(s, winner, name)
-        return _close_if_paid(s)
+            for name in s.battle.suggested[n - 1][len(s.battle.lost[n - 1]):]:
+                s = _lost(s, n, name)
+        return s
 
     def _lose(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        side = ev.side or 1
-        b = s.battle
+        side, me, b = ev.side or 1, s.side(ev.side or 1), s.battle
         if b is None or not b.resolved:
             raise Refused("units are lost once a battle is resolved",
                           "Resolve the battle first." if b else "Open a battle first.")
         i = _chit_of(s, side, ev.get("chit"))
-        me = s.side(side)
-        name = me.chits[i].name
-        left = b.left(side)
-        if not left[name]:
-            raise Refused(f"{me.name} has no {name} left in this battle",
-                          "Name one of: " + ", ".join(sorted(left)) + "." if left
-                          else "Its stack is gone.")
-        if side == b.loser:
-            if b.loser_done():
-                raise Refused(f"{me.name}'s beaten stack has lost its {b.need} units",
-                              "Now the winner gives up its share.")
-        else:
-            if not b.loser_done():
-                raise Refused(f"the beaten stack loses its {b.need} units first",
-                              f"Name the units {_who(s, 3 - side)} loses.")
-            if b.winner_done():
-                raise Refused(f"{me.name} has given up units worth "
-                              f"{_num(b.lost_force[side - 1])} Force, no less than half the "
-                              f"{_num(b.lost_force[3 - side - 1])} its enemy lost",
-                              "The battle is over.")
+        name, left = me.chits[i].name, b.left(side)
         # casualty order: ships before transports in space, bombarding ships last
-        if _last_rank(me.units[i], b.where) and any(
-                not _last_rank(_unit_of(me, n), b.where) for n in left):
-            first = "its ships" if b.where == SPACE else "its ground units"
-            raise Refused(f"{name} is lost only after {first} in this {b.where} battle",
-                          "Name one of: " + ", ".join(sorted(
-                              n for n in left if not _last_rank(_unit_of(me, n), b.where)))
-                          + ".")
-        return _close_if_paid(_lose(s, side, name))
+        first = sorted(n for n in left if not _last_rank(_unit_of(me, n), b.where))
+        _check((not left[name], f"{me.name} has no {name} left in this battle",
+                "Name one of: " + ", ".join(sorted(left)) + "." if left
+                else "Its stack is gone."),
+               (side == b.loser and b.loser_done(),
+                f"{me.name}'s beaten stack has lost its {b.need} units",
+                "Now the winner gives up its share."),
+               (side != b.loser and not b.loser_done(),
+                f"the beaten stack loses its {b.need} units first",
+                f"Name the units {s.side(3 - side).name} loses."),
+               (side != b.loser and b.winner_done(),
+                f"{me.name} has given up units worth {_num(b.lost_force[side - 1])} Force, no "
+                f"less than half the {_num(b.lost_force[2 - side])} its enemy lost",
+                "The battle is over."),
+               (_last_rank(me.units[i], b.where) and bool(first),
+                f"{name} is lost only after "
+                f"{'its ships' if b.where == SPACE else 'its ground units'} in this {b.where} "
+                f"battle", "Name one of: " + ", ".join(first) + "."))
+        return _lost(s, side, name)
 
     # -- the economy --------------------------------------------------------------------------
     def _recruit(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
@@ -706,46 +641,41 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         i = _chit_of(s, side, ev.get("chit"))
         p = _planet_of(s, ev.get("planet"))
         chit, unit, kind = me.chits[i], me.units[i], s.planet_kinds[p]
-        if not me.planets[p]:
-            raise Refused(f"{me.name} holds no {kind.name} planet",
-                          "Recruit at a planet you control.")
-        room = kind.recruit_limit * me.planets[p] - me.recruits[p]
-        if room <= 0:
-            raise Refused(f"{me.name}'s {kind.name} planets ({me.planets[p]}) recruit "
-                          f"{kind.recruit_limit * me.planets[p]} a turn, all taken",
-                          "Recruit at another planet, or next turn.")
-        if unit.is_space and not kind.recruits_space:
-            raise Refused(f"{chit.name} is a space unit, and a {kind.name} planet recruits "
-                          f"ground units only", "Recruit it at a Rich world or a Homeworld.")
-        if not chit.in_pile:
-            raise Refused(f"no {chit.name} is left in {me.name}'s pile",
-                          "Recruit a unit the pile still holds.")
-        if unit.cost > me.treasury:
-            raise Refused(f"{chit.name} costs {unit.cost} and {me.name} has {me.treasury} "
-                          f"to spend", "Recruit something cheaper, or save for next turn.")
+        limit = kind.recruit_limit * me.planets[p]
+        _check((not me.planets[p], f"{me.name} holds no {kind.name} planet",
+                "Recruit at a planet you control."),
+               (limit - me.recruits[p] <= 0, f"{me.name}'s {kind.name} planets "
+                f"({me.planets[p]}) recruit {limit} a turn, all taken",
+                "Recruit at another planet, or next turn."),
+               (unit.is_space and not kind.recruits_space, f"{chit.name} is a space unit, and "
+                f"a {kind.name} planet recruits ground units only",
+                "Recruit it at a Rich world or a Homeworld."),
+               (not chit.in_pile, f"no {chit.name} is left in {me.name}'s pile",
+                "Recruit a unit the pile still holds."),
+               (unit.cost > me.treasury,
+                f"{chit.name} costs {unit.cost} and {me.name} has {me.treasury} to spend",
+                "Recruit something cheaper, or save for next turn."))
         row = chit.row or (1 + max((c.row for c in me.chits), default=0))
         me = me.with_chit(i, in_play=chit.in_play + 1, recruited=chit.recruited + 1, row=row)
-        me = replace(me, treasury=me.treasury - unit.cost, spent=me.spent + unit.cost,
-                     recruits=_bump(me.recruits, p, 1))
-        return s.with_side(side, me)
+        return s.with_side(side, replace(me, treasury=me.treasury - unit.cost,
+                                         spent=me.spent + unit.cost,
+                                         recruits=_plus(me.recruits, {p: 1})))
 
     def _disband(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
         side, me = ev.side or 1, s.side(ev.side or 1)
         _need_phase(s, UPKEEP, what="units are disbanded")
         i = _chit_of(s, side, ev.get("chit"))
-        chit = me.chits[i]
-        count = ev.get("count", 1)
+        chit, count = me.chits[i], ev.get("count", 1)
         excess = me.in_play - s.upkeep(side)
-        if excess <= 0:
-            raise Refused(f"{me.name}'s {me.in_play} units are all kept: upkeep keeps "
-                          f"{s.rules.upkeep_units_per_revenue} x {s.revenue(side)} revenue = "
-                          f"{s.upkeep(side)}", "Keep them: only the excess is discarded.")
-        if not 1 <= count <= min(excess, chit.in_play):
-            most = min(excess, chit.in_play)
-            raise Refused(f"{me.name} can disband 1 to {most} {chit.name} (of {chit.in_play} in "
-                          f"play, {excess} over upkeep), not {count}"
-                          if most else f"{me.name} has no {chit.name} in play",
-                          "Disband units it has in play, down to its upkeep.")
+        most = min(excess, chit.in_play)
+        _check((excess <= 0, f"{me.name}'s {me.in_play} units are all kept: upkeep keeps "
+                             f"{s.rules.upkeep_units_per_revenue} x {s.revenue(side)} revenue "
+                             f"= {s.upkeep(side)}", "Keep them: only the excess is discarded."),
+               (not 1 <= count <= most,
+                f"{me.name} can disband 1 to {most} {chit.name} (of {chit.in_play} in play, "
+                f"{excess} over upkeep), not {count}" if most
+                else f"{me.name} has no {chit.name} in play",
+                "Disband units it has in play, down to its upkeep."))
         me = me.with_chit(i, in_play=chit.in_play - count, disbanded=chit.disbanded + count)
         return s.with_side(side, me)
 
@@ -753,51 +683,23 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         side, me = ev.side or 1, s.side(ev.side or 1)
         _need_phase(s, CONTROL, what="control markers are placed")
         p = _planet_of(s, ev.get("planet"))
-        kind = s.planet_kinds[p]
-        if not me.in_play:
-            raise Refused(f"{me.name} has no units in play to stand on a planet",
-                          "A planet is taken by a unit standing on it.")
+        _check((not me.in_play, f"{me.name} has no units in play to stand on a planet",
+                "A planet is taken by a unit standing on it."))
         if ev.get("taken", False):
-            if len(s.sides) < 2:
-                raise Refused("there is no other player to take a planet from",
-                              "Leave taken out: the planet was unclaimed.")
+            _check((len(s.sides) < 2, "there is no other player to take a planet from",
+                    "Leave taken out: the planet was unclaimed."))
             them = s.side(3 - side)
-            if not them.planets[p]:
-                raise Refused(f"{them.name} holds no {kind.name} planet",
-                              "Name a kind of planet it holds, or leave taken out.")
-            s = s.with_side(3 - side, replace(them, planets=_bump(them.planets, p, -1)))
-        elif s.unclaimed <= 0:
-            raise Refused(f"every planet of the map ({s.map_planets}) is held",
-                          "Take one from the other player (taken: yes).")
-        return s.with_side(side, replace(s.side(side),
-                                         planets=_bump(s.side(side).planets, p, 1)))
+            _check((not them.planets[p], f"{them.name} holds no {s.planet_kinds[p].name} planet",
+                    "Name a kind of planet it holds, or leave taken out."))
+            s = s.with_side(3 - side, replace(them, planets=_plus(them.planets, {p: -1})))
+        else:
+            _check((s.unclaimed <= 0, f"every planet of the map ({s.map_planets}) is held",
+                    "Take one from the other player (taken: yes)."))
+        return s.with_side(side, replace(me, planets=_plus(me.planets, {p: 1})))
 
     # -- the turn -----------------------------------------------------------------------------
     def _next_phase(self, s: SpaceEmpiresState, ev: Event) -> SpaceEmpiresState:
-        k = s.rules
-        n_sides = range(1, len(s.sides) + 1)
-        if s.phase == DRAW:
-            for n in n_sides:
-                me = s.side(n)
-                if me.drawn < k.hand_draw and _can_draw(s):
-                    raise Refused(f"{me.name} has drawn {me.drawn} of the {k.hand_draw} cards "
-                                  f"of the Draw Phase",
-                                  f"Draw {k.hand_draw - me.drawn} more: pick them, then Draw.")
-                if _hand_size(me) > k.hand_max:
-                    raise Refused(f"{me.name} holds {_hand_size(me)} cards, more than "
-                                  f"{k.hand_max}",
-                                  f"Discard {_hand_size(me) - k.hand_max}.")
-        elif s.phase == BATTLE:
-            if s.battle is not None:
-                raise Refused(f"battle {s.battle.number} is not over", _battle_fix(s.battle))
-            _hands_full(s)
-        elif s.phase == UPKEEP:
-            for n in n_sides:
-                excess = s.side(n).in_play - s.upkeep(n)
-                if excess > 0:
-                    raise Refused(f"{_who(s, n)} has {s.side(n).in_play} units; upkeep keeps "
-                                  f"{k.upkeep_units_per_revenue} x {s.revenue(n)} revenue = "
-                                  f"{s.upkeep(n)}", f"Disband {excess}.")
+        _duties_done(s)
         if s.phase == CONTROL:  # a new game turn: its counters start again
             sides = tuple(replace(side, drawn=0, moves=0, spent=0,
                                   recruits=(0,) * len(side.recruits)) for side in s.sides)
@@ -806,12 +708,11 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         s = replace(s, phase=s.phase + 1)
         if s.phase == MOVE:
             s = replace(s, sides=tuple(replace(side, moves=0) for side in s.sides))
-        if s.phase == REVENUE:  # every planet held pays at once
-            for n in n_sides:
-                me = s.side(n)
-                treasury = me.treasury + s.revenue(n)
-                s = s.with_side(n, replace(me, treasury=treasury, income=(
-                    *me.income, (s.turn, s.revenue(n), treasury))))
+        for n in range(1, len(s.sides) + 1) if s.phase == REVENUE else ():
+            # every planet held pays at once
+            me, revenue = s.side(n), s.revenue(n)
+            s = s.with_side(n, replace(me, treasury=me.treasury + revenue, income=(
+                *me.income, (s.turn, revenue, me.treasury + revenue))))
         return s
 
     # -- what next ----------------------------------------------------------------------------
@@ -819,60 +720,18 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         """Every event the rules allow now: each card to draw, discard or play, each chit
         to add to a battle, lose, recruit (on each kind of planet) or disband, each planet to
         take (unclaimed, or taken from the other player), a resolve that applies its losses
-        or not, each side's concession; a count from 1 to the most the rules allow. Nothing
-        once the game is over."""
+        or not, each side's concession; a count from 1 to the most the rules allow, as the
+        least and the most accepted. Nothing once the game is over."""
+        if self.outcome(state).over:
+            return []
         out: list[Event] = []
-        for ev in self._every_candidate(state):
-            if ev.kind in ("join", "disband"):
-                out += self._counts(state, ev)
-            elif self._accepts(state, ev):
-                out.append(ev)
+        accepted = [ev for ev in _candidates(state) if self._accepts(state, ev)]
+        # a chit's counts come one after another: the least and the most of them stay
+        for _, each in groupby(accepted, lambda ev: ev if ev.get("count") is None
+                               else (ev.kind, ev.side, ev.get("chit"))):
+            found = list(each)
+            out += [*found[:1], *found[1:][-1:]]
         return out
-
-    def _counts(self, state: SpaceEmpiresState, ev: Event) -> list[Event]:
-        """`ev` with count 1 and with the most accepted (none, when 1 is refused)."""
-        me = state.side(ev.side or 1)
-        i = me.chit(str(ev.get("chit")))
-        most = me.chits[i].in_play if i is not None else 1
-        def counted(n: int) -> Event:
-            return Event(ev.kind, ev.side, None, tuple(sorted((*ev.values, ("count", n)))))
-
-        counts = [n for n in range(1, most + 1) if self._accepts(state, counted(n))]
-        return [counted(n) for n in sorted({min(counts), max(counts)})] if counts else []
-
-    def _every_candidate(self, s: SpaceEmpiresState) -> Iterable[Event]:
-        if self.outcome(s).over:
-            return
-        sides = range(1, len(s.sides) + 1)
-        yield event("next-phase")
-        for n in sides:
-            me = s.side(n)
-            held = [c.name for c, h in zip(s.cards, me.hand, strict=True) if h]
-            for name in held:
-                yield event("play", n, card=name)
-                yield event("discard", n, card=name)
-            yield from _draw_candidates(s, n)
-            if s.battle is None:
-                for where in WHERE:
-                    yield event("battle", n, where=where)
-            else:
-                for c in me.chits:
-                    yield event("join", n, chit=c.name)
-                    yield event("lose", n, chit=c.name)
-            for c in me.chits:
-                if c.in_pile:
-                    for kind in s.planet_kinds:
-                        yield event("recruit", n, chit=c.name, planet=kind.name)
-                if c.in_play:
-                    yield event("disband", n, chit=c.name)
-            for kind in s.planet_kinds:
-                for taken in (False, True):
-                    yield event("capture", n, planet=kind.name, taken=taken)
-        if s.battle is not None:
-            for apply in (False, True):
-                yield event("resolve", apply=apply)
-        for n in sides:
-            yield event("concede", n)
 
     def _accepts(self, state: SpaceEmpiresState, ev: Event) -> bool:
         try:
@@ -882,24 +741,19 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         return True
 
     # -- the end and what is shown ------------------------------------------------------------
-    def outcome(self, state: SpaceEmpiresState) -> Outcome:
-        s = state
+    def outcome(self, s: SpaceEmpiresState) -> Outcome:
         sides = range(1, len(s.sides) + 1)
         scores = (("Planets", tuple(s.held(n) for n in sides)),
                   ("Revenue", tuple(s.revenue(n) for n in sides)),
                   ("Treasury", tuple(s.side(n).treasury for n in sides)),
                   ("Units in play", tuple(s.side(n).in_play for n in sides)))
         if s.conceded is not None:
-            name = _who(s, s.conceded)
-            if len(s.sides) < 2:
-                return Outcome(True, None, f"{name} conceded: a solo game has no winner",
-                               scores)
-            return Outcome(True, 3 - s.conceded, f"{name} conceded", scores)
+            return conceded([side.name for side in s.sides], s.conceded, scores)
         pct = s.rules.victory_planet_percent
         for n in sides:
             # "over 80%": strictly more, counted in whole numbers
             if s.held(n) * 100 > pct * s.map_planets:
-                return Outcome(True, n, f"{_who(s, n)} holds {s.held(n)} of the map's "
+                return Outcome(True, n, f"{s.side(n).name} holds {s.held(n)} of the map's "
                                         f"{s.map_planets} planets, over {pct}%", scores)
         return Outcome(False, None, f"turn {s.turn}, {PHASES[s.phase]} Phase", scores)
 
@@ -923,17 +777,12 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         out: dict[str, Value] = {"battle": b.where}
         if b.where == GROUND and attacker[0] != b.attacker:
             out["bombard"] = False
-        played = Counter(b.cards)
-        for (side, name), count in sorted(played.items()):
-            i = state.card(name)
-            if i is None:
-                continue
+        for (side, name), count in sorted(Counter(b.cards).items()):
             who = SIDE_WORDS[0] if side == attacker[0] else SIDE_WORDS[1]
-            out[card_key(who, state.cards[i])] = count
+            out[card_key(who, state.cards[_card_of(state, name)])] = count
         return out
 
-    def to_data(self, state: SpaceEmpiresState) -> dict[str, Any]:
-        s = state
+    def to_data(self, s: SpaceEmpiresState) -> dict[str, Any]:
         return {
             "turn": s.turn, "phase": PHASES[s.phase], "map_planets": s.map_planets,
             "conceded": s.conceded,
@@ -941,34 +790,13 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             "deck": _cards(s, s.deck), "deck_left": sum(s.deck),
             "discard": _cards(s, s.discard), "discard_size": sum(s.discard),
             "reshuffles": s.reshuffles,
-            "sides": [self._side_data(s, n) for n in range(1, len(s.sides) + 1)],
+            "sides": [_side_data(s, n) for n in range(1, len(s.sides) + 1)],
             "battle": None if s.battle is None else _battle_data(s.battle),
             "battles": [_battle_data(b) for b in s.battles],
         }
 
-    def _side_data(self, s: SpaceEmpiresState, n: int) -> dict[str, Any]:
-        me = s.side(n)
-        return {
-            "name": me.name, "faction": me.faction,
-            "planets": {k.name: held for k, held in zip(s.planet_kinds, me.planets,
-                                                        strict=True)},
-            "planets_held": s.held(n), "revenue": s.revenue(n), "treasury": me.treasury,
-            "spent_this_turn": me.spent,
-            "income": [{"turn": t, "revenue": r, "treasury": tr} for t, r, tr in me.income],
-            "recruited_this_turn": {k.name: r for k, r in zip(s.planet_kinds, me.recruits,
-                                                              strict=True)},
-            "recruit_limits": {k.name: k.recruit_limit * held for k, held
-                               in zip(s.planet_kinds, me.planets, strict=True)},
-            "units_in_play": me.in_play, "upkeep": s.upkeep(n),
-            "pile_left": sum(c.in_pile for c in me.chits),
-            "captured_leaders": sum(c.captured for c in me.chits),
-            "hand": _cards(s, me.hand), "hand_size": _hand_size(me),
-            "drawn_this_phase": me.drawn,
-        }
-
     def units(self, state: SpaceEmpiresState, side: int) -> Sequence[Mapping[str, Any]]:
-        me = state.side(side)
-        b = state.battle
+        me, b = state.side(side), state.battle
         out = []
         for c, u in sorted(zip(me.chits, me.units, strict=True), key=lambda cu: cu[0].row):
             if not c.row:
@@ -976,9 +804,8 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             row: dict[str, Any] = {"unit": c.row, "name": c.name, "alive": c.in_play > 0,
                                    "in_play": c.in_play, "in_pile": c.in_pile, "force": u.force,
                                    "cost": u.cost, "types": "".join(u.types)}
-            for key in ("lost", "disbanded", "captured", "recruited"):
-                if getattr(c, key):
-                    row[key] = getattr(c, key)
+            row.update((key, getattr(c, key)) for key in ("lost", "disbanded", "captured",
+                                                          "recruited") if getattr(c, key))
             if b is not None and b.left(side)[c.name]:
                 row["in_battle"] = b.left(side)[c.name]
             out.append(row)
@@ -988,33 +815,16 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         return state.turn  # a game turn of seven phases is what the game counts
 
     def acting(self, state: SpaceEmpiresState) -> tuple[int | None, str]:
-        """What the phase asks for before the next: a Draw Phase's cards still to draw or a
-        hand over the most, hands to fill after a battle, units over the upkeep; else the
-        phase's work, then the next phase (both empires play each phase)."""
+        """What the phase asks for before the next (`_duties`); else the phase's work, then
+        the next phase (both empires play each phase)."""
         if self.outcome(state).over:
             return None, ""
-        k, sides = state.rules, range(1, len(state.sides) + 1)
+        for side, words, _, _ in _duties(state):
+            return side, words
         if state.phase == DRAW:
-            for n in sides:
-                me = state.side(n)
-                if me.drawn < k.hand_draw and _can_draw(state):
-                    left = k.hand_draw - me.drawn
-                    return n, f"draw {left} more card{'s' if left > 1 else ''}"
-                if _hand_size(me) > k.hand_max:
-                    return n, f"discard down to {k.hand_max} cards"
             return None, "every hand is drawn: play cards, or go to the Move Phase"
         if state.phase == BATTLE:
-            if state.battle is not None:
-                return None, f"fight battle {state.battle.number} to its end"
-            if state.refill:
-                short = next((n for n in sides if _hand_size(state.side(n)) < k.hand_max), None)
-                return short, f"fill the hand to {k.hand_max} cards after the battle"
             return None, "open a battle (space before ground), or go to the next phase"
-        if state.phase == UPKEEP:
-            for n in sides:
-                excess = state.side(n).in_play - state.upkeep(n)
-                if excess > 0:
-                    return n, f"disband {excess} unit{'s' if excess > 1 else ''} (upkeep)"
         return None, f"the {PHASES[state.phase]} Phase's moves, then the next phase"
 
     def standing(self, unit: Mapping[str, Any]) -> Standing:
@@ -1030,8 +840,10 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
 
 # -- small pure helpers ---------------------------------------------------------------------
 
-def _bump(values: tuple[int, ...], i: int, by: int) -> tuple[int, ...]:
-    return (*values[:i], values[i] + by, *values[i + 1:])
+def _plus(values: tuple[int, ...], changes: Mapping[int, int], sign: int = 1
+          ) -> tuple[int, ...]:
+    """Counts by index (cards of each kind, planets of each kind) with `changes` added."""
+    return tuple(v + sign * changes.get(i, 0) for i, v in enumerate(values))
 
 
 def _cards(s: SpaceEmpiresState, counts: Sequence[int]) -> dict[str, int]:
@@ -1039,86 +851,48 @@ def _cards(s: SpaceEmpiresState, counts: Sequence[int]) -> dict[str, int]:
 
 
 def _hand_fix(s: SpaceEmpiresState, me: SideState) -> str:
-    held = _cards(s, me.hand)
-    return ("It holds: " + ", ".join(f"{n}x {name}" if n > 1 else name
-                                     for name, n in held.items()) + ".") if held \
-        else "Its hand is empty."
+    return f"It holds: {_card_list(s, me.hand)}." if any(me.hand) else "Its hand is empty."
 
 
-def _battle_fix(b: BattleState) -> str:
-    if not b.resolved:
-        return "Add the units, play any cards, then resolve it."
-    return f"Apply its losses (lose): the beaten stack loses {b.need}, then the winner " \
-           f"gives up Force {_num(b.owed)} or more."
-
-
-def _hands_full(s: SpaceEmpiresState) -> None:
-    """After a battle both sides fill their hands to the most they may hold, before the
-    next battle or phase."""
-    if not s.refill:
-        return
-    k = s.rules
-    for side in s.sides:
-        if _hand_size(side) < k.hand_max and _can_draw(s):
-            raise Refused(f"after a battle both sides fill their hands to {k.hand_max}; "
-                          f"{side.name} holds {_hand_size(side)}",
-                          f"Draw {k.hand_max - _hand_size(side)}: pick them, then Draw.")
-
-
-def _upgrade(s: SpaceEmpiresState, me: SideState, card: ActionCard) -> SideState:
-    cost = card.cost or 0
-    src = s.planet(card.upgrade_from or "")
-    dst = s.planet(card.upgrade_to or "")
-    if src is None or dst is None:
-        return me
-    if not me.planets[src]:
-        raise Refused(f"{card.name} upgrades a {s.planet_kinds[src].name} world, and "
-                      f"{me.name} holds none", "Keep the card until you hold one.")
-    if me.treasury < cost:
-        raise Refused(f"{card.name} costs {cost} and {me.name} has {me.treasury}",
-                      "Save up and play it later.")
-    planets = _bump(_bump(me.planets, src, -1), dst, 1)
-    return replace(me, planets=planets, treasury=me.treasury - cost, spent=me.spent + cost)
-
-
-def _lose(s: SpaceEmpiresState, side: int, name: str) -> SpaceEmpiresState:
+def _lost(s: SpaceEmpiresState, side: int, name: str) -> SpaceEmpiresState:
     """One chit of the side's battle stack is lost: a beaten stack's Leader is captured (set
     aside), any other chit goes back to its pile."""
-    b = s.battle
-    assert b is not None
-    me = s.side(side)
-    i = me.chit(name)
-    assert i is not None
+    b, me, i = s.battle, s.side(side), _index(s.side(side).chits, name)
+    assert b is not None and i is not None
     chit, unit = me.chits[i], me.units[i]
     captured = side == b.loser and unit.is_leader
     me = me.with_chit(i, in_play=chit.in_play - 1,
                       captured=chit.captured + captured, lost=chit.lost + (not captured))
-    force = _fought(unit, b.where, side == b.attacker, s.rules)
-    lost, lost_force, taken = list(b.lost), list(b.lost_force), list(b.captured)
-    lost[side - 1] = (*lost[side - 1], name)
-    lost_force[side - 1] += force
-    if captured:
-        taken[side - 1] = (*taken[side - 1], name)
-    b = replace(b, lost=(lost[0], lost[1]), lost_force=(lost_force[0], lost_force[1]),
-                captured=(taken[0], taken[1]))
+    # as it fought: a transport in space, a ship bombarding at half, a defender's ship not
+    fought = fighters(s.catalog, [unit], b.where, side == b.attacker, True)
+    force = b.lost_force[side - 1] + (fought[0].force if fought else 0)
+    b = replace(b, lost=with_side(b.lost, side, (*b.lost[side - 1], name)),
+                lost_force=with_side(b.lost_force, side, force),
+                captured=with_side(b.captured, side, (*b.captured[side - 1], name))
+                if captured else b.captured)
     return replace(s.with_side(side, me), battle=b)
 
 
-def _close_if_paid(s: SpaceEmpiresState) -> SpaceEmpiresState:
-    b = s.battle
-    assert b is not None
-    return _close(s, b) if b.loser_done() and b.winner_done() else s
+def _side_data(s: SpaceEmpiresState, n: int) -> dict[str, Any]:
+    me = s.side(n)
 
+    def per_kind(values: Iterable[int]) -> dict[str, int]:
+        return {k.name: v for k, v in zip(s.planet_kinds, values, strict=True)}
 
-def _close(s: SpaceEmpiresState, b: BattleState) -> SpaceEmpiresState:
-    s = replace(s, battle=None, battles=(*s.battles, b))
-    return replace(s, refill=_refilling(s))
-
-
-def _refilling(s: SpaceEmpiresState) -> bool:
-    """Are hands still filling up after a battle? Until each holds 7 (or the cards run out);
-    a card played after that (a Recon between battles) is not drawn back."""
-    return _can_draw(s) and any(_hand_size(side) < s.rules.hand_max for side in s.sides)
+    return {
+        "name": me.name, "faction": me.faction, "planets": per_kind(me.planets),
+        "planets_held": s.held(n), "revenue": s.revenue(n), "treasury": me.treasury,
+        "spent_this_turn": me.spent,
+        "income": [{"turn": t, "revenue": r, "treasury": tr} for t, r, tr in me.income],
+        "recruited_this_turn": per_kind(me.recruits),
+        "recruit_limits": per_kind(k.recruit_limit * held
+                                   for k, held in zip(s.planet_kinds, me.planets, strict=True)),
+        "units_in_play": me.in_play, "upkeep": s.upkeep(n),
+        "pile_left": sum(c.in_pile for c in me.chits),
+        "captured_leaders": sum(c.captured for c in me.chits),
+        "hand": _cards(s, me.hand), "hand_size": _hand_size(me),
+        "drawn_this_phase": me.drawn,
+    }
 
 
 def _battle_data(b: BattleState) -> dict[str, Any]:
@@ -1140,6 +914,37 @@ def _battle_data(b: BattleState) -> dict[str, Any]:
     return data
 
 
+def _candidates(s: SpaceEmpiresState) -> Iterable[Event]:
+    """The events `offers` tries: each card held to play or discard, the draws, a battle
+    each way or each chit to join (with each count) or lose, each chit of the pile to recruit
+    at each planet kind and each in play to disband (with each count), each planet to take,
+    a resolve that applies its losses or not, and the concessions."""
+    yield event("next-phase")
+    for n in range(1, len(s.sides) + 1):
+        me = s.side(n)
+        for card, held in zip(s.cards, me.hand, strict=True):
+            if held:
+                yield from (event(kind, n, card=card.name) for kind in ("play", "discard"))
+        yield from _draw_candidates(s, n)
+        if s.battle is None:
+            yield from (event("battle", n, where=where) for where in WHERE)
+        else:
+            for c in me.chits:
+                yield from (event("join", n, chit=c.name, count=k)
+                            for k in range(1, c.in_play + 1))
+                yield event("lose", n, chit=c.name)
+        for c in me.chits:
+            yield from (event("recruit", n, chit=c.name, planet=kind.name)
+                        for kind in s.planet_kinds if c.in_pile)
+            yield from (event("disband", n, chit=c.name, count=k)
+                        for k in range(1, c.in_play + 1))
+        yield from (event("capture", n, planet=kind.name, taken=taken)
+                    for kind in s.planet_kinds for taken in (False, True))
+    if s.battle is not None:
+        yield from (event("resolve", apply=apply) for apply in (False, True))
+    yield from concessions(len(s.sides))
+
+
 def _draw_candidates(s: SpaceEmpiresState, side: int) -> Iterable[Event]:
     """The draws the side may make now, as the tracker's picker needs them: the most it may
     draw in all (the deck's cards in order, then the discards'), and for each card the most
@@ -1150,8 +955,6 @@ def _draw_candidates(s: SpaceEmpiresState, side: int) -> Iterable[Event]:
         return
     in_deck = sum(s.deck)
     most = min(room, in_deck + sum(s.discard))
-    if most <= 0:
-        return
     whole_deck = [i for i, left in enumerate(s.deck) for _ in range(left)]
     from_discards = [i for i, left in enumerate(s.discard) for _ in range(left)]
     draws = [(whole_deck + from_discards)[:most]]
@@ -1160,10 +963,5 @@ def _draw_candidates(s: SpaceEmpiresState, side: int) -> Iterable[Event]:
             draws.append([i] * min(s.deck[i], most))
         elif s.discard[i]:
             draws.append(whole_deck + [i] * min(s.discard[i], most - in_deck))
-    seen: set[Event] = set()
-    for picks in draws:
-        ev = _draw_event(s, side, picks)
-        if picks and ev not in seen:
-            seen.add(ev)
-            yield ev
-
+    yield from dict.fromkeys(event("draw-cards", side, cards=joined(
+        (s.cards[i].name, n) for i, n in Counter(picks).items())) for picks in draws if picks)
