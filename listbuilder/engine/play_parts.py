@@ -1,16 +1,19 @@
-"""Pieces the games' rules of play share: the unit an event names, a game won on points or
-given up, and a unit row's chips. Each game's play.py keeps only what its own rules say."""
+"""Pieces the games' rules of play share: the unit an event names, refusals written as rules,
+offers kept to what the rules accept, a game won on points or given up, and a unit row's
+chips. Each game's play.py keeps only what its own rules say."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from listbuilder.engine.match import Event, Outcome, other
+from listbuilder.engine.match import Event, Outcome, Refused, other
 
 U = TypeVar("U", covariant=True)
 
 Scores = tuple[tuple[str, tuple[int, ...]], ...]
+# a rule as a refusal states it: (whether it is broken, what is wrong, what to do instead)
+Rule = tuple[object, str, str]
 
 
 class Numbered(Protocol[U]):
@@ -34,6 +37,27 @@ def unit_or_none(state: Numbered[U], side: int, number: int) -> U | None:
     if not 1 <= side <= len(state.sides) or not 1 <= number <= len(state.sides[side - 1]):
         return None
     return state.unit(side, number)
+
+
+def refuse(*rules: Rule) -> None:
+    """Refused as the first of `rules` that is broken says, in their order."""
+    for broken, message, fix in rules:
+        if broken:
+            raise Refused(message, fix)
+
+
+def passing(test: Callable[[Any, Event], object], state: Any,
+            candidates: Iterable[Event]) -> list[Event]:
+    """The candidates `test` (a Play's `apply`, or one of its checks) does not refuse: how a
+    game's offers become exactly what its rules accept."""
+    out = []
+    for ev in candidates:
+        try:
+            test(state, ev)
+        except Refused:
+            continue
+        out.append(ev)
+    return out
 
 
 def conceded(names: Sequence[str], side: int, scores: Scores) -> Outcome:

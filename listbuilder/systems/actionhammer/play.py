@@ -36,7 +36,7 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.play_parts import at, conceded, on_points, unit_or_none
+from listbuilder.engine.play_parts import at, conceded, on_points, passing, refuse, unit_or_none
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.actionhammer.limits import Placed, join_reasons, joined_to
 from listbuilder.systems.actionhammer.model import ActionHammerCatalog, Datasheet
@@ -289,19 +289,19 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
     def _ready(self, state: ActionHammerState, ev: Event) -> None:
         """The battle has begun, and a unit that has taken its morale test activates next,
         before anything else."""
-        _refuse((state.turn is None, "the battle has not begun: nobody has taken the first "
+        refuse((state.turn is None, "the battle has not begun: nobody has taken the first "
                                      "turn",
                  "Record first-turn for the side that won the deployment roll-off."))
         if state.tested is not None:
             side, number = state.tested
-            _refuse((not (ev.kind == "activate" and ev.side == side
+            refuse((not (ev.kind == "activate" and ev.side == side
                           and ev.unit in state.members(side, number)),
                      f"{state.unit(side, number).name} has taken its morale test and "
                      "activates now", f"Record side {side}'s unit {number}'s activation."))
 
     def _may_activate(self, state: ActionHammerState, ev: Event) -> None:
         side, _, unit = at(state, ev)
-        _refuse((state.turn != side, f"it is side {state.turn}'s turn",
+        refuse((state.turn != side, f"it is side {state.turn}'s turn",
                  f"A player activates units only in their own turn: side {state.turn}'s "
                  f"units now, side {side}'s once that turn ends."),
                 (unit.activated, f"{unit.name} has already activated this turn",
@@ -312,7 +312,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         fearless = any(state.unit(side, n).fearless for n in state.members(side, number))
         why = "it is Fearless" if fearless else ("it is above half its starting size (a "
                                                  "single model: its Wounds)")
-        _refuse((not state.morale_due(side, number),
+        refuse((not state.morale_due(side, number),
                  f"{unit.name} takes no morale test: {why}", "Record its activation."))
 
     def _activation(self, state: ActionHammerState, ev: Event) -> None:
@@ -322,7 +322,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         stunned = state.tested is not None and unit.stunned
         stance, move, where = ev.get("stance"), ev.get("move"), ev.get("objective")
         open_to = ", ".join(state.stances(side, number))
-        _refuse((state.tested is None and state.morale_due(side, number),
+        refuse((state.tested is None and state.morale_due(side, number),
                  f"{unit.name} is at half strength or less: it takes a morale test as its "
                  "activation begins", f"Record a morale test for side {side}'s unit "
                                       f"{number} first."),
@@ -360,7 +360,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         by, how = ev.get("by"), ev.get("attack")
         if by is None and how is None:
             return
-        _refuse((len(state.sides) < 2, "a solo game has no enemy roster, so no attacker can "
+        refuse((len(state.sides) < 2, "a solo game has no enemy roster, so no attacker can "
                                        "be named", "Leave by and attack out."),
                 (by is None or how is None, "an attack names both the enemy unit that made it "
                                             "(by) and how (attack: shooting or melee)",
@@ -368,17 +368,17 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         side, number, target = at(state, ev)
         foe = other(side)
         entries = len(state.sides[foe - 1])
-        _refuse((not 1 <= by <= entries, f"side {foe} has units 1 to {entries}, not {by}",
+        refuse((not 1 <= by <= entries, f"side {foe} has units 1 to {entries}, not {by}",
                  "Give the attacker's number in its own roster."))
         attacker, attack = state.unit(foe, by), _named(how, ATTACKS)
         if not attacker.known:
             raise not_in_catalog(attacker.name)
         name, move = attacker.name, attacker.move
-        _refuse((not attacker.alive, f"{name} is destroyed and makes no more attacks",
+        refuse((not attacker.alive, f"{name} is destroyed and makes no more attacks",
                  "Name the unit still on the table that dealt the wounds."),
                 (attack is None, f"'{how}' is no way to attack", f"Say {SHOOTING} or {MELEE}."))
         if state.turn == foe:
-            _refuse((not attacker.activated, f"{name} has not activated this turn, and a unit "
+            refuse((not attacker.activated, f"{name} has not activated this turn, and a unit "
                                              "attacks only in its own activation",
                      "Record its activation first."),
                     (attack == SHOOTING and move == ADVANCE,
@@ -395,7 +395,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                      "its charge", "Record it as shooting, or undo the activation and make "
                                    "it a Charge."))
             return
-        _refuse((attack == SHOOTING, f"it is side {state.turn}'s turn, and {name} shoots only "
+        refuse((attack == SHOOTING, f"it is side {state.turn}'s turn, and {name} shoots only "
                                      "in its own activation",
                  "Record the wounds under the unit that shot, or as melee if it struck back "
                  "at a charge."),
@@ -414,20 +414,20 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         rest = (f"; record the rest on its Leader, unit {unit.partner}"
                 if unit.partner and not unit.leader
                 and unit.partner in state.members(side, number) else "")
-        _refuse((not 1 <= wounds <= unit.wounds_left,
+        refuse((not 1 <= wounds <= unit.wounds_left,
                  f"{unit.name} has {unit.wounds_left} wounds left, so it takes 1 to "
                  f"{unit.wounds_left}, not {wounds}",
                  f"Write the wounds this unit suffered{rest}."))
 
     def _models_left(self, state: ActionHammerState, ev: Event) -> None:
         unit, models = at(state, ev)[2], int(ev.get("models"))
-        _refuse((not 1 <= models <= unit.left,
+        refuse((not 1 <= models <= unit.left,
                  f"{unit.name} has {unit.left} models left, so 1 to {unit.left} can be "
                  f"removed, not {models}", "Write how many models were removed."))
 
     def _all_activated(self, state: ActionHammerState, ev: Event) -> None:
         side = ev.side or 1
-        _refuse((state.turn != side, f"it is side {state.turn}'s turn, not side {side}'s",
+        refuse((state.turn != side, f"it is side {state.turn}'s turn, not side {side}'s",
                  f"End side {state.turn}'s turn."))
         waiting = state.waiting(side)
         if waiting:
@@ -536,8 +536,7 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         sides = len(state.sides)
         if state.first is None:
             return [event("first-turn", s) for s in range(1, sides + 1)] + concessions(sides)
-        return [ev for ev in self._candidates(state) if self._allows(state, ev)
-                ] + concessions(sides)
+        return passing(self.apply, state, self._candidates(state)) + concessions(sides)
 
     def _candidates(self, state: ActionHammerState) -> Iterator[Event]:
         """In a side's turn, each unit on the table (by either entry of a Leader and its
@@ -564,14 +563,6 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
                     yield from (event("hazard", s, n, wounds=w) for w in dealt)
                 if u.left >= MULTI_MODEL:
                     yield from (event("remove", s, n, models=m) for m in (1, u.left))
-
-    def _allows(self, state: ActionHammerState, ev: Event) -> bool:
-        """Does `apply` take the event now? (Its checks refuse it before its handler runs.)"""
-        try:
-            self.apply(state, ev)
-        except Refused:
-            return False
-        return True
 
     def _activations(self, state: ActionHammerState, side: int, number: int) -> list[Event]:
         """Each stance the unit may take (none to pick when Stunned by its test, nor when
@@ -686,14 +677,6 @@ class ActionHammerPlay(Alternating[ActionHammerState]):
         details = (f"morale {unit.get('morale', '')} · {unit.get('wounds_taken', 0)} wounds "
                    "taken in all")
         return Standing(tuple(tracks), tuple(chips), details)
-
-
-def _refuse(*rules: tuple[bool, str, str]) -> None:
-    """Refused by the first rule an event breaks, of rules given as (broken, what the player
-    is told, what to do instead), in order."""
-    for broken, message, fix in rules:
-        if broken:
-            raise Refused(message, fix)
 
 
 def _named(wanted: Value | None, names: Sequence[str]) -> str | None:

@@ -40,7 +40,7 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.play_parts import conceded, on_points
+from listbuilder.engine.play_parts import Rule, conceded, on_points, passing, refuse
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 
@@ -103,16 +103,6 @@ CHAIN_ATTACK = "Chain Attack"
 CHAINS = 3  # chain attacks an activation may make at most
 # a unit row's values as `UnitState` holds them, after its number, name, alive and status
 ROW = ("category", "pts", "xp", "lives", "count", "in_pool")
-
-Rule = tuple[object, str, str]  # (broken, message, fix): refused when `broken` is true
-
-
-def refuse(*rules: Rule) -> None:
-    """Refused by the first of `rules` broken, in their order."""
-    for broken, message, fix in rules:
-        if broken:
-            raise Refused(message, fix)
-
 
 @dataclass(frozen=True)
 class UnitState:
@@ -548,11 +538,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                             for way in ways for model, left in models for v in sorted({1, left}))
 
     def _allows(self, state: HammerWarsState, ev: Event) -> bool:
-        try:
-            self.apply(state, ev)
-        except Refused:
-            return False
-        return True
+        return bool(passing(self.apply, state, [ev]))
 
     # -- the result --------------------------------------------------------------------------
     def outcome(self, state: HammerWarsState) -> Outcome:

@@ -12,8 +12,7 @@ as they did. Readings of unclear points: docs/rules-notes.md, One Page 40k.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from contextlib import suppress
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -35,9 +34,18 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.play_parts import activated, at, conceded, flagged, on_points, unit_or_none
-from listbuilder.systems.op40k import OnePage40k
-from listbuilder.systems.op40k.model import Op40kCatalog
+from listbuilder.engine.play_parts import (
+    activated,
+    at,
+    conceded,
+    flagged,
+    on_points,
+    passing,
+    refuse,
+    unit_or_none,
+)
+from listbuilder.engine.system import RuleSystem
+from listbuilder.systems.op40k.model import Datasheet, Op40kCatalog
 
 ROUNDS = 4  # "after 4 rounds the game is over"
 DIE = 6  # the damage table is numbered 1 to 6: a 6 destroys the vehicle
@@ -160,7 +168,7 @@ class Op40kState:
 
 
 class Op40kPlay(Alternating[Op40kState]):
-    system: OnePage40k
+    system: RuleSystem[Op40kCatalog, Datasheet]
     rounds: ClassVar[int | None] = ROUNDS
     kinds: ClassVar[Mapping[str, Kind]] = {
         "first-turn": Kind("Won the roll-off: goes first this round", unit=False,
@@ -199,6 +207,7 @@ class Op40kPlay(Alternating[Op40kState]):
             units = [UnitState(e.label or e.unit, status=UNKNOWN) for e in player.roster.entries]
             for p in system.priced(catalog, player.roster):
                 fielded = system.fielded(catalog, p.unit, p.entry)  # its upgrades applied
+                assert fielded is not None  # every op40k entry is fielded
                 sheet, actions = fielded.unit, catalog.actions_for(fielded.unit)
                 models = 1 if sheet.is_vehicle else fielded.models
                 units[p.index] = UnitState(
@@ -266,7 +275,7 @@ class Op40kPlay(Alternating[Op40kState]):
         name, action = unit.name, unit.action
         if action in unit.firing or (action == OVERWATCH and unit.reacted):
             return
-        _refuse_first(
+        refuse(
             (action == OVERWATCH, f"{name} is on Overwatch: it fires only when it reacts to an "
              "enemy unit moving through its line of fire", f"Record its reaction first, or "
              f"{ANOTHER}."),
@@ -295,7 +304,7 @@ class Op40kPlay(Alternating[Op40kState]):
 
     def _activate(self, state: Op40kState, ev: Event) -> Op40kState:
         side, number, unit = at(state, ev)
-        _refuse_first(
+        refuse(
             (unit.status == FLEEING, f"{unit.name} is fleeing: it must pass a morale test to "
              "activate", f"Record a rally test for side {side}'s unit {number}."),
             (unit.shaken, f"{unit.name} is shaken: it must pass a Quality test to activate",
@@ -325,7 +334,7 @@ class Op40kPlay(Alternating[Op40kState]):
         """The Assault action's fight: both units' models lost (a vehicle target: its damage
         roll); the unit that lost more models tests (vehicles never test morale)."""
         side, number, unit = at(state, ev)
-        _refuse_first(
+        refuse(
             (state.current != (side, number) or unit.action != ASSAULT, f"{unit.name} is not "
              "the unit that just took the Assault action", "Record the assault right after "
              "its Assault activation."),
@@ -345,7 +354,7 @@ class Op40kPlay(Alternating[Op40kState]):
         else:
             target = _enemy(state, side, target_no, "Give the assaulted unit's roster number.")
             vehicle, name = target.vehicle, target.name
-            _refuse_first(
+            refuse(
                 (not target.on_table, f"{name} is {target.status}",
                  "Assault an enemy unit still on the table."),
                 (vehicle and int(killed or 0) != 0, f"{name} is a vehicle: it loses no models",
@@ -406,7 +415,7 @@ class Op40kPlay(Alternating[Op40kState]):
         during an enemy unit's activation. The models it removes are a `shot` on the target."""
         side, number, unit = at(state, ev)
         assert state.current is not None  # _in_round
-        _refuse_first(
+        refuse(
             (unit.action != OVERWATCH, f"{unit.name} is not on Overwatch this round"
              + (f" (it took {unit.action})" if unit.action else ""),
              "Only a unit that activated with Overwatch this round may react."),
@@ -433,15 +442,6 @@ class Op40kPlay(Alternating[Op40kState]):
         firing = (acting,) if acting and (u := state.unit(*acting)).action in u.firing else ()
         return [n for s, n in (*firing, *state.reacting)
                 if s == other(target_side) and state.unit(s, n).on_table]
-
-    def _accepted(self, state: Op40kState, events: Iterable[Event]) -> list[Event]:
-        """Those of `events` that `apply` accepts now."""
-        out = []
-        for ev in events:
-            with suppress(Refused):
-                self.apply(state, ev)
-                out.append(ev)
-        return out
 
     def offers(self, state: Op40kState) -> list[Event]:
         """Every event the rules allow now: of these candidates, those `apply` accepts. While a
@@ -475,7 +475,7 @@ class Op40kPlay(Alternating[Op40kState]):
                 candidates.append(event("off-table", s, n))
             candidates += self._assaults(state, *state.current)
             candidates += [event("react", s, n) for s, n, _ in every]
-        return self._accepted(state, candidates) + concessions(len(state.sides))
+        return passing(self.apply, state, candidates) + concessions(len(state.sides))
 
     def _assaults(self, state: Op40kState, s: int, n: int) -> list[Event]:
         """Unit `n` of side `s`'s assault: on each enemy unit, its own models lost from none
@@ -594,13 +594,6 @@ class Op40kPlay(Alternating[Op40kState]):
         effect = DESTROYED_EFFECT if roll == DIE else \
             HOLD_ONLY_EFFECT if roll >= HOLD_ONLY_FROM else SHAKEN_EFFECT
         return replace(unit, damage=(*unit.damage, roll), **DAMAGED[effect])
-
-
-def _refuse_first(*rows: tuple[bool, str, str]) -> None:
-    """Refused as the first row whose condition holds says: (condition, message, fix)."""
-    for bad, message, fix in rows:
-        if bad:
-            raise Refused(message, fix)
 
 
 def _enemy(state: Op40kState, side: int, number: int, fix: str) -> UnitState:

@@ -42,7 +42,7 @@ from listbuilder.engine.match import (
     event,
     with_side,
 )
-from listbuilder.engine.play_parts import conceded
+from listbuilder.engine.play_parts import conceded, refuse
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.word_counts import WordCounts, joined, split_words
 from listbuilder.systems.spaceempires.limits import Empire
@@ -218,13 +218,6 @@ class SpaceEmpiresState:
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def _check(*rules: tuple[bool, str, str]) -> None:
-    """Refused by the first rule broken: (broken, what is wrong, what to do instead)."""
-    for broken, message, fix in rules:
-        if broken:
-            raise Refused(message, fix)
-
-
 def _index(items: Sequence[Any], name: str) -> int | None:
     """Where the item of that name is (a chit, a card, a planet kind), as players write it."""
     key = name.strip().casefold()
@@ -255,7 +248,7 @@ def _planet_of(s: SpaceEmpiresState, name: str) -> int:
 
 def _need_phase(s: SpaceEmpiresState, *phases: int, what: str) -> None:
     names = " or ".join(f"the {PHASES[p]} Phase" for p in phases)
-    _check((s.phase not in phases, f"{what} only in {names}; it is the {PHASES[s.phase]} Phase",
+    refuse((s.phase not in phases, f"{what} only in {names}; it is the {PHASES[s.phase]} Phase",
             "Wait for that phase (next-phase moves the game on)."))
 
 
@@ -273,12 +266,12 @@ def _room(s: SpaceEmpiresState, me: SideState) -> int:
     k, held = s.rules, _hand_size(me)
     _need_phase(s, DRAW, BATTLE, what="cards are drawn")
     if s.phase == DRAW:
-        _check((me.drawn >= k.hand_draw,
+        refuse((me.drawn >= k.hand_draw,
                 f"{me.name} has drawn the {k.hand_draw} cards of this Draw Phase",
                 f"Discard down to {k.hand_max} if need be, then go to the next phase."))
         return k.hand_draw - me.drawn
     # after a battle both sides fill their hands back up to the most they may hold
-    _check((s.battle is not None, f"battle {len(s.battles) + 1} is being fought",
+    refuse((s.battle is not None, f"battle {len(s.battles) + 1} is being fought",
             "Finish it; then both sides fill their hands."),
            (held >= k.hand_max, f"{me.name} already holds {held} cards",
             f"Fill a hand to {k.hand_max} only."),
@@ -445,11 +438,11 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         side, me = ev.side or 1, s.side(ev.side or 1)
         room = _room(s, me)
         names = [ev.get("card")] if ev.kind == "draw" else split_words(str(ev.get("cards")))
-        _check((not names, "no card is picked", "Pick the cards drawn, then draw them."))
+        refuse((not names, "no card is picked", "Pick the cards drawn, then draw them."))
         wanted: Counter[int] = Counter(_card_of(s, name) for name in names)
         total, pool = len(names), sum(s.deck) + sum(s.discard)
         why = "this Draw Phase" if s.phase == DRAW else f"to fill the hand to {s.rules.hand_max}"
-        _check((total > room, f"{me.name} may draw {room} more card{'s' if room > 1 else ''} "
+        refuse((total > room, f"{me.name} may draw {room} more card{'s' if room > 1 else ''} "
                               f"{why}, not {total}",
                 f"Pick {room} or fewer."),
                (total > pool, f"only {_n_cards(pool)} {'is' if pool == 1 else 'are'} left to "
@@ -461,7 +454,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             # cards from the discards only once every card of the deck is drawn
             i = next(iter(rest))
             name = s.cards[i].name
-            _check((total > sum(deck), f"the deck holds only {_n_cards(sum(deck))} "
+            refuse((total > sum(deck), f"the deck holds only {_n_cards(sum(deck))} "
                                        f"({_card_list(s, deck)}), all drawn before the discards "
                                        f"are shuffled into a new deck",
                     "Pick every card the deck holds, then the rest from the discards."),
@@ -471,7 +464,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                           f"Pick the cards drawn from those left: {_card_list(s, deck)}.")
         if rest:  # the deck is drawn to its last card: the discards become the new deck
             deck, discard, reshuffles = discard, (0,) * len(discard), reshuffles + 1
-            _check(*((deck[i] < n, f"the deck runs out, and the discards shuffled into a new "
+            refuse(*((deck[i] < n, f"the deck runs out, and the discards shuffled into a new "
                                    f"one hold {deck[i] or 'no'} {s.cards[i].name}"
                                    + (f", not {n}" if deck[i] else ""),
                       f"Pick the rest from: {_card_list(s, deck)}.") for i, n in rest.items()))
@@ -487,7 +480,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         card, k = s.cards[i], s.rules
         # cards you don't want go at the start of your Draw Phase; past that, only a hand
         # over the limit is cut
-        _check((ev.kind == "discard" and _hand_size(me) <= k.hand_max
+        refuse((ev.kind == "discard" and _hand_size(me) <= k.hand_max
                 and not (s.phase == DRAW and me.drawn == 0),
                 f"{me.name} may discard only before drawing in the Draw Phase, or a hand over "
                 f"{k.hand_max} cards", "Keep the card, or discard it at the next Draw Phase."),
@@ -498,7 +491,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         if effect == MOVE_CARD:
             me = replace(me, moves=me.moves + 1)
         elif effect == CANCEL_CARD:
-            _check((len(s.sides) > 1 and not s.side(3 - side).moves,
+            refuse((len(s.sides) > 1 and not s.side(3 - side).moves,
                     f"{card.name} cancels an enemy move, and {s.side(3 - side).name} has "
                     f"played no move card this phase",
                     "Play it when the other side moves a stack."))
@@ -508,7 +501,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
                 raise Refused(f"{card.name} adds Force in a battle, and no battle is being "
                               f"fought", "Play it after a battle opens and before it is resolved.")
             stack = [_unit_of(me, n) for n in b.stacks[side - 1]]
-            _check((not stack, f"{me.name} has no units in this battle",
+            refuse((not stack, f"{me.name} has no units in this battle",
                     "Add units to the battle first (join)."),
                    (not card_bonus(card, stack, b.where),
                     f"none of {me.name}'s units in this {b.where} battle can take {card.name}'s "
@@ -519,7 +512,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             dst = _index(s.planet_kinds, card.upgrade_to or "")
             cost = card.cost or 0
             if src is not None and dst is not None:
-                _check((not me.planets[src], f"{card.name} upgrades a {s.planet_kinds[src].name} "
+                refuse((not me.planets[src], f"{card.name} upgrades a {s.planet_kinds[src].name} "
                         f"world, and {me.name} holds none", "Keep the card until you hold one."),
                        (me.treasury < cost, f"{card.name} costs {cost} and {me.name} has "
                                             f"{me.treasury}", "Save up and play it later."))
@@ -534,12 +527,12 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         side = ev.side or 1
         where = str(ev.get("where")).strip().casefold()
         _need_phase(s, BATTLE, what="battles are fought")
-        _check((len(s.sides) < 2, "a battle needs two players in the match",
+        refuse((len(s.sides) < 2, "a battle needs two players in the match",
                 "Keep a solo game's battles on paper."),
                (where not in WHERE, f"a battle is fought in space or on the ground, not "
                                     f"'{where}'", "Write where: space or where: ground."))
         _duties_done(s)  # no battle open, and the hands filled after the last one
-        _check((where == SPACE and s.ground_fought, "space battles come before ground battles, "
+        refuse((where == SPACE and s.ground_fought, "space battles come before ground battles, "
                 "and a ground battle has been fought this phase",
                 "Fight space battles first next turn."))
         for n in (side, 3 - side):
@@ -547,7 +540,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
             # invader only
             able = [u for u, c in zip(s.side(n).units, s.side(n).chits, strict=True)
                     if c.in_play and (where == SPACE or n == side or not u.is_space)]
-            _check((not able, f"{s.side(n).name} has no units in play that fight in a {where} "
+            refuse((not able, f"{s.side(n).name} has no units in play that fight in a {where} "
                               f"battle", "Fight another battle, or go to the next phase."))
         return replace(s, battle=BattleState(len(s.battles) + 1, s.turn, where, side),
                        ground_fought=s.ground_fought or where == GROUND)
@@ -559,7 +552,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         i = _chit_of(s, side, ev.get("chit"))
         name, count = me.chits[i].name, ev.get("count", 1)
         free = me.chits[i].in_play - b.stacks[side - 1].count(name)
-        _check((count < 1, f"count is {count}", "Add at least 1 chit."),
+        refuse((count < 1, f"count is {count}", "Add at least 1 chit."),
                (count > free, f"{me.name} has {free} {name} in play and not yet in this battle",
                 f"Add {free} or fewer." if free else "Add a unit it has in play."),
                (b.where == GROUND and me.units[i].is_space and side != b.attacker,
@@ -575,7 +568,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         order = (b.attacker, 3 - b.attacker)  # resolve.py's: the attacker's stack first
         by_side = slice(None, None, 1 if b.attacker == 1 else -1)  # from that order to sides'
         stacks = [[_unit_of(s.side(n), name) for name in b.stacks[n - 1]] for n in order]
-        _check(*((not stack, f"{s.side(n).name} has no units in this battle",
+        refuse(*((not stack, f"{s.side(n).name} has no units in this battle",
                   "Add each side's units first (join).")
                  for n, stack in zip(order, stacks, strict=True)))
         fought = battle(s.catalog, (stacks[0], stacks[1]), b.where, True)
@@ -615,7 +608,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         name, left = me.chits[i].name, b.left(side)
         # casualty order: ships before transports in space, bombarding ships last
         first = sorted(n for n in left if not _last_rank(_unit_of(me, n), b.where))
-        _check((not left[name], f"{me.name} has no {name} left in this battle",
+        refuse((not left[name], f"{me.name} has no {name} left in this battle",
                 "Name one of: " + ", ".join(sorted(left)) + "." if left
                 else "Its stack is gone."),
                (side == b.loser and b.loser_done(),
@@ -642,7 +635,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         p = _planet_of(s, ev.get("planet"))
         chit, unit, kind = me.chits[i], me.units[i], s.planet_kinds[p]
         limit = kind.recruit_limit * me.planets[p]
-        _check((not me.planets[p], f"{me.name} holds no {kind.name} planet",
+        refuse((not me.planets[p], f"{me.name} holds no {kind.name} planet",
                 "Recruit at a planet you control."),
                (limit - me.recruits[p] <= 0, f"{me.name}'s {kind.name} planets "
                 f"({me.planets[p]}) recruit {limit} a turn, all taken",
@@ -668,7 +661,7 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         chit, count = me.chits[i], ev.get("count", 1)
         excess = me.in_play - s.upkeep(side)
         most = min(excess, chit.in_play)
-        _check((excess <= 0, f"{me.name}'s {me.in_play} units are all kept: upkeep keeps "
+        refuse((excess <= 0, f"{me.name}'s {me.in_play} units are all kept: upkeep keeps "
                              f"{s.rules.upkeep_units_per_revenue} x {s.revenue(side)} revenue "
                              f"= {s.upkeep(side)}", "Keep them: only the excess is discarded."),
                (not 1 <= count <= most,
@@ -683,17 +676,17 @@ class SpaceEmpiresPlay(Play[SpaceEmpiresState]):
         side, me = ev.side or 1, s.side(ev.side or 1)
         _need_phase(s, CONTROL, what="control markers are placed")
         p = _planet_of(s, ev.get("planet"))
-        _check((not me.in_play, f"{me.name} has no units in play to stand on a planet",
+        refuse((not me.in_play, f"{me.name} has no units in play to stand on a planet",
                 "A planet is taken by a unit standing on it."))
         if ev.get("taken", False):
-            _check((len(s.sides) < 2, "there is no other player to take a planet from",
+            refuse((len(s.sides) < 2, "there is no other player to take a planet from",
                     "Leave taken out: the planet was unclaimed."))
             them = s.side(3 - side)
-            _check((not them.planets[p], f"{them.name} holds no {s.planet_kinds[p].name} planet",
+            refuse((not them.planets[p], f"{them.name} holds no {s.planet_kinds[p].name} planet",
                     "Name a kind of planet it holds, or leave taken out."))
             s = s.with_side(3 - side, replace(them, planets=_plus(them.planets, {p: -1})))
         else:
-            _check((s.unclaimed <= 0, f"every planet of the map ({s.map_planets}) is held",
+            refuse((s.unclaimed <= 0, f"every planet of the map ({s.map_planets}) is held",
                     "Take one from the other player (taken: yes)."))
         return s.with_side(side, replace(me, planets=_plus(me.planets, {p: 1})))
 

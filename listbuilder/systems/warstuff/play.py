@@ -11,7 +11,7 @@ points: docs/rules-notes.md, WarStuff.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
@@ -33,7 +33,7 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.play_parts import activated, flagged
+from listbuilder.engine.play_parts import activated, flagged, passing, refuse
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.warstuff.model import WarStuffCatalog, WarStuffUnit
 from listbuilder.systems.warstuff.resolve import MAX_WOUNDS, STUNNED_QUALITY
@@ -114,26 +114,6 @@ def most_wounds(quality: int, rules: tuple[str, ...],
                 foe: frozenset[str] | None = None) -> int | None:
     """The most Wounds the dice can leave on a unit (`wound_limit`)."""
     return wound_limit(quality, rules, foe)[0]
-
-
-def _passing(test: Callable[[Any, Event], object], state: Any,
-             candidates: Iterable[Event]) -> list[Event]:
-    """The candidates `test` (a Play's `apply`, or one check of it) does not refuse."""
-    out = []
-    for ev in candidates:
-        try:
-            test(state, ev)
-        except Refused:
-            continue
-        out.append(ev)
-    return out
-
-
-def _refuse(*rules: tuple[bool, str, str]) -> None:
-    """Refused by the first of the (broken, message, fix) rules that is broken."""
-    for broken, message, fix in rules:
-        if broken:
-            raise Refused(message, fix)
 
 
 @dataclass(frozen=True)
@@ -329,7 +309,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         if not any(name in given for name in ATTACKER):
             return
         attack = str(given.get("attack"))
-        _refuse((len(state.sides) == 1, "a solo game has no enemy roster, so there is no "
+        refuse((len(state.sides) == 1, "a solo game has no enemy roster, so there is no "
                  "attacker to name", "Leave attack, by and by_copy out."),
                 ("by" not in given or "attack" not in given, "an attacker is named with both "
                  "'by' (its unit number in the enemy roster) and 'attack' (shot or melee)",
@@ -342,12 +322,12 @@ class WarStuffPlay(Alternating[WarStuffState]):
         who = f"{unit.name} (side {side}, unit {where[1]})"
         if (ev.kind == "kill" and ev.get("death_blow", False)) or state.blow == side:
             # the dying unit's own attacks, at Quality 0 on every enemy within 3"
-            _refuse((not unit.has("Death Blow"), f"a Death Blow strikes from the dying unit, "
+            refuse((not unit.has("Death Blow"), f"a Death Blow strikes from the dying unit, "
                      f"and {who} has no Death Blow", "Name the Death Blow unit as the attacker."),
                     (attack != MELEE, "a Death Blow hits the enemies within 3\" as it dies: it "
                      "is not a shot", "Record it with attack: melee."))
             return
-        _refuse((not unit.alive and not (attack == MELEE and unit.has("Death Blow")),
+        refuse((not unit.alive and not (attack == MELEE and unit.has("Death Blow")),
                  f"{who} is dead, and the dead make no attacks",
                  "Name a unit still on the table."))
         if attack == MELEE:
@@ -361,7 +341,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         # Hold or Walk: Recover may not shoot, and a Run attacks in melee.
         shooter = any(r.casefold().startswith("shooter") for r in unit.rules)
         entangle = unit.has("Entangle")
-        _refuse((not shooter and entangle and ev.kind != "stun", f"{who} shoots only with "
+        refuse((not shooter and entangle and ev.kind != "stun", f"{who} shoots only with "
                  "Entangle, whose shot stuns and can't wound or kill",
                  "Record a stun, or record the attack as melee."),
                 (not shooter and not entangle, f"{who} has no Shooter rule, and only Shooters "
@@ -419,7 +399,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         where, unit = self._at(state, ev)
         side = where[0]
         commanded = bool(ev.get("commanded", False))
-        _refuse((unit.activated, f"{unit.name} has already activated in round {state.round}",
+        refuse((unit.activated, f"{unit.name} has already activated in round {state.round}",
                  "Activate a unit that has not, or end the round."),
                 (commanded and (state.commands is None or state.commands[0] != side),
                  f"no Leader of side {side} has a command left to give",
@@ -432,7 +412,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         if action is None:
             raise Refused(f"there is no action '{ev.get('action')}'",
                           f"Take one of: {', '.join(ACTIONS)}.")
-        _refuse((unit.stunned and action != RECOVER, f"{unit.name} is stunned: its next "
+        refuse((unit.stunned and action != RECOVER, f"{unit.name} is stunned: its next "
                  "action must be Recover", "Activate it with action: Recover (it stands up)."))
         after = replace(unit, activated=True, action=action, commanded=commanded,
                         stunned=unit.stunned and action != RECOVER)
@@ -448,7 +428,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         where, unit = self._at(state, ev)
         side, most, blow = where[0], unit.most_wounds, bool(ev.get("death_blow", False))
         dying = other(side)
-        _refuse((ev.kind == "wound" and most is not None and unit.wounds >= most,
+        refuse((ev.kind == "wound" and most is not None and unit.wounds >= most,
                  f"{unit.name} has {unit.wounds} Wounds, the most the dice can leave on it by "
                  f"the wound roll: {unit.most_why}, so any further hit kills it",
                  "Record a kill instead (or undo a Wound recorded by mistake)."),
@@ -469,7 +449,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
 
     def _heal(self, state: WarStuffState, ev: Event) -> WarStuffState:
         where, healer = self._at(state, ev)
-        _refuse((not healer.has("Healer"), f"{healer.name} has no Healer rule",
+        refuse((not healer.has("Healer"), f"{healer.name} has no Healer rule",
                  "Only a Healer may heal."),
                 (not healer.activated or healer.action in NO_ATTACK, f"{healer.name} heals "
                  f"instead of attacking, so only in a round it activated with an action that "
@@ -480,7 +460,7 @@ class WarStuffPlay(Alternating[WarStuffState]):
         target_where = self._where(state, where[0], ev.get("target"), ev.get("target_copy"),
                                    "target_copy")
         target = state.unit(*target_where)
-        _refuse((target_where == where, f"{healer.name} may not heal itself",
+        refuse((target_where == where, f"{healer.name} may not heal itself",
                  "Heal another friendly unit within 3\"."),
                 (not target.alive, f"{target.name} is dead", "Heal a unit still alive."),
                 (not target.wounds and not target.stunned, f"{target.name} has no Wound to "
@@ -520,14 +500,14 @@ class WarStuffPlay(Alternating[WarStuffState]):
             return [event("first-turn", s) for s in sides] + concede
         both = state.commands is not None and state.commands[0] == state.turn
         plain: dict[str, Any] = {"commanded": False} if both else {}
-        out = _passing(self.apply, state, [event("round-end")] + [
+        out = passing(self.apply, state, [event("round-end")] + [
             event("activate", s, n, action=action, copy=c, **more)
             for more in (plain, {"commanded": True})
             for s in sides for (_, n, c), u in state.copies(s) if u.to_activate
             for action in ACTIONS])
         for s in sides:
             copies = state.copies(s)
-            out += self._losses(state, s) + _passing(self.apply, state, [
+            out += self._losses(state, s) + passing(self.apply, state, [
                 event("heal", s, n, copy=c, target=t, target_copy=tc)
                 for (_, n, c), healer in copies if healer.has("Healer")
                 for (_, t, tc), _ in copies])
@@ -547,10 +527,10 @@ class WarStuffPlay(Alternating[WarStuffState]):
         for (_, n, c), _unit in state.copies(side):
             for kind, more in LOSSES:
                 bare = event(kind, side, n, copy=c, **more)
-                if not _passing(self.apply, state, [bare]):
+                if not passing(self.apply, state, [bare]):
                     continue
                 # naming who struck changes only what `_attacker` says
-                out += _passing(self._attacker, state, [
+                out += passing(self._attacker, state, [
                     event(kind, side, n, copy=c, attack=attack, by=fn, by_copy=fc, **more)
                     for (_, fn, fc), _foe in foes for attack in ATTACKS])
                 out += [bare] if kind != "stun" or solo else []
