@@ -6,7 +6,7 @@ server and worker shares, so any of them on any machine reaches the same line.
   LISTEN/NOTIFY and taken with SKIP LOCKED;
 - else the SQLite database's folder: Huey's SQLite queue in a file beside it (one machine).
 
-Alembic leaves Huey's tables alone (`listbuilder.migrations.ours`: the `huey_` prefix).
+Alembic leaves Huey's tables alone (`listbuilder.store.admin.migrations.ours`: the `huey_` prefix).
 """
 
 from __future__ import annotations

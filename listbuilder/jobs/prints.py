@@ -64,7 +64,8 @@ from listbuilder.engine.roster_file import RosterModel, to_roster
 from listbuilder.engine.yaml_limits import ROSTER
 from listbuilder.jobs.broker import make_huey
 from listbuilder.printing import PrintError, PrintOptions
-from listbuilder.storage import PrintJobRow, RosterStore
+from listbuilder.store.rosters import RosterStore
+from listbuilder.store.tables import PrintJobRow
 
 log = logging.getLogger(__name__)
 
@@ -445,12 +446,12 @@ class Printer:
         not. `check` runs before a print is queued (and may raise PrintError, as a print over
         the card bound does). Raises PrintError for a print whose layout found problems,
         FailedOnOurSide, QueueFull. Never lays anything out."""
-        pdf = self.store.cached_print(key)
+        pdf = self.store.prints.cached(key)
         if pdf is not None:
             return pdf
         row = self.ledger.find(key)
         if row is not None and row.status == DONE:
-            pdf = self.store.cached_print(key)  # made between the two looks?
+            pdf = self.store.prints.cached(key)  # made between the two looks?
             if pdf is not None:
                 return pdf
         if row is not None and row.status == FAILED:
@@ -522,14 +523,14 @@ class Printer:
                 log.exception("print %s failed", key[:12])
                 self.ledger.finish(key, worker, None, failed=True)
             raise
-        if len(pdf) > self.store.print_cache_bytes:
-            size = self.store.print_cache_bytes // (1024 * 1024)
+        if len(pdf) > self.store.prints.most:
+            size = self.store.prints.most // (1024 * 1024)
             self.ledger.finish(key, worker, [
                 f"this print is larger than the server keeps ({size} MB): print fewer cards "
                 f"at once, or print them with `listbuilder print` on your own computer"],
                 failed=True)
             return
-        self.store.keep_print(key, pdf)  # before the row is done: a poll between the two
+        self.store.prints.keep(key, pdf)  # before the row is done: a poll between the two
         self.ledger.finish(key, worker)  # finds the PDF, never a done row without one
 
     def _expired(self, signal: str, task: Task, *args: Any) -> None:

@@ -38,7 +38,8 @@ from test_table_browser import sent
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter, RequestRedirect
 
-from listbuilder.storage import RosterStore, sqlite_url
+from listbuilder.store.database import sqlite_url
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 

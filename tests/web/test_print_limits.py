@@ -96,7 +96,7 @@ def test_the_same_print_is_laid_out_once(app: Flask, client: FlaskClient,
     second = client.get(f"/r/{token}/print?what=cards")
     assert first.mimetype == second.mimetype == "application/pdf"
     assert first.data == second.data and layouts == ["Big Waaagh"]
-    assert app.extensions["listbuilder.store"].print_cache_size()[0] == 1
+    assert app.extensions["listbuilder.store"].prints.size()[0] == 1
     client.get(f"/r/{token}/print?what=cards&paper=letter")  # other options: a new print
     assert len(layouts) == 2
 
@@ -114,7 +114,7 @@ def test_system_prints_come_from_the_cache_too(app: Flask, client: FlaskClient) 
     first = client.get("/systems/spaceempires/print/chits?faction=Orks")
     second = client.get("/systems/spaceempires/print/chits?faction=Orks")
     assert first.mimetype == "application/pdf" and first.data == second.data
-    assert app.extensions["listbuilder.store"].print_cache_size()[0] == 1
+    assert app.extensions["listbuilder.store"].prints.size()[0] == 1
 
 
 def test_the_layout_revision_follows_the_layout_files(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -38,7 +38,7 @@ import pgserver
 import pytest
 import redis
 
-from listbuilder.storage import RosterStore
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web.site.limits import KINDS
 
 # `slow` comes from tests/conftest.py's SLOW_MODULES; `postgres` is given here, as the

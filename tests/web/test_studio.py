@@ -227,7 +227,7 @@ def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_sa
         app: Flask, client: FlaskClient) -> None:
     from sqlalchemy import func, select
 
-    from listbuilder.storage import PackRow, PackTombstoneRow, PackVersionRow
+    from listbuilder.store.tables import PackRow, PackTombstoneRow, PackVersionRow
 
     link = start(client, "actionhammer", "House Brigade")
     page = client.get(link).get_data(as_text=True)
@@ -274,7 +274,7 @@ def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_sa
 
 def test_deleting_twice_is_harmless_and_a_save_that_lost_the_race_says_deleted(
         app: Flask, client: FlaskClient) -> None:
-    from listbuilder.pack_storage import PackStore
+    from listbuilder.store.packs import PackStore
 
     store: PackStore = app.extensions["listbuilder.packs"]
     pack, token = store.create("warstuff", "Pirates", get_system("warstuff").pack_starter())

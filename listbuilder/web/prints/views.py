@@ -25,7 +25,7 @@ from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
 from listbuilder.jobs.prints import PrintJob
 from listbuilder.printing import PrintError, PrintOptions, printables
-from listbuilder.storage import Stored
+from listbuilder.store.rosters import Stored
 from listbuilder.web import services
 from listbuilder.web.prints.answers import (
     MAX_TEXT,
