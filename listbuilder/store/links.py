@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
+
+from listbuilder.store.database import now
+from listbuilder.store.tables import Links
 
 EDIT_TOKEN_BYTES = 32  # 256 bits: a private (edit, side) link
 SHARE_TOKEN_BYTES = 16  # 128 bits: a read-only (share, spectators') link
@@ -24,6 +28,7 @@ class Versioned(Protocol):
 
 
 V = TypeVar("V", bound=Versioned)
+R = TypeVar("R", bound=Links)
 
 
 class Stale(Exception, Generic[V]):
@@ -50,6 +55,16 @@ def new_private() -> tuple[str, str]:
 def new_public() -> str:
     """A new read-only link, kept as it is."""
     return secrets.token_urlsafe(SHARE_TOKEN_BYTES)
+
+
+def new_linked(row_type: Callable[..., R], **fields: Any) -> tuple[R, str]:
+    """A new row of a thing reached by links, at version 1, made now, and its private link
+    (shown once, never stored)."""
+    token, edit_hash = new_private()
+    at = now()
+    row = row_type(edit_hash=edit_hash, share_token=new_public(), version=1, created=at,
+                   updated=at, **fields)
+    return row, token
 
 
 def plausible(token: str) -> bool:

@@ -29,8 +29,7 @@ from listbuilder.store.links import (
     Stale,
     check_size,
     hash_token,
-    new_private,
-    new_public,
+    new_linked,
     plausible,
 )
 from listbuilder.store.tables import PackRow, PackTombstoneRow, PackVersionRow
@@ -88,10 +87,7 @@ class PackStore:
     def create(self, system: str, name: str, text: str) -> tuple[StoredPack, str]:
         """Save a new pack at version 1; returns it and its edit token (never stored)."""
         _check_size(text)
-        token, edit_hash = new_private()
-        at = now()
-        row = PackRow(edit_hash=edit_hash, share_token=new_public(), system=system,
-                      name=name, text=text, version=1, created=at, updated=at)
+        row, token = new_linked(PackRow, system=system, name=name, text=text)
         with self.sessions.writing() as session:
             session.add(row)
             session.flush()

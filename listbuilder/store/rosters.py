@@ -32,8 +32,7 @@ from listbuilder.store.links import (
     Stale,
     check_size,
     hash_token,
-    new_private,
-    new_public,
+    new_linked,
     plausible,
 )
 from listbuilder.store.print_cache import PRINT_CACHE_BYTES, PrintCache
@@ -138,14 +137,11 @@ class RosterStore:
     def create(self, system: str, name: str, text: str) -> tuple[Stored, str]:
         """Save a new roster; returns it and its edit token (shown once, never stored)."""
         _check_size(text)
-        token, edit_hash = new_private()
-        now = moment()
-        row = RosterRow(edit_hash=edit_hash, share_token=new_public(), system=system,
-                        name=name, text=text, version=1, created=now, updated=now)
+        row, token = new_linked(RosterRow, system=system, name=name, text=text)
         with self.sessions.writing() as session:
             session.add(row)
             session.flush()  # its id, for the history's first row: what the first undo restores
-            _record(session.connection(), row.id, 1, text, "", "edit", now)
+            _record(session.connection(), row.id, 1, text, "", "edit", row.created)
         return Stored.of(row), token
 
     def by_edit_token(self, token: str) -> Stored | None:
