@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from listbuilder.jobs.prints import Printer
+from listbuilder.jobs.printer import Printer
 
 # A worker started by `serve` runs at this CPU priority below the web servers': on a machine
 # whose cores are all busy, a player's edit is answered first and prints take what is left

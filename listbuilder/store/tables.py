@@ -95,7 +95,7 @@ class PrintRow(Base):
 
 class PrintJobRow(Base):
     """A print from the browser waiting in line, being laid out, or finished: what Huey's
-    queue does not keep (`listbuilder.jobs.prints`: what to print, who asked, the place in
+    queue does not keep (`listbuilder.jobs.ledger`: what to print, who asked, the place in
     line, which worker holds it, a failed print's problems)."""
 
     __tablename__ = "print_jobs"
@@ -106,7 +106,7 @@ class PrintJobRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order within a turn
     key: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # the print's key
     kind: Mapped[str] = mapped_column(String(16))
-    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (jobs.prints.PrintJob)
+    job: Mapped[str] = mapped_column(Text)  # what to print, as JSON (jobs.print_job.PrintJob)
     status: Mapped[str] = mapped_column(String(16))  # waiting, running, done, failed
     # the line is ordered by rank (0 a player waits for the PDF, 1 only its preview), then
     # turn (the client's prints of that rank before this one, migration 0012), then id

@@ -61,7 +61,7 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
     from listbuilder.store.matches import MatchStore
     app.extensions["listbuilder.matches"] = MatchStore(store.engine)
-    from listbuilder.jobs.prints import Printer
+    from listbuilder.jobs.printer import Printer
     app.extensions["listbuilder.printer"] = Printer.of_settings(
         store, url, app.config.get("REDIS_URL"), float(app.config["PRINT_JOB_TIMEOUT"]),
         library=app.extensions["listbuilder.library"])

@@ -18,7 +18,8 @@ from flask.testing import FlaskClient
 from printtools import a_worker_is_alive, empty_queue, printing_client, run_next
 from sqlalchemy import select
 
-from listbuilder.jobs.prints import DOWNLOAD, JOBS, PREVIEW, PrintJob, QueueFull
+from listbuilder.jobs.ledger import DOWNLOAD, JOBS, PREVIEW, QueueFull
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.printing import render
 from listbuilder.web.prints import cache as print_cache
 from listbuilder.web.prints.queue import printer_of
@@ -246,10 +247,8 @@ def test_the_line_takes_clients_in_turns(app: Flask, line: None) -> None:
 
     assert places() == expected
 
-    def taken() -> str:  # the next task a worker takes off the queue, laid out
-        task = printer.huey.dequeue()
-        printer.huey.execute(task)
-        return str(task.args[0])
+    def taken() -> str:  # the print a worker woken by the next doorbell lays out
+        return str(printer.huey.execute(printer.huey.dequeue()))
 
     assert taken() == "a1" and taken() == "b1"
     assert places() == expected[2:]
