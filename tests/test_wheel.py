@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("listbuilder/systems/warstuff/data/system.yaml",
            "listbuilder/systems/spaceempires/templates/rules.html",

@@ -36,6 +36,8 @@ from listbuilder.store.links import hash_token
 from listbuilder.store.rosters import RosterStore
 from listbuilder.web.rosters import open_stored
 
+pytestmark = pytest.mark.slow
+
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "warstuff" / "legal.yaml").read_text()
 HEAD = migrations.head()

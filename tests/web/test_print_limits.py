@@ -24,6 +24,8 @@ from listbuilder.printing import render
 from listbuilder.web.prints import cache as print_cache
 from listbuilder.web.prints.queue import printer_of
 
+pytestmark = pytest.mark.print
+
 BIG = """format: 1
 system: op40k
 name: Big Waaagh

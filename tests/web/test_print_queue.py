@@ -42,6 +42,8 @@ from listbuilder.store.database import now
 from listbuilder.web.prints.line_words import ordinal, place_words
 from listbuilder.web.prints.queue import printer_of, run_jobs
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = "what=sheet"  # a print quick to make: the roster sheet alone
 

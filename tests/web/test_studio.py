@@ -170,6 +170,7 @@ def test_the_share_link_shows_the_pack_read_only(client: FlaskClient) -> None:
     assert edit is not None and edit[1] not in body  # the edit link is not given away
 
 
+@pytest.mark.print
 def test_the_packs_cards_print_as_a_roster_of_its_units_would(app: Flask) -> None:
     from printtools import printing_client
 
