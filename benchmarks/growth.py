@@ -51,7 +51,8 @@ from listbuilder.engine.history import HISTORY_KEPT  # noqa: E402
 from listbuilder.engine.library import Library  # noqa: E402
 from listbuilder.engine.packs import MAX_PACK_BYTES, MAX_PACKS  # noqa: E402
 from listbuilder.engine.roster_file import RosterFileError  # noqa: E402
-from listbuilder.storage import MAX_TEXT, sqlite_url  # noqa: E402
+from listbuilder.store.database import sqlite_url  # noqa: E402
+from listbuilder.store.rosters import MAX_TEXT  # noqa: E402
 from listbuilder.web import create_app  # noqa: E402
 from listbuilder.web.site import limits  # noqa: E402
 

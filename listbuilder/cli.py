@@ -214,9 +214,10 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
           access_log: bool, front: bool, debug: bool, printers: int) -> None:
     """Run the browser builder with gunicorn (rosters saved under instance/, or at
     DATABASE_URL; run `listbuilder db upgrade` first, as make run does)."""
-    from listbuilder import liveness, locations, migrations
+    from listbuilder import locations
+    from listbuilder.store.admin import liveness, migrations
 
-    # The database's serving lock (listbuilder.liveness), taken before the app reads the
+    # The database's serving lock (store/admin/liveness.py), taken before the app reads the
     # database and held while this process serves. gunicorn's workers, forked from this
     # process, inherit it: `db restore` refuses while the master or any worker lives, and the
     # kernel drops it when the last of them ends, however it ends.
@@ -236,8 +237,9 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
 def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
            access_log: bool, front: bool, debug: bool,
            start_printers: Callable[[], subprocess.Popen[bytes] | None]) -> None:
-    from listbuilder import migrations, server
+    from listbuilder import server
     from listbuilder.front import FrontError
+    from listbuilder.store.admin import migrations
     from listbuilder.web import create_app
 
     try:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from listbuilder.migrations import SchemaState
+    from listbuilder.store.admin.migrations import SchemaState
 
 
 @click.group()
@@ -24,8 +24,8 @@ def db() -> None:
 def upgrade() -> None:
     """Run the migrations the database lacks (a database made before migrations is
     recognised). Safe to run while servers run, and from two machines at once."""
-    from listbuilder import migrations
-    from listbuilder.storage import make_engine
+    from listbuilder.store.admin import migrations
+    from listbuilder.store.database import make_engine
 
     url = migrations.configured_url()
     engine = make_engine(url)
@@ -62,7 +62,7 @@ def check() -> None:
     SQLite's quick check); else say what to do and exit 1."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from listbuilder import backup, migrations
+    from listbuilder.store.admin import backup, migrations
 
     url = migrations.configured_url()
     damaged = backup.damage(url)
@@ -85,8 +85,8 @@ def check() -> None:
               help="Purge rosters deleted more than this many days ago.")
 def purge(days: int) -> None:
     """Remove for good the rosters deleted long enough ago (until then they can be restored)."""
-    from listbuilder import migrations
-    from listbuilder.storage import RosterStore
+    from listbuilder.store.admin import migrations
+    from listbuilder.store.rosters import RosterStore
 
     url = migrations.configured_url()
     store = RosterStore(url)
@@ -105,7 +105,7 @@ def purge(days: int) -> None:
 def backup_command(file: Path) -> None:
     """Write a copy of the whole database to FILE (an SQLite database, or for PostgreSQL a
     pg_dump archive). Safe while the server runs and players save."""
-    from listbuilder import backup, migrations
+    from listbuilder.store.admin import backup, migrations
 
     try:
         click.echo(backup.backup(migrations.configured_url(), file))
@@ -119,7 +119,8 @@ def backup_command(file: Path) -> None:
 def restore_command(file: Path) -> None:
     """Replace the database with the backup in FILE (made by `listbuilder db backup`). Stop
     the server first; the database replaced is kept aside, and the command says where."""
-    from listbuilder import backup, liveness, locations, migrations
+    from listbuilder import locations
+    from listbuilder.store.admin import backup, liveness, migrations
 
     try:
         lines = backup.restore(migrations.configured_url(), file, locations.instance_folder())
@@ -130,8 +131,8 @@ def restore_command(file: Path) -> None:
 
 
 def _state() -> SchemaState:
-    from listbuilder import migrations
-    from listbuilder.storage import make_engine
+    from listbuilder.store.admin import migrations
+    from listbuilder.store.database import make_engine
 
     engine = make_engine(migrations.configured_url())
     try:

@@ -8,8 +8,9 @@ are in the database, the "my rosters" list and CSRF tokens in the cookie signed 
 secret key. Each worker, once forked, drops the database connections it inherited. No worker
 lays out a print: prints are queued for `listbuilder worker` processes (listbuilder.jobs),
 which `serve` starts beside itself unless told `--printers 0`.
-The master holds the database's serving lock (`listbuilder.liveness`, taken by `cli.serve`),
-which every worker inherits: `listbuilder db restore` refuses while any of them lives.
+The master holds the database's serving lock (`store/admin/liveness.py`, taken by
+`cli.serve`), which every worker inherits: `listbuilder db restore` refuses while any of them
+lives.
 """
 
 from __future__ import annotations

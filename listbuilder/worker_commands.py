@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from listbuilder.jobs.prints import Printer
+from listbuilder.jobs.printer import Printer
 
 # A worker started by `serve` runs at this CPU priority below the web servers': on a machine
 # whose cores are all busy, a player's edit is answered first and prints take what is left
@@ -30,8 +30,8 @@ SERVE_NICENESS = 19
 
 def printer_from_settings() -> Printer:
     """The print queue of the settings in the environment, as a web server would make it."""
-    from listbuilder import migrations
-    from listbuilder.storage import RosterStore
+    from listbuilder.store.admin import migrations
+    from listbuilder.store.rosters import RosterStore
     from listbuilder.web.config import Config
 
     url = migrations.configured_url()
@@ -55,10 +55,10 @@ def worker(ctx: click.Context, concurrency: int, nice: int) -> None:
     SIGTERM hands them back to the line for another worker)."""
     if ctx.invoked_subcommand is not None:
         return
-    from listbuilder import migrations
     from listbuilder.jobs import worker as consumer
     from listbuilder.jobs.broker import describe
     from listbuilder.server import hide_tokens_in_logs
+    from listbuilder.store.admin import migrations
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")

@@ -104,65 +104,39 @@ def violations(read):
 
 
 # -- Markers ----------------------------------------------------------------------------------
-# Given here, by where a test lives and what it uses, rather than test by test (pyproject.toml
-# registers them). `make check` leaves out every test carrying one; `make test` runs them all.
+# Each module gives its own (`pytestmark`, or a test's decorator), so a renamed or moved test
+# keeps its mark; pyproject.toml registers them. `make check` leaves out every test carrying
+# one; `make test` runs them all.
 #
-# browser   drives Chromium: everything in tests/browser/.
-# postgres  needs the throwaway PostgreSQL server: the PostgreSQL half of the `database_url`
-#           and `empty_url` fixtures, and anything asking for a pg_* fixture.
-# print     lays pages out with WeasyPrint: tests/printing/, tests/web/test_print_*.py, and the
-#           tests elsewhere in PRINTS_ELSEWHERE (found by watching WeasyPrint's render, and the
-#           `listbuilder print` runs, through a whole run).
+# browser   drives Chromium: every module in tests/browser/ (a test that asks for the browser
+#           without the mark is refused at collection, below).
+# postgres  needs the throwaway PostgreSQL server: given here by what a test uses, the
+#           PostgreSQL half of the `database_url` and `empty_url` fixtures and any pg_* fixture.
+# print     lays pages out with WeasyPrint.
 # slow      runs Listbuilder as it is installed and served, in processes of its own: the wheel
 #           built and installed by pip into a new virtual environment (about 45 s before its
 #           first test), gunicorn and nginx started on real ports, and the README's commands
-#           run in a shell; seconds a test, and most of the minutes left once the marks above
-#           are taken out. Whole modules: SLOW_MODULES.
+#           run in a shell; seconds a test.
 TESTS = Path(__file__).resolve().parent
-SLOW_MODULES = {"test_wheel.py", "test_readme_commands.py", "web/test_backup.py",
-                "web/test_front.py", "web/test_log_tokens.py", "web/test_serve.py",
-                "web/test_too_large_behind_nginx.py", "web/test_print_workers.py"}
-PRINTS_ELSEWHERE = {
-    "test_contract.py": {"test_each_system_keeps_the_contract"},
-    "engine/test_effects.py": {"test_the_card_pdf_prints_the_fielded_numbers",
-                               "test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded",
-                               "test_the_op40k_card_pdf_prints_removed_weapons_and_added_models",
-                               "test_the_card_pdf_prints_gained_rules_keywords_and_changed_stats"},
-    "systems/test_warstuff.py": {"test_the_printed_roster_sheet_shows_both_prices"},
-    "studio/test_roster_packs.py": {
-        "test_the_command_line_validates_prints_and_resolves_a_roster_with_a_pack"},
-    "web/test_messages_agree.py": {"test_validate_the_builder_and_the_sheet_say_the_same"},
-    "web/test_roster_packs.py": {"test_a_roster_with_a_pack_prints_its_units_from_the_browser",
-                                 "test_a_roster_keeps_working_after_its_pack_is_deleted"},
-    "web/test_studio.py": {"test_the_packs_cards_print_as_a_roster_of_its_units_would"},
-}
 
 
-def _marks_for(item: pytest.Item) -> list[pytest.MarkDecorator]:
-    module = item.path.relative_to(TESTS).as_posix()
+def _uses_postgres(item: pytest.Item) -> bool:
     names = set(getattr(item, "fixturenames", ()))
     callspec = getattr(item, "callspec", None)
     params = callspec.params.values() if callspec is not None else ()
-    marks = []
-    if module.startswith("browser/") or "browser" in names:
-        marks.append(pytest.mark.browser)
-    if any(name.startswith("pg_") for name in names) or any(
-            isinstance(value, str) and value == "postgresql" for value in params):
-        marks.append(pytest.mark.postgres)
-    name = getattr(item, "originalname", item.name)
-    if (module.startswith("printing/") or module.startswith("web/test_print_")
-            or name in PRINTS_ELSEWHERE.get(module, ())):
-        marks.append(pytest.mark.print)
-    if module in SLOW_MODULES:
-        marks.append(pytest.mark.slow)
-    return marks
+    return any(name.startswith("pg_") for name in names) or any(
+        isinstance(value, str) and value == "postgresql" for value in params)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by them
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        for mark in _marks_for(item):
-            item.add_marker(mark)
+        if _uses_postgres(item):
+            item.add_marker(pytest.mark.postgres)
+        if "browser" in getattr(item, "fixturenames", ()) and \
+                item.get_closest_marker("browser") is None:
+            raise pytest.UsageError(f"{item.nodeid} drives Chromium without the browser mark: "
+                                    "give its module `pytestmark = pytest.mark.browser`")
 
 
 # -- Spreading the tests over processes (pytest-xdist) -----------------------------------------
@@ -193,13 +167,27 @@ def _shares_fixtures(module: Path) -> bool:
         name in source for name in SHARED_SESSION_FIXTURES)
 
 
-def _long_first(nodeid: str) -> int:
+MODULE_MARK = re.compile(r"^pytestmark = (.+)$", re.M)
+
+
+@functools.cache
+def _module_marks(module: Path) -> frozenset[str]:
+    """The marks a test module gives all its tests (`pytestmark`), read from its source: the
+    scheduler runs in the controlling process, which collects no tests."""
+    try:
+        found = MODULE_MARK.search(module.read_text(encoding="utf-8"))
+    except OSError:
+        return frozenset()
+    return frozenset(re.findall(r"pytest\.mark\.(\w+)", found.group(1))) if found else frozenset()
+
+
+def _long_first(root: Path, nodeid: str) -> int:
     """Where a test goes in the line: browser and real-server tests, then prints, then the
     rest (modules sent whole go before single tests, the biggest first)."""
-    module = nodeid.split("::", 1)[0].removeprefix("tests/")
-    if module.startswith("browser/") or module in SLOW_MODULES:
+    marks = _module_marks(root / nodeid.split("::", 1)[0])
+    if marks & {"browser", "slow"}:
         return 0
-    if module.startswith(("printing/", "web/test_print_")):
+    if "print" in marks:
         return 1
     return 2
 
@@ -213,11 +201,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     class SharedFixturesScheduling(LoadGroupScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            if module.startswith("tests/browser/"):
+            if "browser" in _module_marks(config.rootpath / module):
                 # one worker drives Chromium, the others run the rest: three browsers and
                 # their app servers at once on two cores made timing-bound steps flaky (a
                 # click landing mid-swap, a preview not drawn in 15 s)
-                return "tests/browser/"
+                return "browser"
             if _shares_fixtures(config.rootpath / module):
                 return module
             return str(super()._split_scope(nodeid))
@@ -235,6 +223,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _first_if_long(self, scope: str) -> tuple[int, int]:
             tests = self.workqueue[scope]
-            return -len(tests), _long_first(next(iter(tests)))
+            return -len(tests), _long_first(config.rootpath, next(iter(tests)))
 
     return SharedFixturesScheduling(config, log)

@@ -16,6 +16,7 @@ from listbuilder.testing import check_system
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.print
 @pytest.mark.parametrize("system", all_systems(), ids=lambda s: s.id)
 def test_each_system_keeps_the_contract(system: RuleSystem, library: Library) -> None:
     check_system(system, (ROOT / "examples" / system.id / "legal.yaml").read_text(), library)

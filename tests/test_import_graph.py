@@ -33,30 +33,24 @@ LAYERS: dict[str, frozenset[str]] = {
     "systems.*": frozenset({"engine"}),
     "templates_loader": frozenset({"engine", "locations"}),
     "printing": frozenset({"engine", "locations", "templates_loader"}),
-    "storage": frozenset({"engine"}),
-    "pack_storage": frozenset({"engine", "storage"}),
-    "match_storage": frozenset({"engine", "storage"}),
-    "ratelimit": frozenset({"storage"}),
-    "liveness": frozenset({"storage"}),
-    "migrations": frozenset({"locations", "ratelimit", "storage"}),
-    "backup": frozenset({"liveness", "migrations", "storage"}),
+    # the database: every table, the stores reached by links, the print cache, rate limits;
+    # its administration (migrations, backup, liveness) in store/admin
+    "store": frozenset({"engine", "locations"}),
     "front": frozenset(),  # nginx in front of `serve`
     # background jobs (prints on Huey): below the web, which asks, and the worker command
-    "jobs": frozenset({"engine", "printing", "storage", "front"}),
+    "jobs": frozenset({"engine", "printing", "store", "front"}),
     # the web app: everything below the commands (cli, db_commands, server, front) and the
     # testing kit
     "web": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
-                      "storage", "pack_storage", "match_storage", "ratelimit", "liveness",
-                      "migrations", "backup", "jobs"}),
+                      "store", "jobs"}),
     "testing": frozenset({"engine", "printing", "web"}),  # the contract systems' tests call
-    "db_commands": frozenset({"backup", "liveness", "locations", "migrations", "storage"}),
-    "server": frozenset({"front", "liveness", "printing", "web"}),  # gunicorn: `serve`
+    "db_commands": frozenset({"locations", "store"}),
+    "server": frozenset({"front", "store", "printing", "web"}),  # gunicorn: `serve`
     # `listbuilder worker`: the print queue's consumer, on the settings web servers use
-    "worker_commands": frozenset({"jobs", "front", "migrations", "storage", "server", "web"}),
+    "worker_commands": frozenset({"jobs", "front", "store", "server", "web"}),
     "__main__": frozenset({"cli"}),  # `python -m listbuilder`
     "cli": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
-                      "storage", "pack_storage", "ratelimit", "liveness", "migrations",
-                      "backup", "front", "web", "db_commands", "server", "worker_commands"}),
+                      "store", "front", "web", "db_commands", "server", "worker_commands"}),
 }
 
 PACKAGE = Path(listbuilder.__file__).resolve().parent

@@ -39,6 +39,8 @@ import pytest
 
 from listbuilder.server import free_lanes
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_FENCES = ("sh", "bash", "shell", "console")

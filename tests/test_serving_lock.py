@@ -1,6 +1,6 @@
-"""`listbuilder serve` holds the database's serving lock (listbuilder.liveness) in gunicorn's
-master and, inherited, in every worker: `listbuilder db restore` refuses while any of them
-lives, goes ahead once a killed server's processes are gone (no stale lock), and a server
+"""`listbuilder serve` holds the database's serving lock (store/admin/liveness.py) in
+gunicorn's master and, inherited, in every worker: `listbuilder db restore` refuses while any
+of them lives, goes ahead once a killed server's processes are gone (no stale lock), and a server
 does not start while a restore holds the database."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from listbuilder import liveness
-from listbuilder.storage import sqlite_url
+from listbuilder.store.admin import liveness
+from listbuilder.store.database import sqlite_url
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 

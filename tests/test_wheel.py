@@ -23,14 +23,18 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("listbuilder/systems/warstuff/data/system.yaml",
            "listbuilder/systems/spaceempires/templates/rules.html",
            "listbuilder/templates/base.html", "listbuilder/static/css/site.css",
            "listbuilder/static/js/htmx.min.js", "listbuilder/rules-notes.md",
-           "listbuilder/migrations/versions/0001_baseline.py", "listbuilder/front/site.conf.j2",
+           "listbuilder/store/admin/migrations/versions/0001_baseline.py",
+           "listbuilder/front/site.conf.j2",
            "listbuilder/systems/actionhammer/studio/starter.yaml",
-           "listbuilder/migrations/versions/0008_packs.py", "listbuilder/static/css/studio.css")
+           "listbuilder/store/admin/migrations/versions/0008_packs.py",
+           "listbuilder/static/css/studio.css")
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,19 @@
 """Where the print queue's messages live: one Huey instance made from the settings every web
 server and worker shares, so any of them on any machine reaches the same line.
 
-- a Redis URL (LISTBUILDER_REDIS_URL): Huey's priority queue in Redis;
+- a Redis URL (LISTBUILDER_REDIS_URL): Huey's queue in Redis;
 - else a PostgreSQL DATABASE_URL: Huey's tables (`huey_*`) in that same database, woken by
   LISTEN/NOTIFY and taken with SKIP LOCKED;
 - else the SQLite database's folder: Huey's SQLite queue in a file beside it (one machine).
 
-Alembic leaves Huey's tables alone (`listbuilder.migrations.ours`: the `huey_` prefix).
+Alembic leaves Huey's tables alone (`store.admin.migrations.ours`: the `huey_` prefix).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from huey import Huey, MemoryHuey, PostgresHuey, PriorityRedisHuey, SqliteHuey
+from huey import Huey, MemoryHuey, PostgresHuey, RedisHuey, SqliteHuey
 from sqlalchemy.engine import make_url
 
 NAME = "listbuilder-prints"
@@ -36,7 +36,7 @@ def make_huey(database_url: str, redis_url: str | None = None) -> Huey:
     """The queue for these settings. Results are not kept by Huey: a print's PDF goes to the
     print cache in the database, where every web server reads it (and its bound applies)."""
     if redis_url:
-        return PriorityRedisHuey(NAME, url=redis_url, results=False)
+        return RedisHuey(NAME, url=redis_url, results=False)
     url = make_url(database_url)
     if url.get_backend_name() == "postgresql":
         dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
@@ -64,7 +64,7 @@ def _create_tables_in_turn(huey: Huey) -> None:
 def describe(huey: Huey) -> str:
     """Where the queue is, for messages: no password."""
     storage = huey.storage
-    if isinstance(huey, PriorityRedisHuey):
+    if isinstance(huey, RedisHuey):
         pool = storage.pool
         kwargs = pool.connection_kwargs
         return f"Redis at {kwargs.get('host', '?')}:{kwargs.get('port', '?')}"

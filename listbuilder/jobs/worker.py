@@ -22,7 +22,8 @@ from typing import Any
 
 from huey.consumer import Consumer, Worker
 
-from listbuilder.jobs.prints import HEARTBEAT_SECONDS, Printer, worker_name
+from listbuilder.jobs.ledger import HEARTBEAT_SECONDS, worker_name
+from listbuilder.jobs.printer import Printer
 
 log = logging.getLogger(__name__)
 POLL_MAX_SECONDS = 1.0  # an idle worker looks at a queue that can't wake it (SQLite) this often

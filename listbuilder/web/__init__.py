@@ -16,11 +16,12 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from listbuilder import migrations
 from listbuilder.engine.library import Library
 from listbuilder.locations import instance_folder
 from listbuilder.locations import shared as shared_folder
-from listbuilder.storage import RosterStore, sqlite_url
+from listbuilder.store.admin import migrations
+from listbuilder.store.database import sqlite_url
+from listbuilder.store.rosters import RosterStore
 from listbuilder.templates_loader import template_loader
 from listbuilder.web.config import Config
 
@@ -56,11 +57,11 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
         store.close()
         raise
     app.extensions["listbuilder.store"] = store
-    from listbuilder.pack_storage import PackStore
+    from listbuilder.store.packs import PackStore
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
-    from listbuilder.match_storage import MatchStore
+    from listbuilder.store.matches import MatchStore
     app.extensions["listbuilder.matches"] = MatchStore(store.engine)
-    from listbuilder.jobs.prints import Printer
+    from listbuilder.jobs.printer import Printer
     app.extensions["listbuilder.printer"] = Printer.of_settings(
         store, url, app.config.get("REDIS_URL"), float(app.config["PRINT_JOB_TIMEOUT"]),
         library=app.extensions["listbuilder.library"])

@@ -32,7 +32,7 @@ from listbuilder.engine.roster_file import (
 )
 from listbuilder.engine.system import RuleSystem
 from listbuilder.engine.yaml_limits import ROSTER
-from listbuilder.storage import Stored
+from listbuilder.store.rosters import Stored
 from listbuilder.web.recent import Recent
 
 

@@ -8,8 +8,8 @@ from flask import Response, abort, current_app, g, render_template, request
 
 from listbuilder.engine.history import HistoryStep
 from listbuilder.engine.library import Library
-from listbuilder.pack_storage import PackStore
-from listbuilder.storage import RosterStore, Stored
+from listbuilder.store.packs import PackStore
+from listbuilder.store.rosters import RosterStore, Stored
 from listbuilder.web.rosters import Opened, StoredRosterError, open_stored
 
 

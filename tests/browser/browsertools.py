@@ -95,17 +95,33 @@ def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
         app.extensions["listbuilder.store"].close()
 
 
+def _context(browser: Any, viewport: dict[str, int], phone: bool, **options: Any) -> Any:
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone,
+                                  **options)
+    context.set_default_timeout(15_000)
+    return context
+
+
+@contextmanager
+def sized_page(browser: Any, viewport: dict[str, int], phone: bool = False,
+               **options: Any) -> Iterator[Any]:
+    """A page in a context of its own at `viewport`: a touch phone's, or a desktop's."""
+    context = _context(browser, viewport, phone, **options)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @contextmanager
 def phone_pair(browser: Any, viewport: dict[str, int] = SMALL,
                workers: tuple[str, str] = ("block", "block"),
                **options: Any) -> Iterator[tuple[Any, Any]]:
-    """Two touch contexts at `viewport`. Service workers are blocked unless `workers` lets
-    one run: each worker asks the shared test server for every game's rules sheet, and those
-    prints queue ahead of other tests' previews."""
-    made = [browser.new_context(viewport=viewport, is_mobile=True, has_touch=True,
-                                service_workers=allowed, **options) for allowed in workers]
-    for ctx in made:
-        ctx.set_default_timeout(15_000)
+    """Two touch contexts at `viewport`, two players' phones. Service workers are blocked
+    unless `workers` lets one run: each worker asks the shared test server for every game's
+    rules sheet, and those prints queue ahead of other tests' previews."""
+    made = [_context(browser, viewport, True, service_workers=allowed, **options)
+            for allowed in workers]
     try:
         yield made[0], made[1]
     finally:

@@ -14,6 +14,8 @@ from test_builder_browser import arrow_and_enter, change, start, submit_start
 
 from listbuilder.engine.registry import all_systems
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 CASES = {  # system: (new-roster steps, units to add)
     "hammerwars": ({"Faction": "Lizardmen"}, ["Assault Infantry", "Assault Hero"]),

@@ -8,8 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from test_table_browser import page_errors, refused_answers, start_match, tap
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 SIZE = {"width": 375, "height": 740}

@@ -17,6 +17,8 @@ from listbuilder.engine.registry import get_system
 from listbuilder.engine.report import report
 from listbuilder.web.builder import views as builder
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 SAID = "Size: 10 to 30 models for Ork Boyz. Not saved: the roster keeps size 15."
 

@@ -24,6 +24,8 @@ from test_table_browser import (
     version,
 )
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 PHONE = {"width": 375, "height": 812}
 TAPS = 8  # the example's first taps: units activated, hit, wounded

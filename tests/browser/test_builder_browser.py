@@ -10,7 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import click_settled, opened, until
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 

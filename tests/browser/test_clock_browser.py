@@ -16,6 +16,8 @@ from browsertools import opened, until
 from test_accessibility import serious
 from test_table_browser import GAMES, in_view, reaches, sent, start_match, version
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 STATE = ("() => { const c = document.querySelector('#clock'); if (!c) return null;"
          " return {running: [...c.querySelectorAll('.clock-face.running')].map(f => f.id),"

@@ -42,6 +42,8 @@ import pgserver  # noqa: E402
 from test_serve import CLI, environment, free_port  # noqa: E402
 from throwaway import start_or_skip  # noqa: E402
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 PRINT_LIMIT = 5  # prints one address may ask for a minute, on both servers
 SCRIPT_ADDRESS = "127.0.0.2"  # a second client on loopback: a count of its own

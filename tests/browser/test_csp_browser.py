@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from browsertools import opened, until
 
+pytestmark = pytest.mark.browser
+
 WATCH = """
 window.__violations = [];
 document.addEventListener("securitypolicyviolation",

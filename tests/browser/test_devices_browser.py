@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browsertools import opened
 from test_builder_browser import start, submit_start
+
+pytestmark = pytest.mark.browser
 
 
 def test_a_list_link_opens_the_same_list_on_a_phone(context: Any, browser: Any,

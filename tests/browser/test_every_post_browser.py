@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 from browsertools import click_settled, opened, start_pack, until
 from test_builder_browser import add, change, quiet, set_count, start, submit_start, unfold
@@ -38,9 +39,12 @@ from test_table_browser import sent
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter, RequestRedirect
 
-from listbuilder.storage import RosterStore, sqlite_url
+from listbuilder.store.database import sqlite_url
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]

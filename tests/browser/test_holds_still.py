@@ -18,6 +18,8 @@ import pytest
 from test_builder_browser import add, change, start, submit_start
 from test_stays_put import settled, tab
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 WIDTHS = {"1280": (1280, 900), "1024": (1024, 768), "375": (375, 812)}
 HELD_PX = 4  # "within a few pixels"

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import opened, until
+from browsertools import opened, sized_page, until
 from test_accessibility import serious
 from test_builder_browser import change
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,35 +55,21 @@ WHERE = """s => { const e = typeof s === 'string' ? document.querySelector(s) : 
 
 @pytest.fixture(params=list(SIZES))
 def sized(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Page]]:
-    phone = request.param == "phone"
-    context = browser.new_context(viewport=SIZES[request.param], is_mobile=phone,
-                                  has_touch=phone, service_workers="block")
-    context.set_default_timeout(15_000)
-    try:
-        yield request.param, context.new_page()
-    finally:
-        context.close()
+    with sized_page(browser, SIZES[request.param], request.param == "phone",
+                    service_workers="block") as page:
+        yield request.param, page
 
 
 @pytest.fixture
 def desktop(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport=SIZES["desktop"], service_workers="block")
-    context.set_default_timeout(15_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with sized_page(browser, SIZES["desktop"], service_workers="block") as page:
+        yield page
 
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True,
-                                  service_workers="block")
-    context.set_default_timeout(15_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with sized_page(browser, SIZES["phone"], True, service_workers="block") as page:
+        yield page
 
 
 def where(page: Page, selector: str) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from browsertools import opened, until
 from test_accessibility import serious
 from test_builder_browser import start, submit_start, unfold
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 BAR = "#connection"
 

@@ -22,6 +22,8 @@ from listbuilder.jobs.worker import WorkerThread
 from listbuilder.web import create_app
 from listbuilder.web.config import TestConfig
 
+pytestmark = pytest.mark.browser
+
 
 class Site:
     """The app on a port of its own, which the test can stop and start again (a server that

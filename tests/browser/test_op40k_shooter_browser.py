@@ -8,8 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import phone_pair
 from test_table_browser import example, page_errors, plain, reaches, start_match, tap, version
+
+pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 812}
 

@@ -21,6 +21,8 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.report import report
 from listbuilder.engine.resolve import find_side, quick_resolve, side_from_entry
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 UNIT = """
   - name: {name}

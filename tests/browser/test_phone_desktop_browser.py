@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import opened, until
+from browsertools import opened, sized_page, until
 from test_builder_browser import change, start, submit_start
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,22 +39,14 @@ WHERE = """s => { const e = typeof s === 'string' ? document.querySelector(s) : 
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with sized_page(browser, PHONE, True) as page:
+        yield page
 
 
 @pytest.fixture
 def desktop(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP)
-    context.set_default_timeout(15_000)
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
+    with sized_page(browser, DESKTOP) as page:
+        yield page
 
 
 def open_file(page: Page, server: str, path: Path) -> None:

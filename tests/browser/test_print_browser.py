@@ -17,6 +17,8 @@ from pypdf import PdfReader
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from browsertools import opened, until
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"

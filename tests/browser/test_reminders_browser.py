@@ -23,6 +23,8 @@ from test_table_browser import FIND_TAP, VERSION, example, plain, start_match
 
 from listbuilder.engine.match import Event
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 PHONE = {"width": 375, "height": 812}
 

@@ -9,8 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import until
 from test_builder_browser import add, change, set_count, start, submit_start, unfold, version
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 

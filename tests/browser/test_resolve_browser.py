@@ -25,6 +25,8 @@ from listbuilder.engine.resolve import (
     situation_options,
 )
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
 

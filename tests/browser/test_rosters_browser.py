@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browsertools import opened
 from test_accessibility import serious
 from test_builder_browser import add, start, submit_start
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from browsertools import until
 from test_accessibility import serious
 from test_table_browser import page_errors, reaches, refused_answers, sent, start_match, version
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 SIZE = {"width": 375, "height": 740}

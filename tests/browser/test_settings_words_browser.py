@@ -16,6 +16,8 @@ import pytest
 from browsertools import click_settled, until
 from test_builder_browser import change, start, submit_start, version
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 LIMIT = "Points limit: enter a whole number from 1 to 1,000,000, the game's size in points."
 SEED = "Seed: enter a whole number from 0 to 999,999,999, or Re-draw below for a random one."

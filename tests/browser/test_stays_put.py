@@ -14,6 +14,8 @@ import pytest
 from browsertools import opened, until
 from test_builder_browser import change, start, submit_start, unfold
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
 

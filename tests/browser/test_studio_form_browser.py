@@ -10,9 +10,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import opened, start_pack, until
 from test_accessibility import serious
 from test_csp_browser import WATCH
+
+pytestmark = pytest.mark.browser
 
 CHECK = "() => document.querySelector('#pack-check').textContent"
 

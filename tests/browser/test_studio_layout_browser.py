@@ -14,9 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import opened, start_pack, until
 from test_accessibility import serious
 from test_csp_browser import WATCH
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 SIZES = ((1280, 800), (1024, 768), (375, 812))

@@ -46,6 +46,8 @@ from listbuilder.engine.registry import get_system
 from listbuilder.engine.word_counts import counts, split_words
 from listbuilder.web.table.board import Tap, form_value, taps
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires"]

@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_table_browser import example, plain, reaches, start_match, tap, version
 
 from listbuilder.engine.match import Event
+
+pytestmark = pytest.mark.browser
 
 SIZE = {"width": 375, "height": 740}
 # the buttons of side 1's Assault Specialists (unit 3) on side 2's phone, once Ben's Ranged

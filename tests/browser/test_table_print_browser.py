@@ -12,7 +12,10 @@ from typing import Any
 
 import pdfplumber
 import pypdfium2
+import pytest
 import yaml
+
+pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 A4_WIDTH, A4_HEIGHT = 595.28, 841.89  # points

@@ -18,6 +18,8 @@ from test_builder_browser import set_count
 from test_resolve_browser import CASES as RESOLVE
 from test_resolve_browser import swapped
 
+pytestmark = pytest.mark.browser
+
 Page = Any
 OTHER = {"light": "dark", "dark": "light"}
 # the first frame drawn: an init script runs before the page's own, and a frame callback runs

@@ -9,9 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import until
 from test_builder_browser import add, change, unfold, version
 from test_reorder_browser import names, orks
+
+pytestmark = pytest.mark.browser
 
 Page = Any
 

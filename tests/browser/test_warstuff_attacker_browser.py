@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browsertools import phone_pair
 from test_accessibility import serious
 from test_table_browser import example, plain, reaches, start_match, tap, version
+
+pytestmark = pytest.mark.browser
 
 SIZE = {"width": 375, "height": 740}
 # the Goblin Warrior's kill, naming an attacker (side 1's unit 4, its only copy)

@@ -233,6 +233,7 @@ def _roster(system_id: str) -> object:
     return Roster(system=system_id, name="t", points_limit=2000, factions=factions)
 
 
+@pytest.mark.print
 def test_the_card_pdf_prints_the_fielded_numbers(tmp_path: Path) -> None:
     import pdfplumber
 
@@ -318,6 +319,7 @@ AH_ROSTER = ("format: 1\nsystem: actionhammer\nname: T\npoints_limit: 2000\n"
              "factions: [Cobalt Brigade, Ashen Horde]\nentries:\n")
 
 
+@pytest.mark.print
 def test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded(tmp_path: Path) -> None:
     """Set a stat (Save 2+: the Captain's only 2+, his weapons and Morale are 3+), add a weapon
     for some models, and change a weapon's stat, read back from the printed cards."""
@@ -365,6 +367,7 @@ OP_ROSTER = ("format: 1\nsystem: op40k\nname: T\npoints_limit: 500\n"
              "factions: [Imperial Guard, Orks]\nentries:\n")
 
 
+@pytest.mark.print
 def test_the_op40k_card_pdf_prints_removed_weapons_and_added_models(tmp_path: Path) -> None:
     """Remove (two Guardsmen put down their lasguns for one launcher), and a model more (the
     Runtherd, with his rule among the upgrades), read back from the printed cards."""
@@ -427,6 +430,7 @@ def _ghost_cli(tmp_path: Path, *args: str) -> str:
                           cwd=tmp_path).stdout
 
 
+@pytest.mark.print
 def test_the_card_pdf_prints_gained_rules_keywords_and_changed_stats(tmp_path: Path) -> None:
     import pdfplumber
 

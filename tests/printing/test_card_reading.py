@@ -25,6 +25,8 @@ from .pdfcheck import geometry_problems
 from .reading import CONTINUED, Card, cards_of, reading
 from .sheets import reference_cards, sheets_of, unfilled
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(ROOT.glob("examples/*/legal*.yaml"))
 

@@ -20,6 +20,8 @@ from listbuilder.printing.render import print_roster
 
 from .pdfcheck import placements
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 VEHICLES = """
 format: 1

@@ -31,6 +31,8 @@ from .conftest import CARD_SIZES, EXAMPLES, ExamplePrint, example_id
 from .pdfcheck import placements, trim_boxes
 from .reading import READABLE_PT, cards_of, reading
 
+pytestmark = pytest.mark.print
+
 SAFE_MM = 3.0
 EPS_MM = 0.05  # rounding of the PDF's numbers
 COUNT_AT_END = re.compile(r"(^|\s)\d+x$")  # "10x" closing a line: its weapon went on the next

@@ -32,6 +32,8 @@ from .pdfcheck import (
     texts_in_boxes,
 )
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"
 

@@ -22,6 +22,8 @@ from listbuilder.printing.render import Printed, emblem, print_chits, print_deck
 
 from .pdfcheck import Placed, mm, page_sizes, placements, texts_in_boxes
 
+pytestmark = pytest.mark.print
+
 EPS_MM = 0.01  # rounding in the PDF's numbers
 
 

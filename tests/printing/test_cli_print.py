@@ -12,6 +12,8 @@ from listbuilder.cli import main
 
 from .pdfcheck import page_sizes, placements
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -7,10 +7,13 @@ import io
 from pathlib import Path
 
 import pdfplumber
+import pytest
 
 from listbuilder.printing.facecache import FACES, FaceCache
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
+
+pytestmark = pytest.mark.print
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGAL = (ROOT / "examples" / "actionhammer" / "legal.yaml").read_text()

@@ -25,6 +25,8 @@ from listbuilder.printing.render import BRIEF, _context, _stock, unit_faces
 from .conftest import CARD_SIZES, EXAMPLES, ExamplePrint, example_id
 from .sheets import reference_cards, unfilled
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 ROSTERS = sorted(p for p in (ROOT / "examples").glob("*/*.yaml") if p.name != "match.yaml")
 BOTTOM_PAD_MM = 3.0  # .body's bottom padding: the safe zone (faces.html)

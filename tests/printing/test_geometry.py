@@ -28,6 +28,8 @@ from listbuilder.printing.render import (
 
 from .pdfcheck import Check, geometry_problems
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = ("poker", "mini", "tarot")
 # Each set names every option at least once; a path walks them in turn.

@@ -32,6 +32,8 @@ from listbuilder.printing.images import (
 from listbuilder.printing.options import PrintError, PrintOptions
 from listbuilder.printing.render import Printed, print_chits, print_deck, print_roster, print_rules
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "actionhammer" / "legal.yaml"
 POKER_PX = (744, 1039)  # 63 x 88 mm at 300 dpi

@@ -21,6 +21,8 @@ from listbuilder.printing.render import FLOOR_PT, print_roster, warm_up
 
 from .pdfcheck import all_text
 
+pytestmark = pytest.mark.print
+
 
 def test_a_table_row_prints_as_one_line_with_its_labels() -> None:
     weapons = Table("Weapons", ("Weapon", "Range", "Att", "Sk", "AP", "Features"),

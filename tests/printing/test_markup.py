@@ -21,6 +21,8 @@ from listbuilder.printing.render import print_chits, print_deck, print_roster
 
 from .pdfcheck import all_text
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml") if p.name != "match.yaml")
 

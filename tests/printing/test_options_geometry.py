@@ -24,6 +24,8 @@ from listbuilder.printing.geometry import (
 )
 from listbuilder.printing.options import PrintError, PrintOptions
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

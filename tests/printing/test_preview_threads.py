@@ -10,6 +10,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.print
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "hammerwars" / "legal.yaml"
 
 CHILD = textwrap.dedent("""

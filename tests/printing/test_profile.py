@@ -12,6 +12,8 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.registry import all_systems, get_system
 
+pytestmark = pytest.mark.print
+
 
 def stats(profile: Profile) -> dict[str, str]:
     return {s.label: s.value for s in profile.stats}

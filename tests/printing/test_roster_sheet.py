@@ -29,6 +29,8 @@ from listbuilder.printing.templating import system_template
 
 from .pdfcheck import mm
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
                   if p.name != "match.yaml")  # a match file is no roster

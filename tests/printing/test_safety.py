@@ -14,6 +14,8 @@ from listbuilder.printing.layout import CARD_CSS, STYLES
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_roster
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = '<img src="file:///etc/passwd"><a rel="attachment" href="/etc/hosts">x</a>'
 

@@ -21,6 +21,8 @@ from listbuilder.printing.columns import column_start, column_width, lines
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_sheet
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.yaml")
                   if "illegal" not in p.name and p.name != "match.yaml")

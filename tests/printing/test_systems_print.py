@@ -19,6 +19,8 @@ from listbuilder.printing.render import RULES_PT, print_roster, print_rules
 
 from .pdfcheck import all_text, page_sizes, placements, texts_in_boxes
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"a4": (595.3, 841.9), "letter": (612.0, 792.0)}
 

@@ -10,6 +10,8 @@ from fontTools.ttLib import TTFont
 from listbuilder.printing.fetcher import STATIC
 from listbuilder.printing.textwidth import FONTS, em_width
 
+pytestmark = pytest.mark.print
+
 
 def font_widths(text: str, bold: bool) -> float:
     font = TTFont(STATIC / "fonts" / FONTS[bold])

@@ -10,11 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.print
 
 REPORT = """
 import ctypes.util, json, sys
 from weasyprint.text import ffi
+
 print(json.dumps({"spawned": spawned, "pango": ffi.pango is not None,
                   "fontconfig": ffi.fontconfig is not None,
                   "find_library_back": ctypes.util.find_library is real}))

@@ -14,9 +14,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.print
+
 FORK_CHILD_AND_WAIT = """
 import os, sys, time
 from listbuilder.printing import workers
+
 wait = workers.in_child(lambda: time.sleep(600))
 print("ready", flush=True)
 time.sleep(600)

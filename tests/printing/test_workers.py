@@ -16,6 +16,8 @@ from listbuilder.printing import workers
 
 ROOT = Path(__file__).resolve().parents[2]
 
+pytestmark = pytest.mark.print
+
 DECK_IN_ONE_OR_TWO = """
 import json, os, sys
 from pathlib import Path
@@ -26,6 +28,7 @@ from listbuilder.engine.registry import get_system
 from listbuilder.printing import workers
 from listbuilder.printing.options import PrintOptions
 from listbuilder.printing.render import print_deck
+
 
 system = get_system("spaceempires")
 catalog = Library(custom_dir=Path(sys.argv[1])).catalog(system)

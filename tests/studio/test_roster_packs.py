@@ -86,6 +86,7 @@ def test_pack_text_is_held_to_the_data_limits_and_the_roster_to_three_packs() ->
     assert "packs" in str(caught.value) and "3" in str(caught.value)
 
 
+@pytest.mark.print
 def test_the_command_line_validates_prints_and_resolves_a_roster_with_a_pack(
         tmp_path: Path) -> None:
     roster = tmp_path / "brigade.yaml"

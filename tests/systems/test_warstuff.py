@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pdfplumber
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -249,6 +250,7 @@ def test_design_readings_are_named(violations) -> None:
     assert found["warstuff.hollow-rules"] == "undead-with-fearless"
 
 
+@pytest.mark.print
 def test_the_printed_roster_sheet_shows_both_prices(read) -> None:
     path = Path(__file__).resolve().parents[2] / "examples/warstuff/printed-prices.yaml"
     loaded = read(path.read_text())

@@ -37,7 +37,7 @@ def empty_queue(app: Flask) -> None:
     tests share keeps Huey's tables between tests)."""
     from sqlalchemy import delete
 
-    from listbuilder.jobs.prints import JOBS
+    from listbuilder.jobs.ledger import JOBS
 
     with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(delete(JOBS))

@@ -29,10 +29,14 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from test_serve import alive
 
-from listbuilder import backup, liveness, migrations
 from listbuilder.engine.library import Library
-from listbuilder.storage import RosterStore, hash_token, make_engine, sqlite_url
+from listbuilder.store.admin import backup, liveness, migrations
+from listbuilder.store.database import make_engine, sqlite_url
+from listbuilder.store.links import hash_token
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web.rosters import open_stored
+
+pytestmark = pytest.mark.slow
 
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "warstuff" / "legal.yaml").read_text()
@@ -125,7 +129,7 @@ def start(started: list[subprocess.Popen[str]], code: str, *args: str) -> tuple[
 # A server that writes rosters, then is killed (SIGKILL) mid-life: its writes sit in the WAL.
 KILLED_SERVER = """
 import sys
-from listbuilder.storage import RosterStore
+from listbuilder.store.rosters import RosterStore
 store = RosterStore(sys.argv[1])
 for n in range(5):
     store.create("warstuff", f"Lost {n}", sys.argv[2].replace("Border Patrol", f"Lost {n}"))
@@ -138,7 +142,7 @@ time.sleep(600)
 LOCK_HOLDER = """
 import os, sys, time
 from pathlib import Path
-from listbuilder.liveness import hold_serving_lock
+from listbuilder.store.admin.liveness import hold_serving_lock
 lock = hold_serving_lock(sys.argv[1], Path(sys.argv[2]))
 worker = os.fork()
 if worker == 0:

@@ -34,6 +34,8 @@ from test_serve import (
 
 from listbuilder.front import find_nginx
 
+pytestmark = pytest.mark.slow
+
 SLOW = 50  # the count of trickling connections
 TRICKLE = 1.0  # seconds between a slow client's bytes
 

@@ -26,9 +26,10 @@ from flask.testing import EnvironBuilder, FlaskClient
 from sqlalchemy import func, select, text
 from webtools import Player, csrf_of, version_of
 
-from listbuilder import ratelimit
-from listbuilder.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
-from listbuilder.storage import RosterStore, make_engine
+from listbuilder.store import ratelimit
+from listbuilder.store.database import make_engine
+from listbuilder.store.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web import create_app
 from listbuilder.web.config import Config, TestConfig
 from listbuilder.web.site import limits

@@ -20,6 +20,8 @@ import pytest
 from test_front import need_nginx, wait_until_answering
 from test_serve import CLI, environment, free_port
 
+pytestmark = pytest.mark.slow
+
 
 class Visitor:
     """A browser without JavaScript: cookies kept, redirects followed, and the Referer a

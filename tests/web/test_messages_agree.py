@@ -48,6 +48,7 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", "", text)  # a PDF's lines break anywhere, even after a hyphen
 
 
+@pytest.mark.print
 @pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_validate_the_builder_and_the_sheet_say_the_same(path: Path, client: FlaskClient,
                                                          library: Library) -> None:

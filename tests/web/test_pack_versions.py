@@ -17,7 +17,7 @@ from webtools import csrf_of
 
 from listbuilder.engine.history import HISTORY_KEPT
 from listbuilder.engine.packs import MAX_PACK_BYTES
-from listbuilder.pack_storage import VERSIONS_KEPT, PackStore
+from listbuilder.store.packs import VERSIONS_KEPT, PackStore
 
 UNIT = """  - name: Squad {n}
     faction: House Guard

@@ -16,7 +16,7 @@ from test_roster_packs import add_pack, new_roster, share_of
 from test_studio import start
 from webtools import csrf_of, version_of
 
-from listbuilder.storage import RosterStore
+from listbuilder.store.rosters import RosterStore
 
 EVIL = "javascript:alert(document.cookie)"
 

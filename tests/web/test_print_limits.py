@@ -18,10 +18,13 @@ from flask.testing import FlaskClient
 from printtools import a_worker_is_alive, empty_queue, printing_client, run_next
 from sqlalchemy import select
 
-from listbuilder.jobs.prints import DOWNLOAD, JOBS, PREVIEW, PrintJob, QueueFull
+from listbuilder.jobs.ledger import DOWNLOAD, JOBS, PREVIEW, QueueFull
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.printing import render
 from listbuilder.web.prints import cache as print_cache
 from listbuilder.web.prints.queue import printer_of
+
+pytestmark = pytest.mark.print
 
 BIG = """format: 1
 system: op40k
@@ -96,7 +99,7 @@ def test_the_same_print_is_laid_out_once(app: Flask, client: FlaskClient,
     second = client.get(f"/r/{token}/print?what=cards")
     assert first.mimetype == second.mimetype == "application/pdf"
     assert first.data == second.data and layouts == ["Big Waaagh"]
-    assert app.extensions["listbuilder.store"].print_cache_size()[0] == 1
+    assert app.extensions["listbuilder.store"].prints.size()[0] == 1
     client.get(f"/r/{token}/print?what=cards&paper=letter")  # other options: a new print
     assert len(layouts) == 2
 
@@ -114,7 +117,7 @@ def test_system_prints_come_from_the_cache_too(app: Flask, client: FlaskClient) 
     first = client.get("/systems/spaceempires/print/chits?faction=Orks")
     second = client.get("/systems/spaceempires/print/chits?faction=Orks")
     assert first.mimetype == "application/pdf" and first.data == second.data
-    assert app.extensions["listbuilder.store"].print_cache_size()[0] == 1
+    assert app.extensions["listbuilder.store"].prints.size()[0] == 1
 
 
 def test_the_layout_revision_follows_the_layout_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -246,10 +249,8 @@ def test_the_line_takes_clients_in_turns(app: Flask, line: None) -> None:
 
     assert places() == expected
 
-    def taken() -> str:  # the next task a worker takes off the queue, laid out
-        task = printer.huey.dequeue()
-        printer.huey.execute(task)
-        return str(task.args[0])
+    def taken() -> str:  # the print a worker woken by the next doorbell lays out
+        return str(printer.huey.execute(printer.huey.dequeue()))
 
     assert taken() == "a1" and taken() == "b1"
     assert places() == expected[2:]

@@ -16,6 +16,8 @@ from printtools import printing_client
 
 from listbuilder.printing.preview import PREVIEW_WIDTH, first_page_png
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -24,8 +24,9 @@ from printtools import a_worker_is_alive, empty_queue, run_next
 from pypdf import PdfReader
 from sqlalchemy import select, update
 
-from listbuilder.jobs import prints as print_queue
-from listbuilder.jobs.prints import (
+from listbuilder.jobs import ledger as print_line
+from listbuilder.jobs import printer as print_queue
+from listbuilder.jobs.ledger import (
     DONE,
     FAILED,
     JOBS,
@@ -33,11 +34,15 @@ from listbuilder.jobs.prints import (
     RUNNING,
     WAITING,
     InLine,
-    ordinal,
 )
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.jobs.worker import WorkerThread
 from listbuilder.printing import render
+from listbuilder.store.database import now
+from listbuilder.web.prints.line_words import ordinal, place_words
 from listbuilder.web.prints.queue import printer_of, run_jobs
+
+pytestmark = pytest.mark.print
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEET = "what=sheet"  # a print quick to make: the roster sheet alone
@@ -173,16 +178,17 @@ def test_past_the_queues_bound_a_print_is_turned_away_in_words(app: Flask,
 
 
 def killed_while_laying_out(app: Flask, key: str) -> None:
-    """A worker takes the print's task off the queue, starts it, and is killed: the task is
+    """A worker takes a doorbell off the queue, starts the print, and is killed: the bell is
     lost (Huey delivers at most once), the row says it is being laid out."""
     assert printer_of(app).huey.dequeue() is not None
-    assert printer_of(app).ledger.take(key, "elsewhere:1") is not None
+    taken = printer_of(app).ledger.take_next("elsewhere:1")
+    assert taken is not None and taken[0] == key
 
 
 def age_heartbeats(app: Flask, seconds: float) -> None:
     with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(update(JOBS).values(
-            heartbeat=print_queue._now() - timedelta(seconds=seconds)))
+            heartbeat=now() - timedelta(seconds=seconds)))
 
 
 def only_key(app: Flask) -> str:
@@ -256,7 +262,7 @@ def test_a_print_that_killed_its_worker_too_often_is_given_up_in_words(
     token, _ = save(app)
     url = f"/r/{token}/print?{SHEET}"
     in_line(client.get(url))
-    for _ in range(print_queue.MAX_ATTEMPTS):
+    for _ in range(print_line.MAX_ATTEMPTS):
         killed_while_laying_out(app, only_key(app))
         age_heartbeats(app, 31)
         printer_of(app).recover()
@@ -267,32 +273,31 @@ def test_a_print_that_killed_its_worker_too_often_is_given_up_in_words(
     assert jobs(app) == [("roster", FAILED, 3)]
 
 
-def test_a_print_is_taken_by_one_worker_however_often_its_task_comes(
+def test_a_print_is_taken_by_one_worker_however_many_look_at_once(
         app: Flask, client: FlaskClient) -> None:
     token, _ = save(app)
     in_line(client.get(f"/r/{token}/print?{SHEET}"))
     key = only_key(app)
     ledger = printer_of(app).ledger
     taken: list[object] = []
-    errors = at_once(lambda n: taken.append(ledger.take(key, f"worker:{n}")), 4)
+    errors = at_once(lambda n: taken.append(ledger.take_next(f"worker:{n}")), 4)
     assert errors == []
-    assert len([t for t in taken if t is not None]) == 1
+    assert [t[0] for t in taken if isinstance(t, tuple)] == [key]
     assert jobs(app) == [("roster", RUNNING, 1)]
-    assert run_next(app)  # its task, delivered after another took the row: does nothing
+    assert run_next(app)  # its doorbell, rung after another took the row: does nothing
     assert jobs(app) == [("roster", RUNNING, 1)]
 
 
-def test_a_task_delivered_twice_prints_once(app: Flask, client: FlaskClient,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_doorbell_rung_twice_prints_once(app: Flask, client: FlaskClient,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     token, _ = save(app)
     url = f"/r/{token}/print?{SHEET}"
     in_line(client.get(url))
     printer = printer_of(app)
-    row = printer.ledger.find(only_key(app))
-    printer._send(row)  # a second message for the same print (as a retake may leave)
+    printer._ring()  # a second bell for one print waiting (as a sweep or a retake may ring)
     made: list[str] = []
-    real = print_queue.PrintJob.make
-    monkeypatch.setattr(print_queue.PrintJob, "make",
+    real = PrintJob.make
+    monkeypatch.setattr(PrintJob, "make",
                         lambda job, library: made.append(job.kind) or real(job, library))
     assert run_jobs(app) == 2
     assert made == ["roster"] and jobs(app) == [("roster", DONE, 1)]
@@ -360,11 +365,11 @@ def test_a_download_goes_ahead_of_the_previews(app: Flask, client: FlaskClient) 
             select(JOBS).order_by(JOBS.c.rank, JOBS.c.turn, JOBS.c.id))]
     assert [rank for _, rank in line] == [0, 0, 1]
     assert '"what": "cards"' in line[0][0] and '"paper": "letter"' in line[1][0]
-    assert run_next(app) and run_next(app)  # Huey takes them as the page said
+    assert run_next(app) and run_next(app)  # workers take them as the page said
     is_pdf(client.get(f"/r/{token}/print?what=cards"))
     is_pdf(client.get(f"/r/{token}/print?{SHEET}&paper=letter"))  # before the a4 preview
     assert [status for _, status, _ in jobs(app)] == [WAITING, DONE, DONE]  # the a4 preview
-    run_jobs(app)  # the a4 preview, and the letter preview's first task (which does nothing)
+    assert run_jobs(app) == 1  # a bell a print: the a4 preview's is the one left
     assert [status for _, status, _ in jobs(app)] == [DONE, DONE, DONE]
 
 
@@ -372,12 +377,15 @@ def test_a_preview_nobody_waits_for_any_more_expires(app: Flask, client: FlaskCl
     token, _ = save(app)
     url = f"/r/{token}/print/preview.png?{SHEET}"
     assert client.get(url).status_code == 202
-    huey = printer_of(app).huey
-    task = huey.dequeue()
-    later = huey._get_timestamp() + timedelta(seconds=PREVIEW_EXPIRES + 1)
-    huey.execute(task, timestamp=later)  # the page was closed long ago
-    assert jobs(app) == []  # not laid out; asked again, it is queued again
-    assert client.get(url).status_code == 202 and len(jobs(app)) == 1
+    download = f"/r/{token}/print?{SHEET}&paper=letter"
+    assert in_line(client.get(download)) == "1st in line"
+    with app.extensions["listbuilder.store"].engine.begin() as connection:  # long ago
+        connection.execute(update(JOBS).values(
+            created=now() - timedelta(seconds=PREVIEW_EXPIRES + 1)))
+    assert run_jobs(app) == 2  # the download is made; the preview is dropped, not laid out
+    assert [(kind, status) for kind, status, _ in jobs(app)] == [("roster", DONE)]
+    is_pdf(client.get(download))
+    assert client.get(url).status_code == 202 and len(jobs(app)) == 2  # asked again: queued
 
 
 def test_a_worker_stopping_hands_its_print_back(app: Flask, client: FlaskClient) -> None:
@@ -388,7 +396,7 @@ def test_a_worker_stopping_hands_its_print_back(app: Flask, client: FlaskClient)
     in_line(client.get(url))
     printer = printer_of(app)
     task = printer.huey.dequeue()
-    assert printer.ledger.take(only_key(app), print_queue.worker_name()) is not None
+    assert printer.ledger.take_next(print_line.worker_name()) is not None
     printer.huey._emit(signals.SIGNAL_INTERRUPTED, task)  # as Huey does at a hard stop
     assert in_line(client.get(url)) == "1st in line"
     assert run_next(app)
@@ -425,7 +433,7 @@ def test_finished_jobs_are_swept(app: Flask, client: FlaskClient) -> None:
     assert printer.sweep() == 0  # just finished: kept a while
     with app.extensions["listbuilder.store"].engine.begin() as connection:
         connection.execute(update(JOBS).where(JOBS.c.status == DONE).values(
-            finished=print_queue._now() - print_queue.KEEP_FINISHED - timedelta(seconds=1)))
+            finished=now() - print_line.KEEP_FINISHED - timedelta(seconds=1)))
     assert printer.sweep() == 1
     assert [status for _, status, _ in jobs(app)] == [WAITING]  # a waiting job stays
 
@@ -433,10 +441,12 @@ def test_finished_jobs_are_swept(app: Flask, client: FlaskClient) -> None:
 def test_places_in_words() -> None:
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
-    assert InLine(0).words == "being laid out now" and InLine(3).words == "3rd in line"
-    assert InLine(2, workers=False).words == "2nd in line, waiting for a printer to start"
+    assert place_words(InLine(0)) == "being laid out now"
+    assert place_words(InLine(3)) == "3rd in line"
+    assert place_words(InLine(2, workers=False)) == (
+        "2nd in line, waiting for a printer to start")
     assert not InLine(0, stopped=True).now
-    assert InLine(0, stopped=True).words == (
+    assert place_words(InLine(0, stopped=True)) == (
         "going back in line: the printer laying it out stopped")
 
 

@@ -35,6 +35,8 @@ from listbuilder.web.prints.answers import download_name
 from listbuilder.web.prints.forms import LABELS, roster_form
 from listbuilder.web.prints.views import print_preview_url
 
+pytestmark = pytest.mark.print
+
 ROOT = Path(__file__).resolve().parents[2]
 OPTION_NAMES = set(PrintOptions.__dataclass_fields__)
 

@@ -38,12 +38,12 @@ import pgserver
 import pytest
 import redis
 
-from listbuilder.storage import RosterStore
+from listbuilder.store.rosters import RosterStore
 from listbuilder.web.site.limits import KINDS
 
-# `slow` comes from tests/conftest.py's SLOW_MODULES; `postgres` is given here, as the
-# PostgreSQL server is reached through this module's own fixtures
-pytestmark = [pytest.mark.postgres]
+# `postgres` is given here, not by tests/conftest.py: the PostgreSQL server is reached
+# through this module's own fixtures
+pytestmark = [pytest.mark.postgres, pytest.mark.print, pytest.mark.slow]
 
 CLI = [sys.executable, "-m", "listbuilder"]
 BROKERS = ["postgres", "redis"]

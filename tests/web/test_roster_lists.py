@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import Player, csrf_of
 
-from listbuilder.storage import RosterListRow
+from listbuilder.store.tables import RosterListRow
 from listbuilder.web import collection
 
 

@@ -9,6 +9,7 @@ import io
 import re
 
 import pdfplumber
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from printtools import printing_client
@@ -150,6 +151,7 @@ def test_a_pack_with_problems_is_not_added(client: FlaskClient) -> None:
     assert "datasheets[1].save: must be 2 to 6, got 9" in said
 
 
+@pytest.mark.print
 def test_a_roster_with_a_pack_prints_its_units_from_the_browser(app: Flask) -> None:
     """The print is laid out in another process from the roster's text alone: the pack
     travels in it."""
@@ -226,6 +228,7 @@ def test_a_newer_version_that_changes_none_of_the_rosters_units_says_so_in_a_sen
     assert "What it changes here" not in page
 
 
+@pytest.mark.print
 def test_a_roster_keeps_working_after_its_pack_is_deleted(app: Flask) -> None:
     """The roster carries the pack whole: it opens, checks, exports and prints as before, and
     its packs page says the pack's studio page is gone instead of failing."""

@@ -26,6 +26,8 @@ from listbuilder.server import free_lanes
 from listbuilder.web import _instance_secret
 from listbuilder.worker_commands import SERVE_NICENESS
 
+pytestmark = pytest.mark.slow
+
 CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
 
 

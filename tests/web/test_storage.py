@@ -13,16 +13,11 @@ import pytest
 from at_once import at_once
 from sqlalchemy import Engine
 
-from listbuilder import migrations, storage
-from listbuilder.storage import (
-    BUSY_TIMEOUT_MS,
-    MAX_TEXT,
-    RosterStore,
-    RosterTooLarge,
-    StaleRoster,
-    hash_token,
-    sqlite_url,
-)
+from listbuilder.store import database, print_cache, rosters
+from listbuilder.store.admin import migrations
+from listbuilder.store.database import BUSY_TIMEOUT_MS, sqlite_url
+from listbuilder.store.links import hash_token
+from listbuilder.store.rosters import MAX_TEXT, RosterStore, RosterTooLarge, StaleRoster
 
 
 @pytest.fixture
@@ -130,14 +125,14 @@ def test_many_writers_at_once_never_see_a_locked_database(database_url: str) -> 
         saved, _ = store.create("op40k", f"R{n}", "text")
         for version in range(1, 11):
             saved = store.save(saved.id, version, f"R{n}", f"text {version}")
-            store.keep_print(f"{n}-{version}", b"%PDF" * 100)
+            store.prints.keep(f"{n}-{version}", b"%PDF" * 100)
 
     errors = at_once(player, 24)
     try:
         assert errors == []
         assert rows(stores[1], "select count(*), min(version), max(version) from rosters") \
             == [(24, 11, 11)]
-        assert stores[0].print_cache_size() == (240, 240 * 400)
+        assert stores[0].prints.size() == (240, 240 * 400)
     finally:
         for s in stores:
             s.close()
@@ -149,7 +144,7 @@ def test_connections_opening_a_new_file_at_once_all_write(tmp_path: Path) -> Non
     saw "database is locked". Each trial is a new file opened by 8 engines at the same moment."""
     for trial in range(10):
         url = f"sqlite:///{tmp_path / f'new-{trial}.sqlite3'}"
-        engines = [storage.make_engine(url) for _ in range(8)]
+        engines = [database.make_engine(url) for _ in range(8)]
 
         def write(n: int, engines: list[Engine] = engines) -> None:
             with engines[n].execution_options(sqlite_immediate=True).begin() as connection:
@@ -274,11 +269,11 @@ def test_purge_removes_only_rosters_deleted_long_enough_ago(
     recent, recent_token = store.create("op40k", "Recent", "t")
     alive, alive_token = store.create("op40k", "Alive", "t")
     start = datetime.now(UTC)
-    monkeypatch.setattr(storage, "_now", lambda: start - timedelta(days=40))
+    monkeypatch.setattr(rosters, "moment", lambda: start - timedelta(days=40))
     store.delete(old.id)
-    monkeypatch.setattr(storage, "_now", lambda: start - timedelta(days=2))
+    monkeypatch.setattr(rosters, "moment", lambda: start - timedelta(days=2))
     store.delete(recent.id)
-    monkeypatch.setattr(storage, "_now", lambda: start)
+    monkeypatch.setattr(rosters, "moment", lambda: start)
     assert store.purge_deleted(timedelta(days=30)) == 1
     assert store.deleted_by_edit_token(old_token) is None
     with pytest.raises(LookupError):
@@ -292,19 +287,19 @@ def test_purge_removes_only_rosters_deleted_long_enough_ago(
 # -- the shared print cache -----------------------------------------------------------------------
 
 def test_a_kept_print_comes_back_and_a_second_keep_replaces_it(store: RosterStore) -> None:
-    assert store.cached_print("k") is None
-    store.keep_print("k", b"%PDF-1 first")
-    assert store.cached_print("k") == b"%PDF-1 first"
-    store.keep_print("k", b"%PDF-1 second")
-    assert store.cached_print("k") == b"%PDF-1 second"
-    assert store.print_cache_size() == (1, len(b"%PDF-1 second"))
+    assert store.prints.cached("k") is None
+    store.prints.keep("k", b"%PDF-1 first")
+    assert store.prints.cached("k") == b"%PDF-1 first"
+    store.prints.keep("k", b"%PDF-1 second")
+    assert store.prints.cached("k") == b"%PDF-1 second"
+    assert store.prints.size() == (1, len(b"%PDF-1 second"))
 
 
 def test_a_second_store_on_the_database_sees_the_same_prints(database_url: str) -> None:
     one, two = RosterStore(database_url), RosterStore(database_url)
     try:
-        one.keep_print("k", b"pdf")
-        assert two.cached_print("k") == b"pdf"
+        one.prints.keep("k", b"pdf")
+        assert two.prints.cached("k") == b"pdf"
     finally:
         one.close()
         two.close()
@@ -312,19 +307,19 @@ def test_a_second_store_on_the_database_sees_the_same_prints(database_url: str) 
 
 def test_least_recently_used_prints_go_past_the_bound(
         store: RosterStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    store.print_cache_bytes = 300
+    store.prints.most = 300
     start = datetime.now(UTC)
     for minute, key in enumerate("abc"):
-        monkeypatch.setattr(storage, "_now", lambda m=minute: start + timedelta(minutes=m))
-        store.keep_print(key, key.encode() * 100)
-    monkeypatch.setattr(storage, "_now", lambda: start + timedelta(minutes=10))
-    assert store.cached_print("a") == b"a" * 100  # "a" is now the most recently used
-    monkeypatch.setattr(storage, "_now", lambda: start + timedelta(minutes=11))
-    store.keep_print("d", b"d" * 100)
-    assert store.cached_print("b") is None
-    assert [store.cached_print(k) is not None for k in "acd"] == [True, True, True]
-    assert store.print_cache_size() == (3, 300)
-    store.keep_print("big", b"x" * 301)  # larger than the whole cache: not kept, nothing lost
-    assert store.cached_print("big") is None and store.print_cache_size() == (3, 300)
-    store.keep_print("e", b"e" * 250)  # room is made for it from the oldest use on
-    assert [k for k in "acde" if store.cached_print(k) is not None] == ["e"]
+        monkeypatch.setattr(print_cache, "now", lambda m=minute: start + timedelta(minutes=m))
+        store.prints.keep(key, key.encode() * 100)
+    monkeypatch.setattr(print_cache, "now", lambda: start + timedelta(minutes=10))
+    assert store.prints.cached("a") == b"a" * 100  # "a" is now the most recently used
+    monkeypatch.setattr(print_cache, "now", lambda: start + timedelta(minutes=11))
+    store.prints.keep("d", b"d" * 100)
+    assert store.prints.cached("b") is None
+    assert [store.prints.cached(k) is not None for k in "acd"] == [True, True, True]
+    assert store.prints.size() == (3, 300)
+    store.prints.keep("big", b"x" * 301)  # larger than the whole cache: not kept, nothing lost
+    assert store.prints.cached("big") is None and store.prints.size() == (3, 300)
+    store.prints.keep("e", b"e" * 250)  # room is made for it from the oldest use on
+    assert [k for k in "acde" if store.prints.cached(k) is not None] == ["e"]

@@ -170,6 +170,7 @@ def test_the_share_link_shows_the_pack_read_only(client: FlaskClient) -> None:
     assert edit is not None and edit[1] not in body  # the edit link is not given away
 
 
+@pytest.mark.print
 def test_the_packs_cards_print_as_a_roster_of_its_units_would(app: Flask) -> None:
     from printtools import printing_client
 
@@ -227,7 +228,7 @@ def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_sa
         app: Flask, client: FlaskClient) -> None:
     from sqlalchemy import func, select
 
-    from listbuilder.storage import PackRow, PackTombstoneRow, PackVersionRow
+    from listbuilder.store.tables import PackRow, PackTombstoneRow, PackVersionRow
 
     link = start(client, "actionhammer", "House Brigade")
     page = client.get(link).get_data(as_text=True)
@@ -274,7 +275,7 @@ def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_sa
 
 def test_deleting_twice_is_harmless_and_a_save_that_lost_the_race_says_deleted(
         app: Flask, client: FlaskClient) -> None:
-    from listbuilder.pack_storage import PackStore
+    from listbuilder.store.packs import PackStore
 
     store: PackStore = app.extensions["listbuilder.packs"]
     pack, token = store.create("warstuff", "Pirates", get_system("warstuff").pack_starter())

@@ -22,8 +22,8 @@ from flask.testing import FlaskClient
 from webtools import csrf_of
 
 from listbuilder.cli import main
-from listbuilder.match_storage import MatchStore
-from listbuilder.storage import MatchEventRow, MatchRow, MatchSpentIdRow
+from listbuilder.store.matches import MatchStore
+from listbuilder.store.tables import MatchEventRow, MatchRow, MatchSpentIdRow
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires")

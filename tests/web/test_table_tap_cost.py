@@ -25,8 +25,8 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.match import Event, Match, push, replay
 from listbuilder.engine.match_file import read_match
 from listbuilder.engine.registry import get_system
-from listbuilder.match_storage import MatchStore, StoredMatch
-from listbuilder.storage import MatchEventRow, MatchRow
+from listbuilder.store.matches import MatchStore, StoredMatch
+from listbuilder.store.tables import MatchEventRow, MatchRow
 from listbuilder.web.recent import Recent
 from listbuilder.web.table import matches as table_matches
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import http.client
 import re
 
+import pytest
 from test_front import front, upgraded  # noqa: F401 - fixtures: `make run`'s server
 
 from listbuilder.web.config import Config
 from listbuilder.web.site.errors import MESSAGES
+
+pytestmark = pytest.mark.slow
 
 MB = 1_000_000
 EXPLAINED = MESSAGES[413]  # "That upload is too large: a roster file is at most 640 KB, ..."

@@ -12,7 +12,6 @@ from flask.testing import FlaskClient
 from test_partial_answers import answer, apply_swaps, main_of
 from webtools import Player, csrf_of, version_of
 
-from listbuilder import storage
 from listbuilder.engine import history
 from listbuilder.engine.history import (
     HISTORY_KEPT,
@@ -23,7 +22,8 @@ from listbuilder.engine.history import (
     replay,
 )
 from listbuilder.engine.model import Roster, RosterEntry
-from listbuilder.storage import RosterStore, StaleRoster
+from listbuilder.store import rosters as storage
+from listbuilder.store.rosters import RosterStore, StaleRoster
 
 # -- the history in the database --------------------------------------------------------------
 
@@ -72,7 +72,7 @@ def test_a_late_row_never_overwrites_a_newer_one(store: RosterStore) -> None:
     newest = HISTORY_KEPT + 2
     with store.engine.begin() as connection:
         storage._record(connection, saved.id, newest - HISTORY_KEPT, "late", "late", "edit",
-                        storage._now())
+                        storage.moment())
     assert store.history_text(saved.id, newest) == f"v{newest}"
     assert all(s.label != "late" for s in store.history(saved.id))
 

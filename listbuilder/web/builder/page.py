@@ -25,7 +25,7 @@ from listbuilder.engine.report import (
     unit_rows,
 )
 from listbuilder.engine.system import Violation
-from listbuilder.storage import Stored
+from listbuilder.store.rosters import Stored
 from listbuilder.web import services
 from listbuilder.web.builder import forms
 from listbuilder.web.rosters import Opened

@@ -30,7 +30,7 @@ from listbuilder.engine import edits, history
 from listbuilder.engine.history import HistoryStep
 from listbuilder.engine.model import Catalog, Roster, UnitDesign
 from listbuilder.engine.report import find_by_key, report
-from listbuilder.storage import StaleRoster
+from listbuilder.store.rosters import StaleRoster
 from listbuilder.web import collection, services
 from listbuilder.web.builder import forms, parts
 from listbuilder.web.builder.page import Notice, design_cost_view, roster_context, unit_filters

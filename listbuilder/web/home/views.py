@@ -13,7 +13,7 @@ from listbuilder.engine.model import Roster
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.report import report
 from listbuilder.engine.system import RuleSystem
-from listbuilder.storage import StaleRoster, Stored
+from listbuilder.store.rosters import StaleRoster, Stored
 from listbuilder.web import collection, services
 from listbuilder.web.forms import ImportForm, TokenForm
 from listbuilder.web.home.forms import NewRosterForm, RenameForm

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from flask import Response, render_template, request
 
-from listbuilder.jobs.prints import DOWNLOAD, PREVIEW, InLine, PrintJob, QueueFull
+from listbuilder.jobs.ledger import DOWNLOAD, PREVIEW, InLine, QueueFull
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.printing import PrintOptions
 from listbuilder.printing.options import FILES
 from listbuilder.web.prints.forms import LABELS
+from listbuilder.web.prints.line_words import place_words
 from listbuilder.web.prints.queue import ask
 
 MAX_TEXT = 60  # characters kept of each key and value: every real one is shorter
@@ -99,7 +101,7 @@ def queued(key: str, job: PrintJob, asked: Asked,
                                             "Cache-Control": "no-store"})
     if isinstance(got, InLine):
         body = render_template("prints/waiting.html", asked=asked, place=got,
-                               refresh=REFRESH_SECONDS)
+                               place_words=place_words(got), refresh=REFRESH_SECONDS)
         return Response(body, 202, headers={"Retry-After": str(REFRESH_SECONDS),
                                             "Cache-Control": "no-store"})
     return got

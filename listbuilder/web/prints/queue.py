@@ -18,7 +18,9 @@ from typing import cast
 
 from flask import Flask, abort, current_app, has_request_context, request
 
-from listbuilder.jobs.prints import DOWNLOAD, FailedOnOurSide, InLine, Printer, PrintJob
+from listbuilder.jobs.ledger import DOWNLOAD, InLine
+from listbuilder.jobs.print_job import PrintJob
+from listbuilder.jobs.printer import FailedOnOurSide, Printer
 
 
 def printer_of(app: Flask) -> Printer:

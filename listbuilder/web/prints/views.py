@@ -23,9 +23,9 @@ from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
-from listbuilder.jobs.prints import PrintJob
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.printing import PrintError, PrintOptions, printables
-from listbuilder.storage import Stored
+from listbuilder.store.rosters import Stored
 from listbuilder.web import services
 from listbuilder.web.prints.answers import (
     MAX_TEXT,

@@ -5,7 +5,7 @@ or keep every worker laying out PDFs or checking packs.
 Flask-Limiter does the counting, by the client's address (`request.remote_addr`, which the
 proxy settings make the player's own behind a proxy). Each kind of request has one counter a
 client, shared by all its addresses: a print and a preview spend the same allowance. The
-counters live in the app's own database (`listbuilder.ratelimit`), so every worker process and
+counters live in the app's own database (`listbuilder.store.ratelimit`), so every worker process and
 every machine sees the same counts; or in the storage `LIMIT_STORAGE` names (Redis).
 
 Every request that stores something is limited, and so is every pack check (a page that
@@ -36,9 +36,9 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
 from listbuilder.engine.packs import MAX_PACK_BYTES
-from listbuilder.match_storage import MAX_EVENT_BYTES
-from listbuilder.ratelimit import SCHEME, DatabaseStorage
-from listbuilder.storage import MAX_TEXT, RosterStore
+from listbuilder.store.matches import MAX_EVENT_BYTES
+from listbuilder.store.ratelimit import SCHEME, DatabaseStorage
+from listbuilder.store.rosters import MAX_TEXT, RosterStore
 
 EXTENSION = "listbuilder.limiter"
 
@@ -65,7 +65,7 @@ class Kind:
 
 
 # A roster's file is at most MAX_TEXT (640 KB: 256 KB of roster, three 128 KB packs); a new
-# roster is its row and the first row of its history (storage.HISTORY_KEPT), each that size.
+# roster is its row and the first row of its history (engine.history.HISTORY_KEPT), each that size.
 NEW_ROSTER = 2 * MAX_TEXT
 # A change adds at most one history row (or pack version, of at most MAX_PACK_BYTES) and
 # grows the roster by at most a pack taken on (roster_packs.add); other changes, by a few

@@ -13,9 +13,9 @@ from listbuilder.engine.model import PackUse, Roster, RosterEntry
 from listbuilder.engine.packs import Pack, check_pack
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import dump_roster
-from listbuilder.jobs.prints import PrintJob
-from listbuilder.pack_storage import StoredPack
+from listbuilder.jobs.print_job import PrintJob
 from listbuilder.printing import PrintError, PrintOptions
+from listbuilder.store.packs import StoredPack
 from listbuilder.web import services
 from listbuilder.web.prints.answers import Asked, file_response, preview, queued, sent_values
 from listbuilder.web.prints.cache import print_key

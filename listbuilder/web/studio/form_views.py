@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from listbuilder.engine.errors import DataError, DataLoadError
 from listbuilder.engine.packs import pack_file_name
 from listbuilder.engine.registry import get_system
-from listbuilder.pack_storage import PackTooLarge, StalePack, StoredPack
+from listbuilder.store.packs import PackTooLarge, StalePack, StoredPack
 from listbuilder.web import services
 from listbuilder.web.studio import views as studio
 from listbuilder.web.studio.fields import (

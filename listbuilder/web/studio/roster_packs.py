@@ -27,8 +27,8 @@ from listbuilder.engine.packs import MAX_PACKS, pack_changes, pack_file_name, pa
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.roster_file import pack_share
 from listbuilder.engine.system import RuleSystem
-from listbuilder.pack_storage import StoredPack
-from listbuilder.storage import StaleRoster
+from listbuilder.store.packs import StoredPack
+from listbuilder.store.rosters import StaleRoster
 from listbuilder.web import collection, services
 from listbuilder.web.forms import VersionedForm, WholeNumber
 from listbuilder.web.rosters import (

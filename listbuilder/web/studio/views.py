@@ -33,7 +33,7 @@ from listbuilder.engine.packs import MAX_PACK_BYTES, Pack, PackCheck, check_pack
 from listbuilder.engine.profile import Profile
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
-from listbuilder.pack_storage import PackTooLarge, StalePack, StoredPack
+from listbuilder.store.packs import PackTooLarge, StalePack, StoredPack
 from listbuilder.web import services
 from listbuilder.web.forms import TokenForm
 from listbuilder.web.studio.forms import ImportPackForm, NewPackForm, PackForm

@@ -33,7 +33,7 @@ from listbuilder.engine.match import (
 from listbuilder.engine.match_file import LoadedMatch, MatchFileError, read_match
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.system import RuleSystem
-from listbuilder.match_storage import WATCHER, MatchStore, StoredMatch
+from listbuilder.store.matches import WATCHER, MatchStore, StoredMatch
 from listbuilder.web import services
 from listbuilder.web.recent import Recent
 

@@ -7,7 +7,7 @@ the limits (site/limits.py). Each phone asks for the match's version every few s
 (`board`, 204 while nothing changed), so a change made on one shows on the other without a
 reload. An event carries the phone's own id for it: sent twice over a bad connection, it is
 kept once, and an id stays spent for the match's whole life, so a retry of a tap undone since
-is answered with the board as it stands (match_storage.SpentId).
+is answered with the board as it stands (store.matches.SpentId).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from listbuilder.engine.match import event as clock_event
 from listbuilder.engine.match_file import dump_match
 from listbuilder.engine.matchup import matchup
 from listbuilder.engine.odds import odds, state_settings
-from listbuilder.match_storage import MatchFull, SpentId, StaleMatch, new_token
+from listbuilder.store.matches import MatchFull, SpentId, StaleMatch, new_token
 from listbuilder.web import services
 from listbuilder.web.resolve.present import share_token
 from listbuilder.web.rosters import StoredRosterError, open_stored

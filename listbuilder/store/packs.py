@@ -16,7 +16,6 @@ and keeps working.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,18 +24,15 @@ from sqlalchemy.engine import Engine
 
 from listbuilder.engine.history import HISTORY_KEPT
 from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
-from listbuilder.storage import (
-    EDIT_TOKEN_BYTES,
-    SHARE_TOKEN_BYTES,
-    PackRow,
-    PackTombstoneRow,
-    PackVersionRow,
-    Sessions,
-    _now,
-    _plausible,
-    _utc,
+from listbuilder.store.database import Sessions, now, utc
+from listbuilder.store.links import (
+    Stale,
+    check_size,
     hash_token,
+    new_linked,
+    plausible,
 )
+from listbuilder.store.tables import PackRow, PackTombstoneRow, PackVersionRow
 
 # The same count as a roster's history: a pack's author undoes and compares over the same
 # span of saves as a roster's, and one bound per saved thing keeps the database's growth
@@ -61,7 +57,7 @@ class StoredPack:
     @classmethod
     def of(cls, row: PackRow) -> StoredPack:
         return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
-                   _utc(row.updated))
+                   utc(row.updated))
 
 
 @dataclass(frozen=True)
@@ -72,12 +68,10 @@ class PackVersion:
     saved: datetime
 
 
-class StalePack(Exception):
+class StalePack(Stale[StoredPack]):
     """The pack was saved elsewhere since the version this save was based on."""
 
-    def __init__(self, current: StoredPack) -> None:
-        self.current = current
-        super().__init__(f"pack {current.id} is at version {current.version}")
+    what = "pack"
 
 
 class PackTooLarge(ValueError):
@@ -93,11 +87,7 @@ class PackStore:
     def create(self, system: str, name: str, text: str) -> tuple[StoredPack, str]:
         """Save a new pack at version 1; returns it and its edit token (never stored)."""
         _check_size(text)
-        token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
-        now = _now()
-        row = PackRow(edit_hash=hash_token(token),
-                      share_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES), system=system,
-                      name=name, text=text, version=1, created=now, updated=now)
+        row, token = new_linked(PackRow, system=system, name=name, text=text)
         with self.sessions.writing() as session:
             session.add(row)
             session.flush()
@@ -105,12 +95,12 @@ class PackStore:
         return StoredPack.of(row), token
 
     def by_edit_token(self, token: str) -> StoredPack | None:
-        if not _plausible(token):
+        if not plausible(token):
             return None
         return self._one(PackRow.edit_hash == hash_token(token))
 
     def by_share_token(self, token: str) -> StoredPack | None:
-        if not _plausible(token):
+        if not plausible(token):
             return None
         return self._one(PackRow.share_token == token)
 
@@ -120,7 +110,7 @@ class PackStore:
         with self.sessions.writing() as session:
             result = session.execute(
                 update(PackRow).where(PackRow.id == pack_id, PackRow.version == base_version)
-                .values(name=name, text=text, version=base_version + 1, updated=_now()))
+                .values(name=name, text=text, version=base_version + 1, updated=now()))
             changed = int(getattr(result, "rowcount", 0))
             row = session.scalars(select(PackRow).where(PackRow.id == pack_id)).first()
             if row is None:
@@ -142,7 +132,7 @@ class PackStore:
                        PackVersionRow.saved)
                 .where(PackVersionRow.pack_id == pack_id)
                 .order_by(PackVersionRow.version.desc())).all()
-        return [PackVersion(v, r, n, _utc(s)) for v, r, n, s in rows]
+        return [PackVersion(v, r, n, utc(s)) for v, r, n, s in rows]
 
     def text_at(self, pack_id: int, revision: str) -> str | None:
         """The pack's text as it was at `revision` (a roster built with it names it), while
@@ -164,7 +154,7 @@ class PackStore:
             if row is None:
                 return
             session.add(PackTombstoneRow(edit_hash=row.edit_hash, share_token=row.share_token,
-                                         deleted=_now()))
+                                         deleted=now()))
             # the versions go by name, not by the foreign key's cascade, which SQLite applies
             # only on connections that turned foreign keys on
             session.execute(delete(PackVersionRow).where(PackVersionRow.pack_id == pack_id))
@@ -172,13 +162,13 @@ class PackStore:
 
     def deleted_by_edit_token(self, token: str) -> datetime | None:
         """When the pack this edit link opened was deleted; None if it was not."""
-        if not _plausible(token):
+        if not plausible(token):
             return None
         return self._deleted(PackTombstoneRow.edit_hash == hash_token(token))
 
     def deleted_by_share_token(self, token: str) -> datetime | None:
         """When the pack this share link opened was deleted; None if it was not."""
-        if not _plausible(token):
+        if not plausible(token):
             return None
         return self._deleted(PackTombstoneRow.share_token == token)
 
@@ -186,7 +176,7 @@ class PackStore:
         with self.sessions.reading() as session:
             found = session.scalars(select(PackTombstoneRow.deleted)
                                     .where(where)).first()  # type: ignore[arg-type]
-        return _utc(found) if found is not None else None
+        return utc(found) if found is not None else None
 
     def _one(self, where: object) -> StoredPack | None:
         with self.sessions.reading() as session:
@@ -200,6 +190,5 @@ def _version_row(row: PackRow) -> PackVersionRow:
 
 
 def _check_size(text: str) -> None:
-    if len(text.encode("utf-8")) > MAX_PACK_BYTES:
-        raise PackTooLarge(f"the pack is larger than {MAX_PACK_BYTES // 1024} KB: split it "
-                           f"into packs of one faction each")
+    check_size(text, MAX_PACK_BYTES, PackTooLarge, "the pack",
+               "split it into packs of one faction each")

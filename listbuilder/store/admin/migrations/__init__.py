@@ -20,11 +20,11 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from listbuilder import ratelimit  # noqa: F401  (its table joins Base.metadata, as models do)
 from listbuilder.locations import instance_folder, package_folder
-from listbuilder.storage import sqlite_url
+from listbuilder.store import ratelimit  # noqa: F401  (its table joins Base.metadata, as models do)
+from listbuilder.store.database import sqlite_url
 
-HERE = package_folder("listbuilder.migrations")
+HERE = package_folder("listbuilder.store.admin.migrations")
 UPGRADE_COMMAND = "listbuilder db upgrade"
 BASELINE = "0001"  # the rosters table as the first release's create_all made it
 # A database made by create_all without migrations, matched to the revision it equals: the

@@ -13,7 +13,7 @@ worker, which is handed it on purpose. Several servers may hold it at once
 replaced, and none can be running when the restore begins.
 
 The lock file only sees servers on this machine. For PostgreSQL, `connected_elsewhere` also
-asks the database for other Listbuilder connections (`storage.APPLICATION_NAME`), which sees
+asks the database for other Listbuilder connections (`store.database.APPLICATION_NAME`), which sees
 servers on every machine that has a connection open.
 """
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.engine import Engine, make_url
 
-from listbuilder.storage import APPLICATION_NAME
+from listbuilder.store.database import APPLICATION_NAME
 
 
 class RestoreUnderWay(RuntimeError):
@@ -48,7 +48,7 @@ def lock_path(url: str, instance: Path) -> Path:
     # Not a file of ours to sit beside: named after what identifies the database (not the
     # user, password or driver, which can differ between two servers on the same one).
     backend = parsed.get_backend_name()
-    if backend == "postgres":  # the spelling many hosts hand out (storage.make_engine)
+    if backend == "postgres":  # the spelling many hosts hand out (store.database.make_engine)
         backend = "postgresql"
     port = parsed.port or (5432 if backend == "postgresql" else None)
     identity = f"{backend}://{parsed.host}:{port}/{parsed.database}"

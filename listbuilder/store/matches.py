@@ -16,7 +16,6 @@ made by migrations 0011 and 0013.
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,18 +25,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from listbuilder.engine.match import MAX_EVENTS, Event
-from listbuilder.storage import (
-    EDIT_TOKEN_BYTES,
-    SHARE_TOKEN_BYTES,
-    MatchEventRow,
-    MatchRow,
-    MatchSpentIdRow,
-    Sessions,
-    _now,
-    _plausible,
-    _utc,
-    hash_token,
-)
+from listbuilder.store.database import Sessions, now, utc
+from listbuilder.store.links import Stale, hash_token, new_private, new_public, plausible
+from listbuilder.store.tables import MatchEventRow, MatchRow, MatchSpentIdRow
 
 # An event as stored (its JSON): a kind, a side, a unit and a few short values. The web form
 # reads at most MAX_EVENT_VALUES values of at most 80 characters each, well inside this.
@@ -49,7 +39,7 @@ WATCHER = 0  # the side of whoever holds the spectators' link: no side, read onl
 
 def new_token() -> str:
     """A side's private link: as long as a roster's edit link."""
-    return secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    return new_private()[0]
 
 
 @dataclass(frozen=True)
@@ -78,12 +68,10 @@ class StoredMatch:
         return tuple(logged.event for logged in self.log)
 
 
-class StaleMatch(Exception):
+class StaleMatch(Stale[StoredMatch]):
     """The match changed since the version a change was based on."""
 
-    def __init__(self, current: StoredMatch) -> None:
-        self.current = current
-        super().__init__(f"match {current.id} is at version {current.version}")
+    what = "match"
 
 
 class SpentId(Exception):
@@ -109,11 +97,11 @@ class MatchStore:
     def create(self, system: str, header: str, tokens: Sequence[str]) -> StoredMatch:
         """A new match with no events, for one side or two, each with its private token
         (`new_token`), of which only the hash is stored."""
-        now = _now()
+        at = now()
         row = MatchRow(side1_hash=hash_token(tokens[0]),
                        side2_hash=hash_token(tokens[1]) if len(tokens) > 1 else None,
-                       watch_token=secrets.token_urlsafe(SHARE_TOKEN_BYTES), system=system,
-                       header=header, version=1, created=now, updated=now)
+                       watch_token=new_public(), system=system,
+                       header=header, version=1, created=at, updated=at)
         with self.sessions.writing() as session:
             session.add(row)
         return _stored(row, ())
@@ -121,7 +109,7 @@ class MatchStore:
     def by_token(self, token: str) -> tuple[StoredMatch, int] | None:
         """The match a link opens and whose it is: a side (1 or 2) for a private link,
         WATCHER for the spectators' link; None when no match has it."""
-        if not _plausible(token):
+        if not plausible(token):
             return None
         digest = hash_token(token)
         with self.sessions.reading() as session:
@@ -137,7 +125,7 @@ class MatchStore:
     def version_by_token(self, token: str) -> int | None:
         """The version of the match a link opens, alone: what a phone polls every few
         seconds to know whether to redraw (one indexed row, no log)."""
-        if not _plausible(token):
+        if not plausible(token):
             return None
         digest = hash_token(token)
         with self.sessions.reading() as session:
@@ -178,16 +166,16 @@ class MatchStore:
                 raise ValueError(f"an event is at most {MAX_EVENT_BYTES} bytes")
             if event.id:
                 self._spend(session, row, event.id, side)
-            now = _now()
+            at = now()
             session.add(MatchEventRow(match_id=match_id, seq=count + 1, data=data,
-                                      event_id=event.id or None, side=side, at=now))
-            row.version, row.updated = base_version + 1, now
+                                      event_id=event.id or None, side=side, at=at))
+            row.version, row.updated = base_version + 1, at
             session.flush()
             # the version was `base_version` until this write: the log read with it is the
             # log this event follows
             if read is not None and read.id == match_id and read.version == base_version \
                     and len(read.log) == count:
-                return _stored(row, (*read.log, Logged(event, side, _utc(now))))
+                return _stored(row, (*read.log, Logged(event, side, utc(at))))
             return _stored(row, _log(session, match_id))
 
     def undo(self, match_id: int, base_version: int) -> StoredMatch:
@@ -200,7 +188,7 @@ class MatchStore:
             if last is not None:
                 session.execute(delete(MatchEventRow).where(MatchEventRow.match_id == match_id,
                                                             MatchEventRow.seq == last))
-                row.version, row.updated = base_version + 1, _now()
+                row.version, row.updated = base_version + 1, now()
             session.flush()
             return _stored(row, _log(session, match_id))
 
@@ -247,10 +235,10 @@ def _log(session: Session, match_id: int) -> tuple[Logged, ...]:
     rows = session.execute(select(MatchEventRow.data, MatchEventRow.side, MatchEventRow.at)
                            .where(MatchEventRow.match_id == match_id)
                            .order_by(MatchEventRow.seq)).all()
-    return tuple(Logged(event_of(json.loads(data)), side, _utc(at)) for data, side, at in rows)
+    return tuple(Logged(event_of(json.loads(data)), side, utc(at)) for data, side, at in rows)
 
 
 def _stored(row: MatchRow, log: Sequence[Logged]) -> StoredMatch:
     return StoredMatch(row.id, row.system, row.header, row.version, row.watch_token,
-                       2 if row.side2_hash else 1, _utc(row.created), _utc(row.updated),
+                       2 if row.side2_hash else 1, utc(row.created), utc(row.updated),
                        tuple(log))

@@ -23,7 +23,7 @@ def upgrade() -> None:
         "roster_history",
         sa.Column("roster_id", sa.Integer(),
                   sa.ForeignKey("rosters.id", ondelete="CASCADE"), primary_key=True),
-        # version % 30 (storage.HISTORY_KEPT: changing it needs a migration that moves the
+        # version % 30 (engine.history.HISTORY_KEPT: changing it needs a migration that moves the
         # rows to their new slots): a save writes over the row of the save 30 before it
         sa.Column("slot", sa.Integer(), primary_key=True),
         sa.Column("version", sa.Integer(), nullable=False),

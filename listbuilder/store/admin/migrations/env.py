@@ -1,13 +1,14 @@
-"""Alembic's entry point: migrations run on the connection `listbuilder.migrations` hands over
-(inside its locked transaction), or on the app's DATABASE_URL when Alembic is run by hand."""
+"""Alembic's entry point: migrations run on the connection `store.admin.migrations` hands
+over (inside its locked transaction), or on the app's DATABASE_URL when Alembic is run by hand."""
 
 from __future__ import annotations
 
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from listbuilder.migrations import ours
-from listbuilder.storage import Base, make_engine
+from listbuilder.store.admin.migrations import ours
+from listbuilder.store.database import make_engine
+from listbuilder.store.tables import Base
 
 config = context.config
 
@@ -25,7 +26,7 @@ def main() -> None:
     if given is not None:
         run(given)
         return
-    from listbuilder.migrations import configured_url
+    from listbuilder.store.admin.migrations import configured_url
 
     url = config.get_main_option("sqlalchemy.url") or configured_url()
     if context.is_offline_mode():

@@ -33,8 +33,10 @@ from sqlalchemy import func, inspect, select, text
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from listbuilder import liveness, migrations
-from listbuilder.storage import BUSY_TIMEOUT_MS, ROSTERS, Base, make_engine
+from listbuilder.store.admin import liveness, migrations
+from listbuilder.store.database import BUSY_TIMEOUT_MS, make_engine
+from listbuilder.store.rosters import ROSTERS
+from listbuilder.store.tables import Base
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"  # how a pg_dump custom-format archive begins

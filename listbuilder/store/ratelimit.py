@@ -25,28 +25,17 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from limits.storage import Storage
-from sqlalchemy import Double, Integer, String, Table, bindparam, case, delete, select
+from sqlalchemy import Table, bindparam, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Mapped, mapped_column
 
-from listbuilder.storage import Base
+from listbuilder.store.tables import MAX_KEY, RateLimitRow
 
 log = logging.getLogger(__name__)
 
 SCHEME = "listbuilder-db"  # the storage URI Flask-Limiter is given for this storage
 SWEEP_EVERY = 300.0  # seconds between two sweeps of expired rows, in each process
-MAX_KEY = 255  # the key column's length; longer keys are stored as their hash
-
-
-class RateLimitRow(Base):
-    __tablename__ = "rate_limits"
-
-    key: Mapped[str] = mapped_column(String(MAX_KEY), primary_key=True)
-    hits: Mapped[int] = mapped_column(Integer)
-    # seconds since the epoch (a float, as `limits` counts time); indexed for the sweep
-    expires_at: Mapped[float] = mapped_column(Double, index=True)
 
 
 RATE_LIMITS = cast(Table, RateLimitRow.__table__)
@@ -96,7 +85,7 @@ class DatabaseStorage(Storage):
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         self.engine = engine
         self.clock = clock
-        # On SQLite each statement is a transaction of its own (storage.py's begin hook), so
+        # On SQLite each statement is a transaction of its own (store/database.py's begin hook), so
         # the database's one write lock is held inside a single call into SQLite, never across
         # the interpreter's thread switches while other processes' writers wait; PostgreSQL
         # runs it in a transaction of its own, locking only the key's row.
