@@ -38,8 +38,8 @@ def count(worker: bool = False) -> dict[str, dict[str, int]]:
     answered by a second app."""
     from callcount import calls_of_an_add
 
+    from listbuilder.settings import TestConfig
     from listbuilder.web import create_app
-    from listbuilder.web.config import TestConfig
 
     tmp = Path(tempfile.mkdtemp())
     try:

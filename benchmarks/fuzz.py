@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzzcorpus import catalog_names, form_post, pack_text, query, roster_text  # noqa: E402
 
-from listbuilder import cli  # noqa: E402
+from listbuilder.commands import cli  # noqa: E402
 from listbuilder.engine.library import Library  # noqa: E402
 
 HANG = 2.0  # seconds

@@ -1,5 +1,5 @@
 """How much one hostile client can grow the database in an hour inside the limits: the app
-with the production settings (limits on, `listbuilder.web.config.Config`, read from the
+with the production settings (limits on, `listbuilder.settings.Config`, read from the
 environment as a server reads them) on a real SQLite file in a temporary folder, and one
 client at one address doing the worst it can for a simulated hour, on the clock the limits
 read (moved a minute at a time, so the hour runs in two or three minutes).

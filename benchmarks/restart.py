@@ -22,7 +22,7 @@ import time
 
 import click
 
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 
 
 def free_port() -> int:

@@ -31,8 +31,8 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.match import Event, Match, push, replay
 from listbuilder.engine.match_file import read_match
 from listbuilder.engine.registry import get_system
+from listbuilder.settings import TestConfig
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires")

@@ -75,8 +75,8 @@ def measure(repeat: int, workers: bool = False) -> dict[str, Any]:
     """One checkout's times: per system, the page loads and the htmx changes (seconds);
     `workers`: the changes answered by other apps than the one the page is loaded from."""
     import listbuilder
+    from listbuilder.settings import TestConfig
     from listbuilder.web import create_app
-    from listbuilder.web.config import TestConfig
 
     tmp = Path(tempfile.mkdtemp())
     try:

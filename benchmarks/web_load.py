@@ -128,12 +128,12 @@ from pathlib import Path
 import click
 from machine import machine_speed
 
-from listbuilder.server import default_workers, free_lanes
+from listbuilder.commands.server import default_workers, free_lanes
+from listbuilder.commands.worker import SERVE_NICENESS
 from listbuilder.web.site.limits import KINDS
-from listbuilder.worker_commands import SERVE_NICENESS
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 # Werkzeug's threaded development server, as `listbuilder serve` ran it before gunicorn.
 WERKZEUG = [sys.executable, "-c",
             "import sys; from listbuilder.web import create_app; "
@@ -678,7 +678,7 @@ def start_front(env: dict[str, str], app_port: int, folder: Path,
     """nginx terminating TLS in front of the server on `app_port`, with the site file
     `listbuilder proxy-config` prints (given `lanes`, its options for the workers' own ports)
     and a certificate made now; and how to reach it."""
-    from listbuilder.front import find_nginx, main_config  # only --tls needs it
+    from listbuilder.commands.front import find_nginx, main_config  # only --tls needs it
 
     nginx = find_nginx()
     if nginx is None:

@@ -119,8 +119,8 @@ class Side:
     uses it (no CSRF tokens to carry: they are turned off here)."""
 
     def __init__(self, folder: Path) -> None:
+        from listbuilder.settings import TestConfig
         from listbuilder.web import create_app
-        from listbuilder.web.config import TestConfig
 
         data = folder / "no-custom-data"
         data.mkdir()

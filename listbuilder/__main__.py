@@ -1,5 +1,5 @@
 """`python -m listbuilder`: the `listbuilder` command (as `serve` starts its print worker)."""
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 
 main()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.registry import all_systems
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -106,7 +106,7 @@ def test_the_shipped_nginx_site_is_what_proxy_config_prints() -> None:
     same command's output (with its own ports and certificate)."""
     from click.testing import CliRunner
 
-    from listbuilder.cli import main
+    from listbuilder.commands.cli import main
 
     printed = CliRunner().invoke(main, ["proxy-config", "--lanes", "8001", "--workers", "2"])
     assert printed.exit_code == 0, printed.output

@@ -36,21 +36,19 @@ LAYERS: dict[str, frozenset[str]] = {
     # the database: every table, the stores reached by links, the print cache, rate limits;
     # its administration (migrations, backup, liveness) in store/admin
     "store": frozenset({"engine", "locations"}),
-    "front": frozenset(),  # nginx in front of `serve`
+    "settings": frozenset(),  # read from the environment: web servers and workers alike
+    "processes": frozenset(),  # what every process we start shares (dies with its parent)
     # background jobs (prints on Huey): below the web, which asks, and the worker command
-    "jobs": frozenset({"engine", "printing", "store", "front"}),
-    # the web app: everything below the commands (cli, db_commands, server, front) and the
-    # testing kit
+    "jobs": frozenset({"engine", "printing", "store", "processes"}),
+    # the web app: everything below the commands and the testing kit
     "web": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
-                      "store", "jobs"}),
+                      "store", "jobs", "settings"}),
     "testing": frozenset({"engine", "printing", "web"}),  # the contract systems' tests call
-    "db_commands": frozenset({"locations", "store"}),
-    "server": frozenset({"front", "store", "printing", "web"}),  # gunicorn: `serve`
-    # `listbuilder worker`: the print queue's consumer, on the settings web servers use
-    "worker_commands": frozenset({"jobs", "front", "store", "server", "web"}),
-    "__main__": frozenset({"cli"}),  # `python -m listbuilder`
-    "cli": frozenset({"listbuilder", "locations", "engine", "templates_loader", "printing",
-                      "store", "front", "web", "db_commands", "server", "worker_commands"}),
+    # the command line, serving (gunicorn, nginx in front) and the worker: everything but
+    # the games
+    "commands": frozenset({"listbuilder", "locations", "engine", "templates_loader",
+                           "printing", "store", "jobs", "web", "settings", "processes"}),
+    "__main__": frozenset({"commands"}),  # `python -m listbuilder`
 }
 
 PACKAGE = Path(listbuilder.__file__).resolve().parent
@@ -289,7 +287,7 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
                      (6, "listbuilder.engine.effects"), (8, "listbuilder.printing.render"),
                      (9, "listbuilder.engine")]
     edges = {(i.source, i.target) for i in imports()}
-    assert ("listbuilder.cli", "listbuilder.server") in edges  # inside a function
+    assert ("listbuilder.commands.cli", "listbuilder.commands.server") in edges  # inside a function
 
 
 # -- inside the web app: features on a shared layer ------------------------------------------
@@ -329,3 +327,12 @@ def test_a_features_views_are_its_own() -> None:
              if (feature := web_feature(i.target)) is not None
              and i.target.endswith(".views") and web_feature(i.source) != feature]
     assert not wrong, "\n".join(f"{i.where}: {i.source} imports {i.name}" for i in wrong)
+
+
+TOP_MODULES_AT_MOST = 7  # issue 51: the rest lives in packages named for what they do
+
+
+def test_the_top_of_the_package_holds_few_modules() -> None:
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= TOP_MODULES_AT_MOST, top
+    assert set(LAYERS) >= {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}

@@ -37,7 +37,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from listbuilder.server import free_lanes
+from listbuilder.commands.server import free_lanes
 
 pytestmark = pytest.mark.slow
 
@@ -131,7 +131,8 @@ def _nginx_is_a_system_package() -> None:
 
 
 def _proxy_config(*args: str) -> str:
-    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+    return subprocess.run([sys.executable, "-c",
+                           "from listbuilder.commands.cli import main; main()",
                            "proxy-config", *args], capture_output=True, text=True,
                           check=True).stdout
 
@@ -163,7 +164,7 @@ def _backup_and_restore_run() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         env = {**os.environ, "LISTBUILDER_INSTANCE": scratch}
         env.pop("DATABASE_URL", None)
-        run = [sys.executable, "-c", "from listbuilder.cli import main; main()", "db"]
+        run = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()", "db"]
         file = str(Path(scratch) / "monday.sqlite3")
         for step, said in (("upgrade", "upgraded"), ("backup", "backed up 0 rosters"),
                            ("restore", "restored 0 rosters")):
@@ -179,12 +180,12 @@ def _redis_extra_exists() -> None:
 
 
 def _ratelimit_storage_is_read() -> None:
-    text = (ROOT / "listbuilder" / "web" / "config.py").read_text()
+    text = (ROOT / "listbuilder" / "settings.py").read_text()
     assert 'os.environ.get("LISTBUILDER_RATELIMIT_STORAGE")' in text
 
 
 def _database_url_is_read() -> None:
-    from listbuilder.web.config import Config
+    from listbuilder.settings import Config
 
     assert hasattr(Config, "DATABASE_URL")
     assert "`DATABASE_URL`" in (ROOT / "README.md").read_text()
@@ -193,21 +194,21 @@ def _database_url_is_read() -> None:
 def _serve_can_leave_prints_to_other_machines() -> None:
     from click.testing import CliRunner
 
-    from listbuilder.cli import main
+    from listbuilder.commands.cli import main
 
     shown = CliRunner().invoke(main, ["serve", "--help"]).output
     assert "--printers" in shown and "0 for none" in shown
 
 
 def _redis_url_is_read() -> None:
-    text = (ROOT / "listbuilder" / "web" / "config.py").read_text()
+    text = (ROOT / "listbuilder" / "settings.py").read_text()
     assert 'os.environ.get("LISTBUILDER_REDIS_URL")' in text
 
 
 def _worker_takes_its_concurrency() -> None:
     from click.testing import CliRunner
 
-    from listbuilder.cli import main
+    from listbuilder.commands.cli import main
 
     shown = CliRunner().invoke(main, ["worker", "--help"]).output
     assert "--concurrency" in shown and "--nice" in shown

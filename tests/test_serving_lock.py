@@ -19,7 +19,7 @@ import pytest
 from listbuilder.store.admin import liveness
 from listbuilder.store.database import sqlite_url
 
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 

@@ -31,7 +31,7 @@ SHIPPED = ("listbuilder/systems/warstuff/data/system.yaml",
            "listbuilder/templates/base.html", "listbuilder/static/css/site.css",
            "listbuilder/static/js/htmx.min.js", "listbuilder/rules-notes.md",
            "listbuilder/store/admin/migrations/versions/0001_baseline.py",
-           "listbuilder/front/site.conf.j2",
+           "listbuilder/commands/front/site.conf.j2",
            "listbuilder/systems/actionhammer/studio/starter.yaml",
            "listbuilder/store/admin/migrations/versions/0008_packs.py",
            "listbuilder/static/css/studio.css")

@@ -30,7 +30,7 @@ POLL_MAX_SECONDS = 1.0  # an idle worker looks at a queue that can't wake it (SQ
 
 
 def _die_with_consumer() -> None:
-    from listbuilder.front import die_with_parent
+    from listbuilder.processes import die_with_parent
 
     die_with_parent(signal.SIGKILL)
 

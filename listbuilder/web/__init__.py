@@ -19,11 +19,11 @@ from flask_wtf.csrf import CSRFProtect
 from listbuilder.engine.library import Library
 from listbuilder.locations import instance_folder
 from listbuilder.locations import shared as shared_folder
+from listbuilder.settings import Config
 from listbuilder.store.admin import migrations
 from listbuilder.store.database import sqlite_url
 from listbuilder.store.rosters import RosterStore
 from listbuilder.templates_loader import template_loader
-from listbuilder.web.config import Config
 
 csrf = CSRFProtect()
 

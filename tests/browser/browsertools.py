@@ -12,8 +12,8 @@ from typing import Any
 from werkzeug.serving import make_server
 
 from listbuilder.jobs.worker import WorkerThread
+from listbuilder.settings import TestConfig
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 SMALL = {"width": 375, "height": 740}  # the smallest phone the board is made for
 

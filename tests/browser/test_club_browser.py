@@ -34,7 +34,7 @@ from pypdf import PdfReader
 from test_builder_browser import add, start, submit_start
 from tlsfront import certificate
 
-from listbuilder.front import find_nginx, main_config
+from listbuilder.commands.front import find_nginx, main_config
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "web"))

@@ -39,10 +39,10 @@ from test_table_browser import sent
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter, RequestRedirect
 
+from listbuilder.settings import TestConfig
 from listbuilder.store.database import sqlite_url
 from listbuilder.store.rosters import RosterStore
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 pytestmark = pytest.mark.browser
 

@@ -19,8 +19,8 @@ from werkzeug.serving import make_server
 
 from listbuilder.engine.registry import all_systems
 from listbuilder.jobs.worker import WorkerThread
+from listbuilder.settings import TestConfig
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 pytestmark = pytest.mark.browser
 

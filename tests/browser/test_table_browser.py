@@ -54,7 +54,7 @@ GAMES = ["hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires"]
 PLAYED = 14  # events of each game played in the browser
 OFFLINE_FROM = 4  # phone 2 goes offline at the first run of taps it can make from here on
 PHONE = {"width": 390, "height": 844}
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 NO_PENDING = "() => !document.querySelector('#pending li')"
 VERSION = "() => document.querySelector('#board').getAttribute('data-version')"
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from listbuilder.front import find_nginx, main_config
-from listbuilder.server import free_lanes
+from listbuilder.commands.front import find_nginx, main_config
+from listbuilder.commands.server import free_lanes
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "web"))

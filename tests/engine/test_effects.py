@@ -242,7 +242,8 @@ def test_the_card_pdf_prints_the_fielded_numbers(tmp_path: Path) -> None:
                       "factions: [Orks]\nentries:\n"
                       "  - {unit: Ork Boyz, count: 15, upgrades: [Shootas, Boss Nob]}\n")
     out = tmp_path / "boyz.pdf"
-    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+    subprocess.run([sys.executable, "-c",
+                    "from listbuilder.commands.cli import main; main()", "print",
                     str(roster), "--what", "cards", "-o", str(out)], check=True,
                    capture_output=True, cwd=tmp_path)
     with pdfplumber.open(out) as pdf:
@@ -252,7 +253,7 @@ def test_the_card_pdf_prints_the_fielded_numbers(tmp_path: Path) -> None:
 
 def test_quick_resolve_fights_the_unit_as_fielded() -> None:
     run = subprocess.run(
-        [sys.executable, "-c", "from listbuilder.cli import main; main()", "resolve",
+        [sys.executable, "-c", "from listbuilder.commands.cli import main; main()", "resolve",
          "actionhammer", "--roster", str(ROOT / "examples/actionhammer/legal.yaml"),
          "--attacker", "Strider Walker", "--defender", "Brigade Captain"],
         check=True, capture_output=True, text=True)
@@ -261,7 +262,7 @@ def test_quick_resolve_fights_the_unit_as_fielded() -> None:
 
 def test_validate_json_gives_each_entry_as_fielded() -> None:
     run = subprocess.run(
-        [sys.executable, "-c", "from listbuilder.cli import main; main()", "validate",
+        [sys.executable, "-c", "from listbuilder.commands.cli import main; main()", "validate",
          str(ROOT / "examples/actionhammer/legal.yaml"), "--json"],
         capture_output=True, text=True)
     entries = json.loads(run.stdout)["entries"]
@@ -280,7 +281,8 @@ def _printed_words(tmp_path: Path, roster_text: str) -> list[dict[str, Any]]:
 
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "r.yaml").write_text(roster_text)
-    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+    subprocess.run([sys.executable, "-c",
+                    "from listbuilder.commands.cli import main; main()", "print",
                     "r.yaml", "--what", "cards", "-o", "r.pdf"], check=True,
                    capture_output=True, cwd=tmp_path)
     cell = grid("a4", CARDS["poker"])
@@ -298,7 +300,8 @@ def _printed_text(tmp_path: Path, roster_text: str) -> str:
     roster = tmp_path / "r.yaml"
     roster.write_text(roster_text)
     out = tmp_path / "r.pdf"
-    subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()", "print",
+    subprocess.run([sys.executable, "-c",
+                    "from listbuilder.commands.cli import main; main()", "print",
                     str(roster), "--what", "cards", "-o", str(out)], check=True,
                    capture_output=True, cwd=tmp_path)
     # the roster's one unit card: the first cell of the sheet (the quick-reference card that
@@ -342,7 +345,8 @@ def test_the_ah_card_pdf_prints_stats_and_weapons_as_fielded(tmp_path: Path) -> 
 
 
 def _resolve(*args: str) -> str:
-    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+    return subprocess.run([sys.executable, "-c",
+                           "from listbuilder.commands.cli import main; main()",
                            "resolve", *args], check=True, capture_output=True, text=True).stdout
 
 
@@ -425,7 +429,8 @@ def _ghost_cli(tmp_path: Path, *args: str) -> str:
     (tmp_path / "stalkers.yaml").write_text(GHOST_ROSTER.replace(
         "  - {unit: Line Troopers, count: 5}\n", ""))
     env = {**os.environ, "LISTBUILDER_DATA": str(tmp_path / "data")}
-    return subprocess.run([sys.executable, "-c", "from listbuilder.cli import main; main()",
+    return subprocess.run([sys.executable, "-c",
+                           "from listbuilder.commands.cli import main; main()",
                            *args], check=True, capture_output=True, text=True, env=env,
                           cwd=tmp_path).stdout
 

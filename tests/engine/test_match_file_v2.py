@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.clock import clock
 from listbuilder.engine.library import Library
 from listbuilder.engine.match import event, replay

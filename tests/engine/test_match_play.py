@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.match import Match, MatchError, Play, event, push, replay, undo
 from listbuilder.engine.match_file import dump_match, read_match

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 
 from .pdfcheck import page_sizes, placements
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.chart import chart_svg, chart_text
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import all_systems, get_system

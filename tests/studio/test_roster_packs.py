@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import PackUse, Roster, RosterEntry
 from listbuilder.engine.registry import get_system

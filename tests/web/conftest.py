@@ -19,12 +19,12 @@ from flask.testing import FlaskClient
 from throwaway import start_or_skip
 from webtools import Player
 
+from listbuilder.settings import TestConfig
 from listbuilder.store.admin import migrations
 from listbuilder.store.database import make_engine, sqlite_url
 from listbuilder.store.rosters import RosterStore
 from listbuilder.store.tables import Base
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 DATABASES = ["sqlite", "postgresql"]
 MIGRATED = "listbuilder_test"

@@ -38,7 +38,7 @@ from listbuilder.web.rosters import open_stored
 
 pytestmark = pytest.mark.slow
 
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 EXAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "warstuff" / "legal.yaml").read_text()
 HEAD = migrations.head()
 

@@ -32,7 +32,7 @@ from test_serve import (
     wait_until_listening,
 )
 
-from listbuilder.front import find_nginx
+from listbuilder.commands.front import find_nginx
 
 pytestmark = pytest.mark.slow
 
@@ -263,7 +263,8 @@ def test_the_master_imports_the_idna_codec_before_its_front_thread_connects() ->
     """A worker forked while the master's front thread was importing the codec (its first
     connect) inherited the import's lock, held for ever: every request of that worker hung
     in werkzeug's `encode("idna")` (CI, once). Importing the front module imports it."""
-    code = ("import sys; before = 'encodings.idna' in sys.modules; import listbuilder.front; "
+    code = ("import sys; before = 'encodings.idna' in sys.modules; "
+            "import listbuilder.commands.front; "
             "print(before, 'encodings.idna' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)

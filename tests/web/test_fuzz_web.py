@@ -21,8 +21,8 @@ from webtools import csrf_of, version_of
 from werkzeug.test import TestResponse
 
 from listbuilder.engine.library import Library
+from listbuilder.settings import TestConfig
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from fuzzcorpus import catalog_names, form_post, query

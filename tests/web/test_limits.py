@@ -26,12 +26,12 @@ from flask.testing import EnvironBuilder, FlaskClient
 from sqlalchemy import func, select, text
 from webtools import Player, csrf_of, version_of
 
+from listbuilder.settings import Config, TestConfig
 from listbuilder.store import ratelimit
 from listbuilder.store.database import make_engine
 from listbuilder.store.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
 from listbuilder.store.rosters import RosterStore
 from listbuilder.web import create_app
-from listbuilder.web.config import Config, TestConfig
 from listbuilder.web.site import limits
 from listbuilder.web.site.limits import EXTENSION, KINDS
 
@@ -451,7 +451,7 @@ def test_the_window_ends_and_retry_after_says_when(make_app: Callable[..., Flask
 
 def test_limits_are_read_from_the_environment(tmp_path: Path) -> None:
     """Defaults a club never reaches; an empty value turns a limit off."""
-    shown = "from listbuilder.web.config import Config as C; " \
+    shown = "from listbuilder.settings import Config as C; " \
         "print(repr((C.LIMIT_CREATE, C.LIMIT_IMPORT, C.LIMIT_SAVE, C.LIMIT_CHECK, " \
         "C.LIMIT_PRINT, C.LIMIT_PLAY, C.LIMIT_STORAGE)))"
     base = {k: v for k, v in os.environ.items()

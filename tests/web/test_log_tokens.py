@@ -192,7 +192,7 @@ def test_the_apps_own_log_lines_hold_no_token(kind: str) -> None:
     share = "5wFH3_xHAKBELduBnniT5Q"
     code = textwrap.dedent(f"""
         import logging, sys
-        from listbuilder.server import hide_tokens_in_logs
+        from listbuilder.commands.server import hide_tokens_in_logs
         logging.basicConfig(stream=sys.stdout, level=logging.INFO)
         hide_tokens_in_logs()
         hide_tokens_in_logs()  # twice changes nothing

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from test_home import upload
 from webtools import Player
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.report import report

@@ -18,7 +18,8 @@ from at_once import at_once
 from click.testing import CliRunner
 from sqlalchemy import inspect, text
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
+from listbuilder.settings import TestConfig
 from listbuilder.store.admin import migrations
 from listbuilder.store.admin.migrations import ours
 from listbuilder.store.database import make_engine, sqlite_url
@@ -26,9 +27,8 @@ from listbuilder.store.links import hash_token
 from listbuilder.store.rosters import RosterStore
 from listbuilder.store.tables import Base
 from listbuilder.web import create_app
-from listbuilder.web.config import TestConfig
 
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 
 # The rosters table exactly as the first release's create_all made it (git show 83fe219:
 # listbuilder/store/tables.py, compiled for each database).

@@ -22,13 +22,13 @@ from types import SimpleNamespace
 import pytest
 from at_once import at_once
 
-from listbuilder.server import free_lanes
+from listbuilder.commands.server import free_lanes
+from listbuilder.commands.worker import SERVE_NICENESS
 from listbuilder.web import _instance_secret
-from listbuilder.worker_commands import SERVE_NICENESS
 
 pytestmark = pytest.mark.slow
 
-CLI = [sys.executable, "-c", "from listbuilder.cli import main; main()"]
+CLI = [sys.executable, "-c", "from listbuilder.commands.cli import main; main()"]
 
 
 def free_port() -> int:
@@ -407,7 +407,7 @@ def test_each_worker_starts_with_what_the_master_built_out_of_the_collectors_rea
     a worker's full collections then skip them, and their pages stay shared with the master."""
     import gc
 
-    from listbuilder.server import Server
+    from listbuilder.commands.server import Server
     from listbuilder.web import create_app
 
     app = create_app({"UPGRADE_DATABASE": True, "DATABASE_URL": None},

@@ -21,7 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webtools import csrf_of
 
-from listbuilder.cli import main
+from listbuilder.commands.cli import main
 from listbuilder.store.matches import MatchStore
 from listbuilder.store.tables import MatchEventRow, MatchRow, MatchSpentIdRow
 

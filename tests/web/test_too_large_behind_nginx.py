@@ -14,7 +14,7 @@ import re
 import pytest
 from test_front import front, upgraded  # noqa: F401 - fixtures: `make run`'s server
 
-from listbuilder.web.config import Config
+from listbuilder.settings import Config
 from listbuilder.web.site.errors import MESSAGES
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ from listbuilder.engine.errors import DataLoadError
 
 log = logging.getLogger(__name__)
 
-# the page nginx shows for a body it refused (listbuilder/front/site.conf.j2's error_page)
+# the page nginx shows for a body it refused (listbuilder/commands/front/site.conf.j2's error_page)
 TOO_LARGE = "/errors/too-large"
 
 MESSAGES = {

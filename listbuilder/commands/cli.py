@@ -16,7 +16,8 @@ from typing import Any, NoReturn
 import click
 from pydantic import BaseModel
 
-from listbuilder import db_commands, worker_commands
+from listbuilder.commands.db import db
+from listbuilder.commands.worker import spawn_workers, worker
 from listbuilder.engine.errors import DataLoadError
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Catalog, Origin, Roster
@@ -229,7 +230,7 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
         sys.exit(1)
     try:
         _serve(host, port, workers, threads, lanes, access_log, front, debug,
-               lambda: worker_commands.spawn_workers(printers, holding=serving.fileno()))
+               lambda: spawn_workers(printers, holding=serving.fileno()))
     finally:
         serving.release()
 
@@ -237,8 +238,8 @@ def serve(host: str, port: int, workers: int | None, threads: int | None, lanes:
 def _serve(host: str, port: int, workers: int | None, threads: int | None, lanes: int | None,
            access_log: bool, front: bool, debug: bool,
            start_printers: Callable[[], subprocess.Popen[bytes] | None]) -> None:
-    from listbuilder import server
-    from listbuilder.front import FrontError
+    from listbuilder.commands import server
+    from listbuilder.commands.front import FrontError
     from listbuilder.store.admin import migrations
     from listbuilder.web import create_app
 
@@ -348,8 +349,8 @@ def proxy_config(server_name: str, listen: str, upstream: str, lanes: int | None
                  redirect_from: str, access_log: str, error_log: str, no_tls: bool) -> None:
     """Print the nginx site file for Listbuilder behind TLS (docs/deploying.md): buffers slow
     clients, tells the app the scheme and the client's address, logs no tokens."""
-    from listbuilder import server
-    from listbuilder.front import Site, site_config
+    from listbuilder.commands import server
+    from listbuilder.commands.front import Site, site_config
 
     host = upstream.rpartition(":")[0]
     if lanes and (upstream.startswith("unix:") or not host):
@@ -592,8 +593,8 @@ def rules(library: Library, system_id: str, paper: str, ink_saver: bool,
               output or default_output(system.id, "rules"))
 
 
-main.add_command(db_commands.db)  # `listbuilder db upgrade|current|check|purge`
-main.add_command(worker_commands.worker)  # `listbuilder worker`, `listbuilder worker status`
+main.add_command(db)  # `listbuilder db upgrade|current|check|purge`
+main.add_command(worker)  # `listbuilder worker`, `listbuilder worker status`
 
 
 @main.command(name="match")

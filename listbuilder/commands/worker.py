@@ -30,9 +30,9 @@ SERVE_NICENESS = 19
 
 def printer_from_settings() -> Printer:
     """The print queue of the settings in the environment, as a web server would make it."""
+    from listbuilder.settings import Config
     from listbuilder.store.admin import migrations
     from listbuilder.store.rosters import RosterStore
-    from listbuilder.web.config import Config
 
     url = migrations.configured_url()
     store = RosterStore(url, print_cache_bytes=Config.PRINT_CACHE_MB * 1024 * 1024)
@@ -55,9 +55,9 @@ def worker(ctx: click.Context, concurrency: int, nice: int) -> None:
     SIGTERM hands them back to the line for another worker)."""
     if ctx.invoked_subcommand is not None:
         return
+    from listbuilder.commands.server import hide_tokens_in_logs
     from listbuilder.jobs import worker as consumer
     from listbuilder.jobs.broker import describe
-    from listbuilder.server import hide_tokens_in_logs
     from listbuilder.store.admin import migrations
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
@@ -96,8 +96,8 @@ def spawn_workers(count: int, nice: int = SERVE_NICENESS,
         return None
 
     def die_with_server() -> None:  # in the child, before it runs anything
-        from listbuilder.front import die_with_parent
         from listbuilder.jobs.worker import lower_priority
+        from listbuilder.processes import die_with_parent
 
         die_with_parent(signal.SIGTERM)
         lower_priority(nice)

@@ -31,7 +31,8 @@ from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 from gunicorn.sock import TCP6Socket, TCPSocket  # type: ignore[import-untyped]
 
-from listbuilder.front import Front, FrontError, Site, die_with_parent
+from listbuilder.commands.front import Front, FrontError, Site
+from listbuilder.processes import die_with_parent
 
 DEFAULT_THREADS = 2
 MAX_PORT = 65535
@@ -333,7 +334,7 @@ def serve(app: Flask, host: str, port: int, workers: int, threads: int,
     With `lanes`, each worker also listens on host:lanes+i of its own, for a proxy that
     balances by requests in flight (`listbuilder proxy-config --lanes`).
     With `front`, nginx listens on host:port and buffers every request before gunicorn, on a
-    loopback port of its own, sees it (`listbuilder.front`), and balances the workers'
+    loopback port of its own, sees it (`listbuilder.commands.front`), and balances the workers'
     lanes. Raises FrontError if it can't."""
     if not front:
         own = _lane_addresses(host, lanes, workers) if lanes else ()

@@ -10,7 +10,6 @@ is the one the docs ship.
 
 from __future__ import annotations
 
-import ctypes
 import encodings.idna  # noqa: F401  (before the front thread: see start_when_listening)
 import getpass
 import os
@@ -27,8 +26,9 @@ from pathlib import Path
 
 from jinja2 import Environment, StrictUndefined
 
+from listbuilder.processes import die_with_parent
+
 _TEMPLATES = files(__name__)
-_PR_SET_PDEATHSIG = 1
 NGINX_HINT = ("nginx is not installed: install it (Debian: apt-get install nginx), or leave out "
               "--front and put your own proxy in front")
 
@@ -77,17 +77,6 @@ def main_config(prefix: Path, site_file: Path) -> str:
 def find_nginx() -> str | None:
     path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin:/sbin"
     return shutil.which("nginx", path=path)
-
-
-def die_with_parent(signum: int) -> None:
-    """Ask the kernel to send this process `signum` when its parent ends, however it ends
-    (SIGKILL included): what a server starts must not outlive it and hold its port. Linux only;
-    elsewhere nothing happens."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 class FrontError(RuntimeError):
