@@ -1,6 +1,6 @@
 """Every table the app keeps, as SQLAlchemy rows. The migrations in
 `store/admin/migrations` make and change them, never the app: a row here and its migration
-change together, and tests/web/test_migrations.py checks that they agree."""
+change together, and tests/store/test_migrations.py checks that they agree."""
 
 from __future__ import annotations
 

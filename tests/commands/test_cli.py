@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from listbuilder.commands.cli import main
 from listbuilder.engine.registry import all_systems
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str, str]:
