@@ -45,6 +45,7 @@ check: system $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/load.py
+	$(BIN)/python benchmarks/cli_start.py
 	$(BIN)/python benchmarks/resolve.py
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/calls.py

@@ -2,7 +2,7 @@
 htmx "Add" through Flask's test client on a roster holding one entry (the page loaded first),
 counting every call to a method of the game's `RuleSystem` object and of the objects it hands
 out (`builder()`, `cards()`, `resolver()`). A count of work asked, not a time: the same on any
-machine. tests/web/test_report_calls.py holds it under its bound.
+machine. tests/web/builder/test_report_calls.py holds it under its bound.
 
 Run: .venv/bin/python benchmarks/calls.py [--each] [--against REV] [--worker]
 

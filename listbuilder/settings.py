@@ -77,7 +77,7 @@ class TestConfig(Config):
     DATABASE_URL = "sqlite://"  # replaced by a temp file in the tests' fixtures
     UPGRADE_DATABASE = True
     LISTBUILDER_DATA = None
-    # off, so no test counts against another's limits; tests/web/test_limits.py turns them on
+    # off, so no test counts against another's limits; tests/web/site/test_limits.py turns them on
     LIMIT_CREATE = LIMIT_IMPORT = LIMIT_SAVE = LIMIT_CHECK = LIMIT_PRINT = LIMIT_PLAY = ""
     LIMIT_STORAGE = None
     REDIS_URL = None

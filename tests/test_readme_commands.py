@@ -267,13 +267,13 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "listbuilder db upgrade && listbuilder serve --host 127.0.0.1 --port 8000 --lanes 8001":
         Serve(8000, lanes=8001),
     "listbuilder serve --printers 0 --host 10.0.0.5 --port 8000": Other(
-        "it listens on a private address not here; tests/web/test_print_workers.py runs web "
+        "it listens on a private address not here; tests/jobs/test_print_workers.py runs web "
         "servers with --printers 0 beside workers of their own",
         _serve_can_leave_prints_to_other_machines),
     "export LISTBUILDER_REDIS_URL=redis://cache.internal:6379/0": Other(
-        "it names a Redis not here; tests/web/test_print_workers.py runs one", _redis_url_is_read),
+        "it names a Redis not here; tests/jobs/test_print_workers.py runs one", _redis_url_is_read),
     "listbuilder worker --concurrency '$(nproc)'": Other(
-        "it runs until stopped; tests/web/test_print_workers.py runs workers and kills one",
+        "it runs until stopped; tests/jobs/test_print_workers.py runs workers and kills one",
         _worker_takes_its_concurrency),
     "pip install 'listbuilder[postgres]'": Other(
         "it installs packages; the postgres extra it names is checked", _postgres_extra_exists),
@@ -304,8 +304,9 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
     "pip install 'listbuilder[redis]'": Other(
         "it installs packages; the redis extra it names is checked", _redis_extra_exists),
     "export LISTBUILDER_RATELIMIT_STORAGE=redis://cache.internal:6379/0": Other(
-        "it names a Redis server that is not here; the setting is read (tests/web/test_limits.py "
-        "counts in Redis when one runs)", _ratelimit_storage_is_read),
+        "it names a Redis server that is not here; the setting is read "
+        "(tests/web/site/test_limits.py counts in Redis when one runs)",
+        _ratelimit_storage_is_read),
     # docs/hostile-input.md, docs/printing.md
     ".venv/bin/python benchmarks/fuzz.py --cli 5000 --server 5000 --seed 1": Other(
         "a benchmark of minutes (it prints figures, never asserted); its flags are checked",

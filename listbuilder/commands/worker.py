@@ -15,10 +15,12 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from listbuilder.jobs.printer import Printer
+if TYPE_CHECKING:  # Huey, Redis and psycopg are imported by a worker, not by every command
+    from listbuilder.jobs.printer import Printer
 
 # A worker started by `serve` runs at this CPU priority below the web servers': on a machine
 # whose cores are all busy, a player's edit is answered first and prints take what is left
@@ -30,6 +32,7 @@ SERVE_NICENESS = 19
 
 def printer_from_settings() -> Printer:
     """The print queue of the settings in the environment, as a web server would make it."""
+    from listbuilder.jobs.printer import Printer
     from listbuilder.settings import Config
     from listbuilder.store.admin import migrations
     from listbuilder.store.rosters import RosterStore

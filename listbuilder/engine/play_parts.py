@@ -19,10 +19,15 @@ Rule = tuple[object, str, str]
 class Numbered(Protocol[U]):
     """A state whose units are found by side and number, as players number them."""
 
+    def unit(self, side: int, number: int) -> U: ...
+
+
+class Listed(Numbered[U], Protocol[U]):
+    """A numbered state whose sides are the lists of their units (all but Hammer Wars, whose
+    sides are records holding their units)."""
+
     @property
     def sides(self) -> Sequence[Sequence[Any]]: ...
-
-    def unit(self, side: int, number: int) -> U: ...
 
 
 def at(state: Numbered[U], ev: Event) -> tuple[int, int, U]:
@@ -31,7 +36,7 @@ def at(state: Numbered[U], ev: Event) -> tuple[int, int, U]:
     return side, number, state.unit(side, number)
 
 
-def unit_or_none(state: Numbered[U], side: int, number: int) -> U | None:
+def unit_or_none(state: Listed[U], side: int, number: int) -> U | None:
     """The unit numbered so, or None where the state has no such side or unit (the odds page
     asks about any pair a link names)."""
     if not 1 <= side <= len(state.sides) or not 1 <= number <= len(state.sides[side - 1]):

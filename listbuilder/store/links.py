@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from listbuilder.store.database import now
+from listbuilder.store.database import now, utc
 from listbuilder.store.tables import Links
 
 EDIT_TOKEN_BYTES = 32  # 256 bits: a private (edit, side) link
@@ -25,6 +27,26 @@ class Versioned(Protocol):
 
     @property
     def version(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class StoredText:
+    """A saved roster or pack as read, detached from the database session."""
+
+    id: int
+    system: str
+    name: str
+    text: str
+    version: int
+    share_token: str
+    updated: datetime
+
+
+def text_columns(row: Any) -> tuple[int, str, str, str, int, str, datetime]:
+    """The columns of a StoredText, in its order, from a mapped row (tables.NamedText) or a
+    plain result row with the same column names."""
+    return (row.id, row.system, row.name, row.text, row.version, row.share_token,
+            utc(row.updated))
 
 
 V = TypeVar("V", bound=Versioned)

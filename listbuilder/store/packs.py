@@ -27,10 +27,12 @@ from listbuilder.engine.packs import MAX_PACK_BYTES, pack_revision
 from listbuilder.store.database import Sessions, now, utc
 from listbuilder.store.links import (
     Stale,
+    StoredText,
     check_size,
     hash_token,
     new_linked,
     plausible,
+    text_columns,
 )
 from listbuilder.store.tables import PackRow, PackTombstoneRow, PackVersionRow
 
@@ -41,23 +43,14 @@ VERSIONS_KEPT = HISTORY_KEPT
 
 
 @dataclass(frozen=True)
-class StoredPack:
-    id: int
-    system: str
-    name: str
-    text: str
-    version: int
-    share_token: str
-    updated: datetime
-
+class StoredPack(StoredText):
     @property
     def revision(self) -> str:
         return pack_revision(self.text)
 
     @classmethod
     def of(cls, row: PackRow) -> StoredPack:
-        return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
-                   utc(row.updated))
+        return cls(*text_columns(row))
 
 
 @dataclass(frozen=True)

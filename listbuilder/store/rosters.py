@@ -30,10 +30,12 @@ from listbuilder.store.database import Sessions, make_engine, utc
 from listbuilder.store.database import now as moment
 from listbuilder.store.links import (
     Stale,
+    StoredText,
     check_size,
     hash_token,
     new_linked,
     plausible,
+    text_columns,
 )
 from listbuilder.store.print_cache import PRINT_CACHE_BYTES, PrintCache
 from listbuilder.store.tables import HISTORY_LABEL, RosterHistoryRow, RosterListRow, RosterRow
@@ -83,16 +85,9 @@ _HISTORY_TEXT = select(HISTORY.c.text).where(HISTORY.c.roster_id == bindparam("r
 
 
 @dataclass(frozen=True)
-class Stored:
+class Stored(StoredText):
     """A saved roster as read, detached from the database session."""
 
-    id: int
-    system: str
-    name: str
-    text: str
-    version: int
-    share_token: str
-    updated: datetime
     deleted_at: datetime | None = None
     last_edit: str = ""  # the id of the last change saved from a page (RosterRow.last_edit)
 
@@ -100,8 +95,7 @@ class Stored:
     def of(cls, row: RosterRow | Row[Any]) -> Stored:
         """From a mapped row or a plain result row with the same column names."""
         deleted = utc(row.deleted_at) if row.deleted_at is not None else None
-        return cls(row.id, row.system, row.name, row.text, row.version, row.share_token,
-                   utc(row.updated), deleted, row.last_edit or "")
+        return cls(*text_columns(row), deleted, row.last_edit or "")
 
 
 class StaleRoster(Stale[Stored]):

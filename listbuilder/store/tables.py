@@ -1,6 +1,6 @@
 """Every table the app keeps, as SQLAlchemy rows. The migrations in
 `store/admin/migrations` make and change them, never the app: a row here and its migration
-change together, and tests/web/test_migrations.py checks that they agree."""
+change together, and tests/store/test_migrations.py checks that they agree."""
 
 from __future__ import annotations
 
@@ -36,15 +36,27 @@ class Links:
     share_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
 
 
-class RosterRow(Links, Base):
-    __tablename__ = "rosters"
+class Versions:
+    """The columns of what is changed by many hands at once (a roster, a pack, a match): its
+    game, and `version`, counted up by each save, which a save based on an older one loses to
+    (store/links.py `Stale`)."""
 
     system: Mapped[str] = mapped_column(String(40))
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class NamedText(Versions):
+    """A roster's or a pack's: a file of text with the name its owner gave it."""
+
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+
+
+class RosterRow(Links, NamedText, Base):
+    __tablename__ = "rosters"
+
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # the id of the last change saved (given by the page's script): one sent again after its
     # answer was lost is recognised instead of applied twice
@@ -126,17 +138,10 @@ class PrintJobRow(Base):
 
 # -- faction packs (store/packs.py) ---------------------------------------------------------
 
-class PackRow(Links, Base):
+class PackRow(Links, NamedText, Base):
     """A faction pack made in the studio, kept like a roster (migration 0008)."""
 
     __tablename__ = "packs"
-
-    system: Mapped[str] = mapped_column(String(40))
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
-    version: Mapped[int] = mapped_column(Integer)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class PackVersionRow(Base):
@@ -165,7 +170,7 @@ class PackTombstoneRow(Links, Base):
 
 # -- matches (store/matches.py) -------------------------------------------------------------
 
-class MatchRow(Base):
+class MatchRow(Versions, Base):
     """A match at the table (migration 0011): its players' rosters and options as the match
     file's header, a private link for each side (only their hashes) and a read-only link for
     spectators. `version` counts every change, so a phone polling it sees one at once."""
@@ -178,11 +183,7 @@ class MatchRow(Base):
     side2_hash: Mapped[str | None] = mapped_column(String(64), unique=True, index=True,
                                                    nullable=True)
     watch_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    system: Mapped[str] = mapped_column(String(40))
     header: Mapped[str] = mapped_column(Text)
-    version: Mapped[int] = mapped_column(Integer)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class MatchEventRow(Base):

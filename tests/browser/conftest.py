@@ -13,14 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsertools import phone_pair, served_app
+from browsertools import ARGS, CHROMIUM, phone_pair, served_app
 from tlsfront import tls_front
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "output" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _need_chromium() -> None:
@@ -105,6 +102,6 @@ def https_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def https(https_folder: Path) -> Iterator[str]:
     """The base address of the TLS front (nginx before `listbuilder serve`,
-    tests/browser/tlsfront.py), one for the session; open it with `tls_context`."""
+    tests/tools/tlsfront.py), one for the session; open it with `tls_context`."""
     with tls_front(https_folder) as (base, _log):
         yield base

@@ -20,7 +20,6 @@ import signal
 import socket
 import ssl
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -37,9 +36,8 @@ from tlsfront import certificate
 from listbuilder.commands.front import find_nginx, main_config
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
 import pgserver  # noqa: E402
-from test_serve import CLI, environment, free_port  # noqa: E402
+from servetools import CLI, environment, free_port  # noqa: E402
 from throwaway import start_or_skip  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -118,7 +116,7 @@ def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
 
 
 def listening(proc: subprocess.Popen[bytes], port: int, folder: Path) -> None:
-    """Until `proc` answers on `port`: up to two minutes (tests/web's helper gives 30 s, short
+    """Until `proc` answers on `port`: up to two minutes (servetools' wait gives 30 s, short
     for four servers starting at once on a loaded two-core machine)."""
 
     def answers() -> bool:
@@ -143,8 +141,8 @@ def logs(folder: Path) -> str:
 
 @pytest.fixture(scope="module")
 def pg_club() -> Iterator[tuple[pgserver.Server, str]]:
-    """A throwaway PostgreSQL server of this module's own (tests/web's fixtures are not seen
-    from tests/browser) and an empty database on it, for `listbuilder db upgrade` to make."""
+    """A throwaway PostgreSQL server of this module's own, stopped when its tests are done,
+    and an empty database on it, for `listbuilder db upgrade` to make."""
     server = start_or_skip(pgserver.start, pgserver.NoServer, "PostgreSQL", "postgresql")
     try:
         yield server, server.create_database("listbuilder_club")

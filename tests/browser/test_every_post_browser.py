@@ -254,7 +254,7 @@ def replace_it_from_a_file(me: Page, tmp: Path) -> None:
 def game_data_updated(folder: Path, roster: str) -> None:
     """What no browser can do: the site's game data updated under a saved roster (a new
     release). The roster's saved text is made to say it was priced against another revision
-    of the data, at other costs, as tests/web/test_builder.py does."""
+    of the data, at other costs, as tests/web/builder/test_builder.py does."""
     database = folder / "instance" / "listbuilder.sqlite3"
     assert database.exists(), database
     store = RosterStore(sqlite_url(database))

@@ -1,5 +1,5 @@
 """Listbuilder as a club deploys it: Debian's nginx terminating TLS in front of `listbuilder
-serve` (tests/browser/tlsfront.py, the session's `https` fixture), driven by Chromium.
+serve` (tests/tools/tlsfront.py, the session's `https` fixture), driven by Chromium.
 
 Every form must work over HTTPS: a roster made, edited, imported, printed, deleted and
 restored, shared and copied. Behind a proxy every form once answered 400 "The form had

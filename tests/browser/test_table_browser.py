@@ -35,8 +35,7 @@ from typing import Any
 
 import pytest
 import yaml
-from browsertools import phone_pair, until
-from conftest import ARGS, CHROMIUM
+from browsertools import ARGS, CHROMIUM, phone_pair, until
 from test_accessibility import serious
 
 from listbuilder.engine.library import Library
@@ -429,7 +428,7 @@ def test_two_phones_play_a_match_that_replays_as_shown(
 
 def test_two_phones_play_a_match_through_the_tls_front(
         https: str, tls_phones: tuple[Any, Any], tmp_path: Path) -> None:
-    """As a club runs it: nginx with TLS before the app (tests/browser/tlsfront.py). Every
+    """As a club runs it: nginx with TLS before the app (tests/tools/tlsfront.py). Every
     tap and undo was refused here (400, "The form had expired") while the same test over
     plain HTTP passed: match pages sent no Referer, which Flask-WTF wants over HTTPS."""
     play_on_two_phones(https, tls_phones, "warstuff", tmp_path)

@@ -5,18 +5,15 @@ roster that reads writes out to a file that reads back to the same bytes."""
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
+from fuzzcorpus import catalog_names, mutate, roster_data, roster_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from listbuilder.engine.library import Library
 from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import RosterFileError, dump_roster
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fuzzcorpus import catalog_names, mutate, roster_data, roster_text
 
 LIBRARY = Library(custom_dir=Path(__file__).parent / "no-such-folder")
 NAMES = catalog_names(LIBRARY)

@@ -5,9 +5,9 @@ exception; and a roster carrying the pack reads or names its problems in the ros
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
+from fuzzcorpus import pack_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,9 +16,6 @@ from listbuilder.engine.model import PackUse, Roster
 from listbuilder.engine.packs import Pack, check_pack
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.roster_file import RosterFileError, dump_roster
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fuzzcorpus import pack_text
 
 LIBRARY = Library(custom_dir=Path(__file__).parent / "no-such-folder")
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,13 +7,13 @@ from __future__ import annotations
 import io
 import random
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import EnvironBuilder, FlaskClient
+from fuzzcorpus import catalog_names, form_post, query
 from gunicorn.http.wsgi import HEADER_VALUE_RE  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,9 +23,6 @@ from werkzeug.test import TestResponse
 from listbuilder.engine.library import Library
 from listbuilder.settings import TestConfig
 from listbuilder.web import create_app
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fuzzcorpus import catalog_names, form_post, query
 
 FUZZ = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow,

@@ -11,8 +11,7 @@ import pytest
 import yaml
 from flask.testing import FlaskClient
 from gunicorn.http.wsgi import HEADER_VALUE_RE  # type: ignore[import-untyped]
-from test_home import upload
-from webtools import Player
+from webtools import Player, upload
 
 DEEP = ("format: 1\nsystem: op40k\nname: x\nentries: " + "[" * 50_000 + "]" * 50_000 + "\n"
         ).encode()

@@ -15,8 +15,7 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
-from test_home import upload
-from webtools import Player
+from webtools import Player, upload
 
 from listbuilder.commands.cli import main
 from listbuilder.engine.library import Library

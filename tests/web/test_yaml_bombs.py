@@ -9,15 +9,10 @@ from __future__ import annotations
 import html
 import io
 import re
-import sys
-from pathlib import Path
 
 from flask.testing import EnvironBuilder, FlaskClient
-from test_studio import start, textarea
-from test_studio_form import boxes, form_page
+from studiotools import boxes, form_page, start, textarea
 from webtools import csrf_of
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from yamlbombs import anchor_bomb, roster_with_packs, unit_pack
 
 EXPANDED = "once its aliases are expanded (an alias counts its anchor's"

@@ -40,7 +40,7 @@ from listbuilder.engine.match import (
     players_of,
     with_side,
 )
-from listbuilder.engine.play_parts import Rule, conceded, on_points, passing, refuse
+from listbuilder.engine.play_parts import Rule, at, conceded, on_points, passing, refuse
 from listbuilder.engine.system import RuleSystem
 from listbuilder.systems.hammerwars.model import HammerWarsCatalog, HwUnit
 
@@ -186,11 +186,6 @@ class HammerWarsState:
 
     def unit(self, side: int, number: int) -> UnitState:
         return self.side(side).unit(number)
-
-    def named(self, ev: Event) -> tuple[int, int, UnitState]:
-        """The side, number and state of the unit an event names."""
-        side, number = ev.side or 1, ev.unit or 1
-        return side, number, self.unit(side, number)
 
     def with_side(self, number: int, side: SideState) -> HammerWarsState:
         return replace(self, sides=with_side(self.sides, number, side))
@@ -344,7 +339,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
         return _begin_turn(replace(state, step=state.step + 1, current=None))
 
     def _deploy(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side_no, number, unit = state.named(ev)
+        side_no, number, unit = at(state, ev)
         side = state.side(side_no)
         refuse((unit.in_pool < 1, f"no {unit.name} is left in the pool ({len(unit.on_table)} on "
                 "the table)", "A killed model returns to the pool; deploy another type."),
@@ -361,7 +356,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
     def _activate(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
         """One model's action: Hold, Walk or Run, once in its side's combat phase; without
         `model`, the first of its type on the table that has not acted yet."""
-        side, number, unit = state.named(ev)
+        side, number, unit = at(state, ev)
         action = str(ev.get("action"))
         waiting = [m for m in range(1, len(unit.on_table) + 1) if not unit.action(m)]
         model = ev.get("model", waiting[0] if waiting else 1)
@@ -379,7 +374,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
         """A rule the acting model uses in its own activation: Energy Pulse once a round (it
         acts once a round, so once in its activation); Chain Attack after a kill in melee, on
         to another foe, up to 3 times an activation."""
-        side, number, unit = state.named(ev)
+        side, number, unit = at(state, ev)
         rule, now = ENERGY_PULSE if ev.kind == "pulse" else CHAIN_ATTACK, state.current
         refuse((rule not in unit.rules, f"{unit.name} has no {rule}",
                 f"Only a unit whose card lists {rule} may use it."),
@@ -433,7 +428,7 @@ class HammerWarsPlay(Play[HammerWarsState]):
                 f"{unit.name} is under way", "Record its Energy Pulse first, in its activation."))
 
     def _hit(self, state: HammerWarsState, ev: Event) -> HammerWarsState:
-        side_no, number, unit = state.named(ev)
+        side_no, number, unit = at(state, ev)
         lives, model = ev.get("lives", 1), ev.get("model", 1)
         refuse(*_on_table(side_no, unit, model, "Record the hit on a model that is deployed."),
                (lives < 1, f"a hit takes at least 1 life, not {lives}",

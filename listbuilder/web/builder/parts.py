@@ -74,7 +74,7 @@ def reads_of(parts: Iterable[Part | Items], ctx: Context) -> Reads:
 # Safe to mark: what is marked here is either one of our templates as Jinja rendered it (with
 # autoescaping on, so a roster's own text in it is escaped already) or literal markup whose
 # arguments go in through `Markup.format`/`join`, which escape them. Pinned by the escaping
-# checks in tests/web/test_partial_answers.py (a roster named with markup).
+# checks in tests/web/builder/test_partial_answers.py (a roster named with markup).
 
 
 def _drawing_context(ctx: Context) -> dict[str, Any]:

@@ -9,7 +9,7 @@ counters live in the app's own database (`listbuilder.store.ratelimit`), so ever
 every machine sees the same counts; or in the storage `LIMIT_STORAGE` names (Redis).
 
 Every request that stores something is limited, and so is every pack check (a page that
-checks a pack included): tests/web/test_limits.py walks the app's addresses and fails on a
+checks a pack included): tests/web/site/test_limits.py walks the app's addresses and fails on a
 POST in no kind below that is not named there as storing nothing. Other page views and
 static files are never limited. The requests are named by endpoint and limited in
 `init_app`, so the views themselves carry no decorator. A refused request gets the site's

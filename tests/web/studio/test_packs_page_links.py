@@ -12,8 +12,8 @@ import re
 
 from flask import Flask
 from flask.testing import EnvironBuilder, FlaskClient
+from studiotools import start
 from test_roster_packs import add_pack, new_roster, share_of
-from test_studio import start
 from webtools import csrf_of, version_of
 
 from listbuilder.store.rosters import RosterStore

@@ -30,7 +30,7 @@ from listbuilder.web.builder.page import roster_context
 from listbuilder.web.resolve.present import build_panel
 from listbuilder.web.rosters import open_stored
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TARGETS = {  # a target from each catalog that the examples' first unit can hurt
     "hammerwars": "Assault Specialist",
     "op40k": "Veterans",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from click.testing import CliRunner
 from listbuilder.commands.cli import main
 from listbuilder.engine.registry import all_systems
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -170,3 +172,17 @@ def test_proxy_config_refuses_lanes_that_end_past_the_last_port() -> None:
     assert "server 127.0.0.1:65536" not in done.output
     fits = CliRunner().invoke(main, ["proxy-config", "--lanes", "65533", "--workers", "3"])
     assert fits.exit_code == 0 and "server 127.0.0.1:65535 max_fails=1" in fits.output
+
+
+def test_a_command_starts_without_what_only_serving_and_printing_need() -> None:
+    """The command line imports a command's libraries when that command runs: Flask,
+    SQLAlchemy, Huey, Redis, psycopg, gunicorn and WeasyPrint cost about a second of every
+    command's start (`listbuilder db --help` 1,140 -> 440 ms: benchmarks/cli_start.py)."""
+    code = ("import json, sys\nfrom listbuilder.commands.cli import main\n"
+            "print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    loaded = set(json.loads(done.stdout))
+    assert "listbuilder" in loaded and "click" in loaded
+    heavy = {"flask", "sqlalchemy", "huey", "redis", "psycopg", "gunicorn", "weasyprint"}
+    assert loaded & heavy == set()

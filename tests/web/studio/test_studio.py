@@ -4,7 +4,6 @@ answered on the page, never lost, never executed."""
 
 from __future__ import annotations
 
-import html
 import io
 import re
 from pathlib import Path
@@ -13,30 +12,11 @@ import pdfplumber
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from studiotools import pack_version, start, textarea
 from webtools import csrf_of
 
 from listbuilder.engine.catalog import load_catalog
 from listbuilder.engine.registry import get_system
-
-
-def start(client: FlaskClient, system: str = "actionhammer", name: str = "House Brigade") -> str:
-    page = client.get("/studio").get_data(as_text=True)
-    response = client.post("/studio/new", data={"csrf_token": csrf_of(page), "system": system,
-                                                "name": name})
-    assert response.status_code == 302
-    return response.headers["Location"]
-
-
-def pack_version(page: str) -> int:
-    found = re.search(r'<input[^>]*name="pack_version"[^>]*value="(\d+)"', page)
-    assert found is not None
-    return int(found[1])
-
-
-def textarea(page: str) -> str:
-    found = re.search(r'<textarea[^>]*name="text"[^>]*>\r?\n?(.*?)</textarea>', page, re.S)
-    assert found is not None
-    return html.unescape(found[1])
 
 
 def test_a_new_pack_starts_from_the_games_starter_and_shows_its_units_and_costs(

@@ -25,9 +25,9 @@ from typing import Any
 
 import pgserver
 import pytest
+from servetools import alive
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from test_serve import alive
 
 from listbuilder.engine.library import Library
 from listbuilder.store.admin import backup, liveness, migrations

@@ -37,7 +37,7 @@ from listbuilder.web.prints.views import print_preview_url
 
 pytestmark = pytest.mark.print
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 OPTION_NAMES = set(PrintOptions.__dataclass_fields__)
 
 

@@ -12,7 +12,6 @@ import http.client
 import re
 
 import pytest
-from test_front import front, upgraded  # noqa: F401 - fixtures: `make run`'s server
 
 from listbuilder.settings import Config
 from listbuilder.web.site.errors import MESSAGES
@@ -57,7 +56,7 @@ def send(port: int, path: str, form: str, size: int) -> tuple[int, dict[str, str
 
 
 def test_uploads_over_the_limit_get_the_apps_page_saying_what_fits_behind_nginx(
-        front: int) -> None:  # noqa: F811 - the fixture imported above
+        front: int) -> None:
     port = front
     assert 1.5 * MB > Config.MAX_CONTENT_LENGTH  # past the app's limit, short of nginx's
     for path, form in (("/import", "/"), ("/studio/import", "/studio")):
@@ -78,7 +77,7 @@ def test_uploads_over_the_limit_get_the_apps_page_saying_what_fits_behind_nginx(
 
 
 def test_the_too_large_page_itself_is_a_413_whoever_asks(
-        front: int) -> None:  # noqa: F811 - the fixture imported above
+        front: int) -> None:
     """The address nginx fetches the page from answers it to anyone, as a page, never 500."""
     port = front
     for method in ("GET", "POST"):

@@ -15,7 +15,7 @@ from listbuilder.engine.library import Library
 from listbuilder.engine.registry import get_system
 from listbuilder.engine.resolve import resolve_names
 
-PACKAGE = Path(__file__).resolve().parents[2] / "listbuilder"
+PACKAGE = Path(__file__).resolve().parents[3] / "listbuilder"
 CSS = PACKAGE / "static" / "css"
 SCREEN = ["site.css", "resolve.css", "print-menu.css"]  # print*.css else: PDFs, kept light
 COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(")

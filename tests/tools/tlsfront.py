@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +16,7 @@ from listbuilder.commands.front import find_nginx, main_config
 from listbuilder.commands.server import free_lanes
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
-from test_serve import (  # noqa: E402
+from servetools import (  # noqa: E402
     CLI,
     environment,
     free_port,

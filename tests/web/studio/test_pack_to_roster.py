@@ -11,16 +11,9 @@ from collections.abc import Callable
 import yaml
 from flask import Flask
 from flask.testing import FlaskClient
-from test_limits import (  # noqa: F401 (fixtures)
-    assert_refused,
-    client_at,
-    counters,
-    create,
-    make_app,
-    rosters,
-)
+from limittools import assert_refused, client_at, create, rosters
+from studiotools import start, textarea
 from test_roster_packs import add_pack, new_roster, share_of
-from test_studio import start, textarea
 from webtools import csrf_of
 
 BUTTON = "Start a new roster with this pack"
@@ -106,7 +99,7 @@ def test_a_saved_version_with_problems_starts_no_roster(client: FlaskClient) -> 
 
 
 def test_starting_a_roster_from_a_pack_counts_as_a_new_roster(
-        make_app: Callable[..., Flask]) -> None:  # noqa: F811
+        make_app: Callable[..., Flask]) -> None:
     app = make_app(LIMIT_CREATE="2 per minute")
     client = client_at(app)
     pack = start(client, "op40k", "Club Pack")  # a new pack: the first creation

@@ -18,7 +18,7 @@ from listbuilder.printing.preview import PREVIEW_WIDTH, first_page_png
 
 pytestmark = pytest.mark.print
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 the game's `RuleSystem` object, and of the objects it hands out for a part of its work
 (`builder()`, `cards()`, `resolver()`), during one htmx "Add" through Flask's test client.
 
-Shared by tests/web/test_report_calls.py (which holds the count under a bound) and
+Shared by tests/web/builder/test_report_calls.py (which holds the count under a bound) and
 benchmarks/calls.py (which prints it).
 """
 

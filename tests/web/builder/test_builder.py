@@ -354,7 +354,7 @@ def post_file(player: Player, data: bytes, name: str = "r.yaml"):  # type: ignor
 def test_replace_from_a_file_and_a_bad_file_changes_nothing(player: Player) -> None:
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     player.start("op40k", "Mine", ("Orks",), 500)
     player.post("add", unit="Nobz")
     before = player.saved_text()

@@ -25,7 +25,7 @@ from listbuilder.commands.cli import main
 from listbuilder.store.matches import MatchStore
 from listbuilder.store.tables import MatchEventRow, MatchRow, MatchSpentIdRow
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GAMES = ("hammerwars", "op40k", "warstuff", "actionhammer", "spaceempires")
 TABLE = {"X-Table": "1"}
 

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import yaml
-from flask.testing import EnvironBuilder, FlaskClient
-from webtools import Player, csrf_of
+from flask.testing import FlaskClient
+from webtools import (
+    Player,
+    csrf_of,
+    upload,
+)
 
 from listbuilder.engine.registry import all_systems
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
-def upload(client: FlaskClient, data: bytes, name: str = "mine.yaml",
-           url: str = "/import", **fields: object):  # type: ignore[no-untyped-def]
-    page = client.get("/").get_data(as_text=True)
-    body = {"csrf_token": csrf_of(page), "file": (io.BytesIO(data), name), **fields}
-    # built by hand so its spooled body file is closed even when the app never reads it
-    builder = EnvironBuilder(client.application, path=url, method="POST", data=body)
-    try:
-        return client.open(builder)
-    finally:
-        builder.close()
 
 
 def test_home_lists_the_five_systems_with_their_lines(client: FlaskClient) -> None:

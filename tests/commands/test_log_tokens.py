@@ -17,8 +17,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from test_front import need_nginx, wait_until_answering
-from test_serve import CLI, environment, free_port
+from servetools import CLI, environment, free_port, need_nginx, wait_until_answering
 
 pytestmark = pytest.mark.slow
 

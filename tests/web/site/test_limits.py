@@ -23,6 +23,7 @@ import pytest
 from at_once import at_once
 from flask import Blueprint, Flask
 from flask.testing import EnvironBuilder, FlaskClient
+from limittools import assert_refused, client_at, create, rosters
 from sqlalchemy import func, select, text
 from webtools import Player, csrf_of, version_of
 
@@ -31,11 +32,10 @@ from listbuilder.store import ratelimit
 from listbuilder.store.database import make_engine
 from listbuilder.store.ratelimit import RATE_LIMITS, SWEEP_EVERY, DatabaseStorage
 from listbuilder.store.rosters import RosterStore
-from listbuilder.web import create_app
 from listbuilder.web.site import limits
 from listbuilder.web.site.limits import EXTENSION, KINDS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LEGAL = (ROOT / "examples" / "op40k" / "legal.yaml").read_bytes()
 # print endpoints that lay out nothing: the print page itself is a page view
 PRINT_PAGE_VIEWS = {"print.system_page"}
@@ -66,48 +66,12 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-def counters(database_url: str) -> Iterator[str]:
-    """The database, with no counters left by an earlier test (PostgreSQL's is shared)."""
-    engine = make_engine(database_url)
-    try:
-        DatabaseStorage(engine=engine).reset()
-    finally:
-        engine.dispose()
-    yield database_url
 
 
-@pytest.fixture
-def make_app(counters: str, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
-    """make_app(LIMIT_CREATE="2 per minute", ...): an app on the test's database with these
-    settings (every limit off unless given); each call is another worker or machine."""
-    apps: list[Flask] = []
-    (tmp_path / "no-data").mkdir()
-
-    def make(**settings: Any) -> Flask:
-        config = {k: getattr(TestConfig, k) for k in dir(TestConfig) if k.isupper()}
-        config.update(DATABASE_URL=counters, LISTBUILDER_DATA=str(tmp_path / "no-data"),
-                      **settings)
-        app = create_app(config, instance_path=tmp_path / "instance")
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.extensions["listbuilder.store"].close()
 
 
-def client_at(app: Flask, address: str = "192.0.2.1") -> FlaskClient:
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
-def create(client: FlaskClient, name: str = "Waaagh", htmx: bool = False) -> Any:
-    page = client.get("/new/op40k").get_data(as_text=True)
-    return client.post("/new/op40k", data={"csrf_token": csrf_of(page), "name": name,
-                                           "factions": ["Orks"]},
-                       headers={"HX-Request": "true"} if htmx else {})
 
 
 def upload(client: FlaskClient, url: str, fields: dict[str, object]) -> Any:
@@ -120,20 +84,8 @@ def upload(client: FlaskClient, url: str, fields: dict[str, object]) -> Any:
         builder.close()
 
 
-def rosters(app: Flask) -> int:
-    store: RosterStore = app.extensions["listbuilder.store"]
-    with store.engine.connect() as connection:
-        return int(connection.execute(text("SELECT count(*) FROM rosters")).scalar_one())
 
 
-def assert_refused(response: Any, title: str, amount: int, per: str = "a minute") -> None:
-    page = response.get_data(as_text=True)
-    assert response.status_code == 429
-    assert f"<h1>{title}</h1>" in page and '<main id="main">' in page
-    assert f"at most {amount} " in page and f" {per}," in page
-    assert "Nothing was changed. Try again in " in page
-    assert "Traceback" not in page
-    assert 1 <= int(response.headers["Retry-After"]) <= 60
 
 
 # -- what is limited, and for whom ---------------------------------------------------------------

@@ -8,7 +8,6 @@ Real processes on loopback: the CLI, gunicorn, Debian's nginx."""
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import re
 import signal
@@ -17,22 +16,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_serve import (
-    CLI,
+from servetools import (
     Browser,
     alive,
     descendants,
-    environment,
     free_port,
+    get,
     listening,
-    wait_until_listening,
+    start,
 )
-
-from listbuilder.commands.front import find_nginx
 
 pytestmark = pytest.mark.slow
 
@@ -40,95 +35,20 @@ SLOW = 50  # the issue's count of trickling connections
 TRICKLE = 1.0  # seconds between a slow client's bytes
 
 
-def need_nginx() -> None:
-    if find_nginx() is None:
-        pytest.fail("nginx is not installed: make test installs it (scripts/system-packages.sh)",
-                    pytrace=False)
 
 
-def start(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
-    env = environment(tmp_path)
-    proc = subprocess.Popen([*CLI, "serve", "--port", str(port), "--workers", "2",
-                             "--threads", "2", *extra], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
-    try:
-        wait_until_answering(proc, port)
-    except BaseException:
-        stop_and_close(proc)  # not left running (and warned about) into the next test
-        raise
-    return proc
 
 
-# How long a server may take to answer its first page: nginx listens at once, gunicorn's
-# workers load the app after it; on a machine busy with three test processes and a browser
-# that has taken over 30 s (a CI run saw 502s until then).
-FIRST_ANSWER = 120.0
 
 
-def wait_until_answering(proc: subprocess.Popen[bytes], port: int) -> None:
-    """Until `/` answers 200; else the last status and the server's own output."""
-    wait_until_listening(proc, port)
-    deadline = time.monotonic() + FIRST_ANSWER
-    status = 0
-    while time.monotonic() < deadline and proc.poll() is None:
-        status = get(port, "/", timeout=10)[0]
-        if status == 200:
-            return
-        time.sleep(0.2)
-    output = stop_and_close(proc)
-    raise AssertionError(f"the server listens but never answers 200 (last: {status}); "
-                         f"its output:\n{output[-4000:]}")
 
 
-def stop_and_close(proc: subprocess.Popen[bytes]) -> str:
-    """Stop the server (its group: gunicorn's workers, nginx) and its output, as text."""
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-        try:
-            out = proc.communicate(timeout=20)[0]
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out = proc.communicate()[0]
-    else:
-        out = proc.communicate()[0]
-    return (out or b"").decode("utf-8", "replace")
 
 
-def get(port: int, path: str, timeout: float) -> tuple[int, float]:
-    """Status (0 if it failed or took over `timeout`) and seconds a fresh connection took."""
-    began = time.monotonic()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", path)
-        response = connection.getresponse()
-        response.read()
-        return response.status, time.monotonic() - began
-    except OSError:
-        return 0, time.monotonic() - began
-    finally:
-        connection.close()
 
 
-@pytest.fixture
-def upgraded(tmp_path: Path) -> Path:
-    need_nginx()
-    done = subprocess.run([*CLI, "db", "upgrade"], env=environment(tmp_path),
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return tmp_path
 
 
-@pytest.fixture
-def front(upgraded: Path) -> Iterator[int]:
-    port = free_port()
-    proc = start(upgraded, port, "--front")
-    try:
-        yield port
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        output = proc.communicate(timeout=60)[0].decode()
-        assert "Traceback" not in output, output
 
 
 class Trickle:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import re
 
-from flask.testing import FlaskClient
+from flask.testing import EnvironBuilder, FlaskClient
 
 
 def csrf_of(html: str) -> str:
@@ -63,3 +64,19 @@ class Player:
 
     def saved_text(self) -> str:
         return self.client.get(f"/r/{self.token}/export.yaml").get_data(as_text=True)
+
+
+
+
+def upload(client: FlaskClient, data: bytes, name: str = "mine.yaml",
+           url: str = "/import", **fields: object):  # type: ignore[no-untyped-def]
+    page = client.get("/").get_data(as_text=True)
+    body = {"csrf_token": csrf_of(page), "file": (io.BytesIO(data), name), **fields}
+    # built by hand so its spooled body file is closed even when the app never reads it
+    builder = EnvironBuilder(client.application, path=url, method="POST", data=body)
+    try:
+        return client.open(builder)
+    finally:
+        builder.close()
+
+

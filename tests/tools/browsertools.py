@@ -83,7 +83,7 @@ def served_app(tmp: Path, database: str = "rosters.sqlite3") -> Iterator[str]:
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    # a print worker in a thread of the test (tests/web/test_print_workers.py runs them as
+    # a print worker in a thread of the test (tests/jobs/test_print_workers.py runs them as
     # processes of their own): Huey's worker loop on the app's queue
     printer = WorkerThread(app.extensions["listbuilder.printer"]).start()
     try:
@@ -127,3 +127,14 @@ def phone_pair(browser: Any, viewport: dict[str, int] = SMALL,
     finally:
         for ctx in made:
             ctx.close()
+
+
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
