@@ -28,7 +28,7 @@ from pathlib import Path
 import click
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 from callcount import CASES  # noqa: E402
 

@@ -37,7 +37,7 @@ from urllib.parse import urlencode
 import click
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 from fuzzcorpus import catalog_names, form_post, pack_text, query, roster_text  # noqa: E402
 

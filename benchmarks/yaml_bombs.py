@@ -32,7 +32,7 @@ from typing import Any
 import click
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 from yamlbombs import anchor_bomb, roster_with_packs, unit_pack  # noqa: E402
 

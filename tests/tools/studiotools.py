@@ -102,3 +102,14 @@ class _Form(HTMLParser):
             self.area = None
 
 
+
+
+def delete_pack(client: FlaskClient, link: str) -> str:
+    """Delete the pack as its owner does: the page that asks, then its button. Returns the
+    studio page it leads to."""
+    asked = client.get(link + "/delete").get_data(as_text=True)
+    answer = client.post(link + "/delete", data={"csrf_token": csrf_of(asked)})
+    assert answer.status_code == 302
+    return client.get(answer.headers["Location"]).get_data(as_text=True)
+
+

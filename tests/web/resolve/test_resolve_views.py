@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
@@ -17,14 +18,16 @@ from markupsafe import escape
 from webtools import csrf_of
 
 from listbuilder.engine.library import Library
-from listbuilder.engine.model import Roster
+from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.registry import all_systems, get_system
 from listbuilder.engine.resolve import (
+    Side,
     find_side,
     quick_resolve,
     side_from_entry,
     situation_options,
 )
+from listbuilder.engine.system import RuleSystem
 from listbuilder.web import services
 from listbuilder.web.builder.page import roster_context
 from listbuilder.web.resolve.present import build_panel
@@ -210,15 +213,25 @@ def test_a_yes_by_default_setting_can_be_turned_off(app: Flask, client: FlaskCli
                                                   o_bombard=["no", "yes"]))
 
 
-def test_two_attackers_side_by_side_against_one_target(app: Flask, client: FlaskClient,
-                                                       library: Library) -> None:
+Attackers = tuple[Side[Any], Side[Any]]
+
+
+def two_attackers(app: Flask, library: Library
+                  ) -> tuple[str, RuleSystem[Any, Any], Catalog, Roster, Attackers, Side[Any]]:
+    """An ActionHammer roster saved, its first and fourth entries as attackers and a Reaver Mob
+    as their target: the token, the game, its catalog, the roster, the attackers, the target."""
     token, _ = save(app, example("actionhammer"))
     system = get_system("actionhammer")
     catalog = library.catalog(system)
     roster = roster_of(library, example("actionhammer"))
-    first, second = side_from_entry(system, catalog, roster, 0), \
-        side_from_entry(system, catalog, roster, 3)
-    defender = find_side(system, catalog, "Reaver Mob")
+    attackers = (side_from_entry(system, catalog, roster, 0),
+                 side_from_entry(system, catalog, roster, 3))
+    return token, system, catalog, roster, attackers, find_side(system, catalog, "Reaver Mob")
+
+
+def test_two_attackers_side_by_side_against_one_target(app: Flask, client: FlaskClient,
+                                                       library: Library) -> None:
+    token, system, catalog, roster, (first, second), defender = two_attackers(app, library)
     response = resolve(client, token, a1=entry_value(roster, 0), a2=entry_value(roster, 3),
                        target="Reaver Mob", o_cover=["no", "yes"])
     page = text_of(response)
@@ -243,13 +256,7 @@ def test_two_attackers_side_by_side_against_one_target(app: Flask, client: Flask
 
 def test_one_attackers_own_setting_changes_only_its_column(app: Flask, client: FlaskClient,
                                                            library: Library) -> None:
-    token, _ = save(app, example("actionhammer"))
-    system = get_system("actionhammer")
-    catalog = library.catalog(system)
-    roster = roster_of(library, example("actionhammer"))
-    first, second = side_from_entry(system, catalog, roster, 0), \
-        side_from_entry(system, catalog, roster, 3)
-    defender = find_side(system, catalog, "Reaver Mob")
+    token, system, catalog, roster, (first, second), defender = two_attackers(app, library)
     page = text_of(resolve(client, token, a1=entry_value(roster, 0), a2=entry_value(roster, 3),
                            target="Reaver Mob", o2_attacker_models="2"))
     assert summaries(page) == [

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from printtools import printing_client
-from studiotools import start, textarea
+from studiotools import delete_pack, start, textarea
 from webtools import Player, csrf_of, version_of
 
 from listbuilder.engine.library import Library
@@ -232,7 +232,6 @@ def test_a_newer_version_that_changes_none_of_the_rosters_units_says_so_in_a_sen
 def test_a_roster_keeps_working_after_its_pack_is_deleted(app: Flask) -> None:
     """The roster carries the pack whole: it opens, checks, exports and prints as before, and
     its packs page says the pack's studio page is gone instead of failing."""
-    from studiotools import delete_pack
 
     client = printing_client(app)
     pack = start(client, "actionhammer", "House Brigade")

@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from studiotools import pack_version, start, textarea
+from studiotools import delete_pack, pack_version, start, textarea
 from webtools import csrf_of
 
 from listbuilder.engine.catalog import load_catalog
@@ -195,13 +195,6 @@ def test_a_shared_pack_is_copied_to_ones_own_and_a_pack_forgotten_in_this_browse
     assert client.get(link).status_code == 200  # the pack itself stays
 
 
-def delete_pack(client: FlaskClient, link: str) -> str:
-    """Delete the pack as its owner does: the page that asks, then its button. Returns the
-    studio page it leads to."""
-    asked = client.get(link + "/delete").get_data(as_text=True)
-    answer = client.post(link + "/delete", data={"csrf_token": csrf_of(asked)})
-    assert answer.status_code == 302
-    return client.get(answer.headers["Location"]).get_data(as_text=True)
 
 
 def test_a_pack_deleted_by_its_owner_is_gone_with_every_version_and_its_links_say_so(
