@@ -233,6 +233,10 @@ COVERAGE: dict[str, Run | Serve | Make | Other] = {
         ("roster.points-limit: 155 pts spent", "Legal at printed prices: 135 pts",
          "(our reading: docs/rules-notes.md#printed-quickplay-points-or-the-formula)",
          "\nillegal\n"), status=1),
+    # docs/events.md
+    f"{LB} verify examples/op40k/legal.yaml": Run((
+        "Waaagh! Vanguard (One Page 40k (1st edition))", "\nsha256: ", "\ndata revision: ",
+        "\nlegal\n")),
     f"{LB} export examples/warstuff/legal.yaml -o mine.yaml": Run(
         (), files={"mine.yaml": "name: Border Patrol"}),
     f"{LB} schema -o docs/roster.schema.json": Run(

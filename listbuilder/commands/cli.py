@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from listbuilder.commands.db import db
 from listbuilder.commands.worker import spawn_workers, worker
 from listbuilder.engine.errors import DataLoadError
+from listbuilder.engine.events.sealing import seal
 from listbuilder.engine.library import Library
 from listbuilder.engine.model import Catalog, Origin, Roster
 from listbuilder.engine.registry import all_systems, get_system, system_ids
@@ -174,6 +175,25 @@ def export(library: Library, roster: Path, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("roster", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.pass_obj
+def verify(library: Library, roster: Path) -> None:
+    """Print the SHA-256 an event seals ROSTER.yaml with (that of its canonical file, as
+    `export` writes it), its data revision and its verdict, to check a copy offline."""
+    try:
+        loaded = library.read_roster_file(roster)
+    except DataLoadError as exc:
+        _fail(exc)
+    sealed = seal(loaded)
+    click.echo(f"{loaded.roster.name} ({loaded.system.name})")
+    click.echo(f"sha256: {sealed.sha256}")
+    click.echo(f"data revision: {sealed.data_revision}")
+    click.echo(sealed.state)
+    for problem in sealed.problems:
+        click.echo(f"  {problem}")
 
 
 @main.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -186,3 +187,25 @@ def test_a_command_starts_without_what_only_serving_and_printing_need() -> None:
     assert "listbuilder" in loaded and "click" in loaded
     heavy = {"flask", "sqlalchemy", "huey", "redis", "psycopg", "gunicorn", "weasyprint"}
     assert loaded & heavy == set()
+
+
+def test_verify_prints_the_hash_the_exported_file_has(tmp_path: Path) -> None:
+    """`listbuilder verify` gives the SHA-256 of the list's canonical file: the hash of what
+    `listbuilder export` writes, whatever copy of the list it reads."""
+    exported = tmp_path / "canonical.yaml"
+    assert run("export", str(ROOT / "examples" / "op40k" / "legal.yaml"), "-o",
+               str(exported))[0] == 0
+    code, out, _ = run("verify", str(ROOT / "examples" / "op40k" / "legal.yaml"))
+    assert code == 0
+    name, digest, revision, verdict = out.splitlines()
+    assert name == "Waaagh! Vanguard (One Page 40k (1st edition))"
+    assert digest == "sha256: " + hashlib.sha256(exported.read_bytes()).hexdigest()
+    assert revision.startswith("data revision: ") and verdict == "legal"
+    assert run("verify", str(exported))[1] == out
+
+
+def test_verify_names_an_unreadable_file_and_what_is_wrong(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("system: op40k\nentries: [\n")
+    code, _, err = run("verify", str(broken))
+    assert code == 2 and "broken.yaml" in err
