@@ -15,6 +15,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -210,6 +211,79 @@ class MatchSpentIdRow(Base):
                                           primary_key=True)
     event_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     side: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+# -- events (store/events.py) ----------------------------------------------------------------
+
+class EventRow(Links, Versions, Base):
+    """A club's night, league or tournament (migration 0014): the organiser's private link
+    (only its hash), the players' public link, and what the organiser set. `rounds` None is a
+    league, played night after night; `seed` orders the first round's pairing."""
+
+    __tablename__ = "events"
+
+    name: Mapped[str] = mapped_column(String(80))
+    points_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    packs: Mapped[str] = mapped_column(Text)  # the packs allowed, as JSON: share link -> name
+    data_revision: Mapped[str] = mapped_column(String(40))
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seed: Mapped[int] = mapped_column(Integer)
+
+
+class EventListRow(Base):
+    """A list sealed for an event (engine/events/sealing.py): one a roster, replaced when its
+    player hands it in again before the deadline. `code` opens its read-only verify page."""
+
+    __tablename__ = "event_lists"
+    __table_args__ = (UniqueConstraint("event_id", "roster_id",
+                                       name="uq_event_lists_event_id_roster_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    roster_id: Mapped[int] = mapped_column(Integer)  # the roster it came from; may be gone
+    player: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
+    data_revision: Mapped[str] = mapped_column(String(40))
+    state: Mapped[str] = mapped_column(String(10))  # legal, illegal, empty
+    problems: Mapped[str] = mapped_column(Text)  # each in words, as JSON
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    submitted: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventGameRow(Base):
+    """One table of a round: its two lists (`second` None: a bye) and, once reported, who won
+    (1, 2, or None with `reported` set: a draw) and each side's score by the game's count."""
+
+    __tablename__ = "event_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    first_id: Mapped[int] = mapped_column(ForeignKey("event_lists.id", ondelete="CASCADE"))
+    second_id: Mapped[int | None] = mapped_column(
+        ForeignKey("event_lists.id", ondelete="CASCADE"), nullable=True)
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score1: Mapped[int] = mapped_column(Integer, default=0)
+    score2: Mapped[int] = mapped_column(Integer, default=0)
+    reported: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EventChangeRow(Base):
+    """What was changed by hand in an event (a result entered or corrected), in words, when."""
+
+    __tablename__ = "event_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"),
+                                          index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    words: Mapped[str] = mapped_column(Text)
 
 
 # -- rate limits (store/ratelimit.py) ---------------------------------------------------------

@@ -5,7 +5,8 @@ A win scores 3 match points, a draw 1, a loss 0; a bye scores as a win with no s
 match points are broken by the game's own score summed over the player's games (its VP, or
 points of enemy destroyed: the first of the scores the game's `Outcome` keeps), then by
 strength of schedule, the match points of the opponents the player met, summed (a bye meets
-nobody). Players level on all three share a place; the list shows them by name."""
+nobody). Players level on all three share a place, listed in the order they were given (an
+event gives its seeded draw, so that no name is favoured)."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def standings(players: Iterable[str], games: Iterable[Game]) -> list[Standing]:
                 met[me].append(other)
     lines = [(name, points[name], score[name], sum(points[o] for o in met[name]))
              for name in names]
-    lines.sort(key=lambda line: (-line[1], -line[2], -line[3], line[0].casefold(), line[0]))
+    lines.sort(key=lambda line: (-line[1], -line[2], -line[3]))  # stable: level keep order
     out: list[Standing] = []
     for index, (name, mp, total, schedule) in enumerate(lines):
         place = index + 1

@@ -31,11 +31,11 @@ def test_three_rounds_of_five_players_stand_as_worked_out_by_hand() -> None:
     ]
 
 
-def test_players_level_on_everything_share_a_place_and_are_listed_by_name() -> None:
+def test_players_level_on_everything_share_a_place_in_the_order_given() -> None:
     games = [Game("Cat", "Ann", 1, (5, 0)), Game("Dan", "Ben", 1, (5, 0))]
     table = standings(["Dan", "Cat", "Ben", "Ann", "Zoe"], games)
-    assert [(s.place, s.player) for s in table] == [(1, "Cat"), (1, "Dan"), (3, "Ann"),
-                                                    (3, "Ben"), (5, "Zoe")]
+    assert [(s.place, s.player) for s in table] == [(1, "Dan"), (1, "Cat"), (3, "Ben"),
+                                                    (3, "Ann"), (5, "Zoe")]
     assert table[-1].played == 0 and table[-1].match_points == 0
 
 
