@@ -11,10 +11,26 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import Protocol
 
+from listbuilder.engine.model import Catalog, Roster
 from listbuilder.engine.report import report
-from listbuilder.engine.roster_file import LoadedRoster, dump_roster
-from listbuilder.engine.system import message_line
+from listbuilder.engine.roster_file import dump_roster
+from listbuilder.engine.system import RuleSystem, message_line
+
+
+class Read(Protocol):
+    """A roster with its game and catalog: a file read (`roster_file.LoadedRoster`), or a
+    roster opened from its edit link (`web.rosters.Opened`)."""
+
+    @property
+    def roster(self) -> Roster: ...
+
+    @property
+    def system(self) -> RuleSystem: ...
+
+    @property
+    def catalog(self) -> Catalog: ...
 
 
 @dataclass(frozen=True)
@@ -35,11 +51,11 @@ def fingerprint(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def seal(loaded: LoadedRoster) -> Sealed:
+def seal(read: Read) -> Sealed:
     """The roster as an event keeps it."""
-    text = dump_roster(loaded.roster, loaded.system, loaded.catalog)
-    assessed = report(loaded.system, loaded.catalog, loaded.roster)
+    roster, system, catalog = read.roster, read.system, read.catalog
+    text = dump_roster(roster, system, catalog)
+    assessed = report(system, catalog, roster)
     problems = tuple(message_line(v) + (" (warning)" if v.severity == "warning" else "")
                      for v in assessed.violations)
-    return Sealed(text, fingerprint(text), loaded.catalog.revision, assessed.status.state,
-                  problems)
+    return Sealed(text, fingerprint(text), catalog.revision, assessed.status.state, problems)
