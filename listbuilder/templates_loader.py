@@ -11,7 +11,7 @@ from listbuilder.engine.registry import all_systems
 from listbuilder.locations import shared
 
 # The web features with templates of their own (listbuilder/web/<feature>/templates/).
-FEATURES = ("builder", "home", "studio", "prints", "resolve", "site", "table")
+FEATURES = ("builder", "home", "studio", "prints", "resolve", "site", "table", "events")
 
 
 def template_loader() -> BaseLoader:

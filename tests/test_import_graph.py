@@ -292,7 +292,7 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
 
 # -- inside the web app: features on a shared layer ------------------------------------------
 
-WEB_FEATURES = ("builder", "home", "studio", "prints", "resolve", "site", "table")
+WEB_FEATURES = ("builder", "home", "studio", "prints", "resolve", "site", "table", "events")
 
 
 def web_feature(module: str) -> str | None:

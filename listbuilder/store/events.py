@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,6 +24,7 @@ from listbuilder.engine.events.sealing import Sealed
 from listbuilder.engine.events.standings import Game, Standing, standings
 from listbuilder.store.database import Sessions, now, utc
 from listbuilder.store.links import Stale, hash_token, new_linked, plausible
+from listbuilder.store.matches import new_match_row
 from listbuilder.store.tables import EventChangeRow, EventGameRow, EventListRow, EventRow
 
 CODE_BYTES = 6  # a verify code: 8 characters of a link, 48 bits, short enough to type
@@ -72,12 +73,17 @@ class StoredList:
     problems: tuple[str, ...]
     code: str
     submitted: datetime
+    flags: tuple[str, ...] = ()  # the event's own terms broken (`sealing.Terms`)
+
+    @property
+    def legal(self) -> bool:
+        return self.state == "legal"
 
     @classmethod
     def of(cls, row: EventListRow) -> StoredList:
         return cls(row.id, row.event_id, row.roster_id, row.player, row.text, row.sha256,
                    row.data_revision, row.state, tuple(json.loads(row.problems)), row.code,
-                   utc(row.submitted))
+                   utc(row.submitted), tuple(json.loads(row.flags or "[]")))
 
 
 @dataclass(frozen=True)
@@ -156,7 +162,7 @@ class EventStore:
         values: dict[str, Any] = dict(player=player, text=sealed.text, sha256=sealed.sha256,
                                       data_revision=sealed.data_revision, state=sealed.state,
                                       problems=json.dumps(list(sealed.problems)),
-                                      submitted=at)
+                                      flags=json.dumps(list(sealed.flags)), submitted=at)
         with self.sessions.writing() as session:
             row = session.scalars(select(EventListRow).where(
                 EventListRow.event_id == event.id, EventListRow.roster_id == roster_id)
@@ -216,15 +222,21 @@ class EventStore:
             last = max((g.round for g in games), default=0)
             missing = [g.table for g in games if g.round == last and g.reported is None]
             if missing:
-                raise RoundRefused(f"round {last} still waits for the result of table "
-                                   f"{', '.join(map(str, missing))}: enter it, then pair round "
-                                   f"{last + 1}")
+                tables = (f"table {missing[0]}" if len(missing) == 1 else
+                          f"tables {', '.join(map(str, missing[:-1]))} and {missing[-1]}")
+                raise RoundRefused(f"round {last} still waits for the result of {tables}: "
+                                   f"enter {'it' if len(missing) == 1 else 'them'}, then pair "
+                                   f"round {last + 1}")
             if event.rounds is not None and last >= event.rounds:
                 raise RoundRefused(f"all {event.rounds} rounds are played: the standings are "
                                    "final")
             wanted = set(present) if present is not None else {li.id for li in lists}
             order = [line.player for line in self._standings(lists, games, event)
                      if int(line.player) in wanted]
+            if len(order) < 2:
+                raise RoundRefused(f"a round needs two players at least, and {len(order)} "
+                                   f"{'is' if len(order) == 1 else 'are'} here: wait for "
+                                   "lists, or tick the players present")
             met: dict[str, set[str]] = {}
             for game in games:
                 if game.second is not None:
@@ -263,6 +275,41 @@ class EventStore:
                 session.add(EventChangeRow(event_id=event.id, at=row.reported, words=words))
             session.flush()
             return StoredGame.of(row)
+
+    def game(self, event_id: int, game_id: int) -> StoredGame | None:
+        with self.sessions.reading() as session:
+            row = session.scalars(select(EventGameRow).where(
+                EventGameRow.id == game_id, EventGameRow.event_id == event_id)).first()
+            return StoredGame.of(row) if row is not None else None
+
+    def start_match(self, game: StoredGame, system: str, header: str,
+                    tokens: Sequence[str]) -> int:
+        """The match played at this table: made now with these side tokens (the table's, so
+        both players reach it), or the one made before, when the other player tapped Play
+        first. One transaction holding the table's row: two taps at once make one match."""
+        with self.sessions.writing() as session:
+            row = session.scalars(select(EventGameRow).where(EventGameRow.id == game.id)
+                                  .with_for_update()).one()
+            if row.match_id is None:
+                match = new_match_row(system, header, tokens)
+                session.add(match)
+                session.flush()
+                row.match_id = match.id
+            return int(row.match_id)
+
+    def match_ended(self, match_id: int, winner: int | None, scores: tuple[int, int]) -> bool:
+        """A tracker's match that ended reports to the table it was started from, if any and
+        if the table has no result yet (the first result stands; the organiser corrects by
+        hand). Moves the event's version on. Whether a result was recorded."""
+        with self.sessions.writing() as session:
+            row = session.scalars(select(EventGameRow).where(
+                EventGameRow.match_id == match_id).with_for_update()).first()
+            if row is None or row.reported is not None:
+                return False
+            row.winner, (row.score1, row.score2), row.reported = winner, scores, now()
+            session.execute(update(EventRow).where(EventRow.id == row.event_id)
+                            .values(version=EventRow.version + 1, updated=row.reported))
+            return True
 
     def changes(self, event_id: int) -> list[tuple[datetime, str]]:
         """What was changed by hand, oldest first."""

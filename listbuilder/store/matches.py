@@ -88,6 +88,15 @@ class MatchFull(ValueError):
     """The match holds, or has recorded, as many events as a match may."""
 
 
+def new_match_row(system: str, header: str, tokens: Sequence[str]) -> MatchRow:
+    """A match's row before it is added: only the hashes of its sides' tokens."""
+    at = now()
+    return MatchRow(side1_hash=hash_token(tokens[0]),
+                    side2_hash=hash_token(tokens[1]) if len(tokens) > 1 else None,
+                    watch_token=new_public(), system=system,
+                    header=header, version=1, created=at, updated=at)
+
+
 class MatchStore:
     """Create and find matches, append to and undo their logs, in the rosters' database."""
 
@@ -97,11 +106,7 @@ class MatchStore:
     def create(self, system: str, header: str, tokens: Sequence[str]) -> StoredMatch:
         """A new match with no events, for one side or two, each with its private token
         (`new_token`), of which only the hash is stored."""
-        at = now()
-        row = MatchRow(side1_hash=hash_token(tokens[0]),
-                       side2_hash=hash_token(tokens[1]) if len(tokens) > 1 else None,
-                       watch_token=new_public(), system=system,
-                       header=header, version=1, created=at, updated=at)
+        row = new_match_row(system, header, tokens)
         with self.sessions.writing() as session:
             session.add(row)
         return _stored(row, ())

@@ -249,6 +249,8 @@ class EventListRow(Base):
     data_revision: Mapped[str] = mapped_column(String(40))
     state: Mapped[str] = mapped_column(String(10))  # legal, illegal, empty
     problems: Mapped[str] = mapped_column(Text)  # each in words, as JSON
+    # the event's own terms broken (migration 0015), in words, as JSON
+    flags: Mapped[str] = mapped_column(Text, server_default="[]")
     code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
     submitted: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -267,7 +269,7 @@ class EventGameRow(Base):
     first_id: Mapped[int] = mapped_column(ForeignKey("event_lists.id", ondelete="CASCADE"))
     second_id: Mapped[int | None] = mapped_column(
         ForeignKey("event_lists.id", ondelete="CASCADE"), nullable=True)
-    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    match_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score1: Mapped[int] = mapped_column(Integer, default=0)
     score2: Mapped[int] = mapped_column(Integer, default=0)

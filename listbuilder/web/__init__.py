@@ -1,6 +1,7 @@
 """The web app: `create_app` builds it from one package per feature (builder, home, studio,
-resolve, prints, table, site), each listing its blueprints in `BLUEPRINTS`, on a thin shared layer
-(config, services, templating, forms, rosters). docs/architecture.md draws the map.
+resolve, prints, table, events, site), each listing its blueprints in `BLUEPRINTS`, on a thin
+shared layer (config, services, templating, forms, rosters). docs/architecture.md draws the
+map.
 """
 
 from __future__ import annotations
@@ -61,17 +62,29 @@ def create_app(test_config: Mapping[str, Any] | type | None = None,
     app.extensions["listbuilder.packs"] = PackStore(store.engine)
     from listbuilder.store.matches import MatchStore
     app.extensions["listbuilder.matches"] = MatchStore(store.engine)
+    from listbuilder.store.events import EventStore
+    app.extensions["listbuilder.events"] = EventStore(store.engine)
     from listbuilder.jobs.printer import Printer
     app.extensions["listbuilder.printer"] = Printer.of_settings(
         store, url, app.config.get("REDIS_URL"), float(app.config["PRINT_JOB_TIMEOUT"]),
         library=app.extensions["listbuilder.library"])
     csrf.init_app(app)
 
-    from listbuilder.web import builder, home, prints, resolve, site, studio, table, templating
+    from listbuilder.web import (
+        builder,
+        events,
+        home,
+        prints,
+        resolve,
+        site,
+        studio,
+        table,
+        templating,
+    )
 
     templating.init_app(app)
     site.init_app(app)
-    for feature in (home, builder, studio, resolve, prints, table):
+    for feature in (home, builder, studio, resolve, prints, table, events):
         for blueprint in feature.BLUEPRINTS:
             app.register_blueprint(blueprint)
     site.limits.init_app(app)  # last: it limits endpoints of the blueprints above by name

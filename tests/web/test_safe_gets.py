@@ -7,11 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from eventtools import hand_in, make_event, player_key
 from flask import Flask
 from flask.testing import FlaskClient
 from webtools import Player, csrf_of
 
 from listbuilder.store.tables import (
+    EventChangeRow,
+    EventGameRow,
+    EventListRow,
+    EventRow,
     MatchEventRow,
     MatchRow,
     PackRow,
@@ -29,7 +34,7 @@ from listbuilder.web.studio import views as studio
 # queue and the rate limits' counters are left out on purpose: a print asked for by a GET is
 # laid out once and kept for whoever asks next, which changes no one's roster, pack or list.
 KEPT = (RosterRow, RosterListRow, RosterHistoryRow, PackRow, PackVersionRow, PackTombstoneRow,
-        MatchRow, MatchEventRow)
+        MatchRow, MatchEventRow, EventRow, EventListRow, EventGameRow, EventChangeRow)
 # What a browser keeps in its session: its rosters, its list link, its packs, its undo list.
 LISTS = (collection.MINE, collection.LIST, studio.PACKS, "deleted")
 
@@ -145,7 +150,8 @@ def every_get(app: Flask, values: dict[str, str]) -> list[str]:
             if name == "token":
                 key = "pack" if url.startswith("/studio/") else \
                     "list" if url.startswith("/l/") else \
-                    "match" if url.startswith("/m/") else "token"
+                    "match" if url.startswith("/m/") else \
+                    "event" if url.startswith("/e/") else "token"
             elif name == "share" and url.startswith("/studio/"):
                 key = "pack_share"
             url = re.sub(rf"<(?:\w+:)?{name}>", values[key], url)
@@ -178,13 +184,29 @@ def test_no_get_changes_the_database_or_the_browsers_lists(app: Flask) -> None:
 
     visitor.start("warstuff", "Visitor")
     made_link(visitor)
+    # an event with two lists and a round paired, whose table nobody has started yet
+    organiser, public = make_event(owner.client)
+    key = player_key(hand_in(owner.client, public, token, "Owner"))
+    other = Player(app.test_client())
+    player_key(hand_in(owner.client, public,
+                       other.start("op40k", "Other", ("Orks",), 500), "Other"))
+    event_page = owner.client.get(f"/e/{organiser}").get_data(as_text=True)
+    owner.client.post(f"/e/{organiser}/pair", data={
+        "csrf_token": csrf_of(event_page), "base": re.findall(r'name="base" value="(\d+)"',
+                                                              event_page)[0],
+        "present": re.findall(r'name="present" value="(\d+)"', event_page)})
+    game = re.findall(r'<tr id="table-(\d+)">', owner.client.get(f"/e/{organiser}").get_data(
+        as_text=True))
+    code = re.findall(r'/v/([A-Za-z0-9_-]+)', event_page)
+    assert game and code
     visiting = owner.client, visitor.client
     values = {"token": token, "share": share[1], "pack": pack, "pack_share": pack_share[1],
               "list": link, "system_id": "op40k", "kind": "rules", "revision": revision[1],
-              "match": match}
-    urls = every_get(app, values)
+              "match": match, "event": organiser, "key": key, "code": code[0]}
+    urls = [*every_get(app, values), f"/e/{public}", f"/e/{public}/standings.json"]
     assert len(urls) >= 35 and f"/l/{link}" in urls and f"/r/{token}" in urls
     assert f"/m/{match}" in urls and f"/r/{token}/play" in urls
+    assert f"/e/{organiser}" in urls and f"/p/{key}" in urls and f"/v/{code[0]}" in urls
     for client in visiting:
         for url in urls:
             before, kept = database(app), lists(client)

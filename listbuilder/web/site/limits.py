@@ -79,7 +79,8 @@ KINDS = (
     Kind("create", "LIMIT_CREATE", "LISTBUILDER_LIMIT_CREATE", "Too many new rosters",
          "new rosters, copies, packs or list links",
          ("home.new", "home.duplicate", "shared.copy", "studio.new", "studio.copy",
-          "studio.new_roster", "roster_lists.make_link", "table.start"), ("POST",),
+          "studio.new_roster", "roster_lists.make_link", "table.start", "events.new",
+          "events.hand_in", "events.play"), ("POST",),
          most=NEW_ROSTER),
     # A file opened as a new roster is a new roster; opened onto one, the roster's row grows
     # to the file's size and its history gets the file: the same at most.
@@ -98,7 +99,8 @@ KINDS = (
           "builder.remove", "builder.reorder", "builder.settings", "builder.undo",
           "home.rename", "home.delete", "home.restore", "home.keep", "home.forget",
           "roster_packs.add", "roster_packs.remove", "roster_packs.update",
-          "studio.save", "studio_form.post", "studio.delete", "roster_lists.join"),
+          "studio.save", "studio_form.post", "studio.delete", "roster_lists.join",
+          "events.pair", "events.result"),
          ("POST",), most=CHANGE),
     # A pack check reads and builds the whole pack (about 0.2 s of a worker's CPU for one of
     # 128 KB): the live check as the player types, and the pack's pages, which show it.

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from blinker import Namespace
 from flask import abort, current_app
 
 from listbuilder.engine.match import (
@@ -75,6 +76,12 @@ def _common(a: Sequence[Event], b: Sequence[Event]) -> int:
     if a[:n] == b[:n]:  # the usual case, in one comparison: a log grown or undone
         return n
     return next(i for i in range(n) if a[i] != b[i])
+
+
+# Sent (with the app, `match_id` and `outcome`) when a tap ends a match by its game's rules:
+# a match started from an event's table reports its result there (web/events), and the
+# tracker need not know of events.
+match_ended = Namespace().signal("listbuilder.match-ended")
 
 
 def matches() -> MatchStore:

@@ -20,6 +20,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     redirect,
     render_template,
     request,
@@ -55,6 +56,7 @@ from listbuilder.web.table.forms import (
 from listbuilder.web.table.matches import (
     Table,
     advanced,
+    match_ended,
     matches,
     open_match,
     opened,
@@ -288,7 +290,11 @@ def _record(table: Table, token: str, made: Callable[[Table], Event]) -> BaseRes
         except MatchFull as exc:
             return _answer(table, f"Not recorded: {exc}. Export the match and start a new "
                                   f"one to go on.", 422)
-        return _answer(advanced(table, stored, after, state))  # push's state: no replay
+        now = advanced(table, stored, after, state)  # push's state: no replay
+        if now.outcome.over and not table.outcome.over:
+            match_ended.send(current_app._get_current_object(),  # type: ignore[attr-defined]
+                             match_id=stored.id, outcome=now.outcome)
+        return _answer(now)
     return _answer(table, "The match is busy: tap again.", 409)
 
 

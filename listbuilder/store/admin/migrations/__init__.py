@@ -31,6 +31,7 @@ BASELINE = "0001"  # the rosters table as the first release's create_all made it
 # newest one whose every mark is there. (0002 also matches the short-lived create_all of the
 # commit that added its columns.)
 LEGACY_MARKS: tuple[tuple[str, set[tuple[str, str | None]]], ...] = (
+    ("0015", {("event_lists", "flags")}),
     ("0014", {("events", None)}),
     ("0013", {("match_spent_ids", None)}),
     ("0012", {("print_jobs", "turn")}),
