@@ -526,6 +526,52 @@ def import_delete_and_forget_packs(me: Page, base: str) -> None:
 
 # -- the walk -------------------------------------------------------------------------------------
 
+# -- an event I run ----------------------------------------------------------------------------
+
+@reaches("events.new", "events.hand_in", "events.pair", "events.play", "events.result")
+def run_an_event(me: Page, base: str, roster: str) -> None:
+    """Make an event, hand two of my rosters in by their edit links (mine and one opened from
+    a file), pair round 1, play the table from a player's page and enter its result by hand."""
+    rosters = [roster, open_file(me, base, EXAMPLES / "op40k" / "legal.yaml")]
+    me.goto(base + "/events/new")
+    me.get_by_label("Event name").fill("Walk night")
+    me.get_by_label("Game").select_option("op40k")
+    me.get_by_label("Number of rounds", exact=True).fill("2")
+    me.get_by_label("Lists close at (UTC)").fill("2030-01-01T12:00")
+    with me.expect_navigation():
+        me.get_by_role("button", name="Make the event").click()
+    organiser = address(me)
+    assert "/e/" in organiser and me.locator("#event-made").count() == 1
+    public = me.locator("#public-link").input_value()
+    players = []
+    for number, roster in enumerate(rosters, start=1):
+        me.goto(public)
+        me.get_by_label("Your name").fill(f"Player {number}")
+        me.get_by_label("Your roster's edit link").fill(roster)
+        with me.expect_navigation():
+            me.get_by_role("button", name="Hand in this list").click()
+        assert "/p/" in me.url, me.locator("main").inner_text()[:600]
+        assert me.locator("#handed-in").count() == 1
+        players.append(address(me))
+    me.goto(organiser)
+    with me.expect_navigation():
+        me.get_by_role("button", name="Pair round 1").click()
+    assert me.locator("#round-1 tbody tr").count() == 1
+    me.goto(players[0])
+    with me.expect_navigation():
+        me.get_by_role("button", name="Play this table on the tracker").click()
+    opened(me, "#board")
+    me.goto(organiser)
+    table = me.locator(".result-form").first
+    table.locator("input[name=winner][value='1']").check()
+    table.locator("input[name=score1]").fill("12")
+    table.locator("input[name=score2]").fill("7")
+    with me.expect_navigation():
+        table.get_by_role("button", name="Save result").click()
+    assert "won 12–7" in me.locator("#round-1 td.result").first.inner_text()
+    assert "entered by hand" in me.locator("#changes").inner_text()
+
+
 def test_every_post_rule_is_reached_from_its_page_over_https(
         tls_context: Any, https: str, https_folder: Path, tmp_path: Path) -> None:
     rules, every = post_rules(tmp_path)
@@ -560,6 +606,7 @@ def test_every_post_rule_is_reached_from_its_page_over_https(
         walk.run(take_the_pack_off_and_on_again, me, pack)
         walk.run(a_friend_keeps_and_copies_my_pack, friend, pack)
         walk.run(import_delete_and_forget_packs, me, https)
+        walk.run(run_an_event, me, https, roster)
 
         walk.run(show_my_list_on_my_phone, me, phone, https)
     finally:

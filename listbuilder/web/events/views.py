@@ -208,8 +208,8 @@ def _seal_and_submit(event: StoredEvent, link: str, player: str) -> StoredList:
                          "again, and hand it in then.") from None
     game = get_system(event.system)
     if opened.system.id != game.id:
-        raise ValueError(f"That is a {opened.system.name} roster, and this event plays "
-                         f"{game.name}: hand in a {game.name} roster.")
+        raise ValueError(f"That roster is of {opened.system.name}, and this event plays "
+                         f"{game.name}: hand in a roster of {game.name}.")
     terms = Terms(event.points_limit, frozenset(event.packs), event.data_revision)
     sealed = seal(opened, terms, services.library().catalog(game).revision)
     try:

@@ -4,11 +4,15 @@ revision and the verdict, the same for any copy of one list and different for an
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from listbuilder.engine.events.sealing import seal
 from listbuilder.engine.library import Library
+from listbuilder.engine.model import Catalog, Roster
+from listbuilder.engine.report import report
 from listbuilder.engine.roster_file import dump_roster
+from listbuilder.engine.system import RuleSystem
 
 ROOT = Path(__file__).resolve().parents[3]
 LEGAL = ROOT / "examples" / "op40k" / "legal.yaml"
@@ -44,3 +48,38 @@ def test_an_illegal_list_is_sealed_with_each_problem_named(library: Library) -> 
 def sealed_name(text: str) -> str:
     line = next(line for line in text.splitlines() if line.startswith("name:"))
     return line.removeprefix("name:").strip()
+
+
+def test_the_events_own_terms_are_flags_beside_the_games_verdict(library: Library) -> None:
+    """A list legal by its game is still flagged when it breaks the event's terms: over the
+    event's points limit, a pack the event does not name, another data revision."""
+    from dataclasses import replace
+
+    from listbuilder.engine.events.sealing import Terms, pack_token
+    from listbuilder.engine.model import PackUse
+
+    loaded = library.read_roster_file(LEGAL)
+    points = report(loaded.system, loaded.catalog, loaded.roster).totals.points
+    revision = loaded.catalog.revision
+    assert seal(loaded, Terms(points, (), revision), revision).flags == ()
+    under = seal(loaded, Terms(points - 1, (), revision), revision)
+    assert under.legal and under.flags == (
+        f"{points} pts: over the event's limit of {points - 1} pts",)
+    assert seal(loaded, Terms(None, (), "older"), revision).flags == (
+        f"priced on data revision {revision}; the event is played on older",)
+    # a pack is named by its share link's token, whatever host it was copied from
+    link = "https://club.example/studio/s/AbCdEfGh12345678"
+    assert pack_token(link) == "AbCdEfGh12345678" and pack_token("") == ""
+    pack = PackUse(name="Club pack", text="x: 1", link=link)
+    packed = Packed(replace(loaded.roster, packs=(pack,)), loaded.system, loaded.catalog)
+    assert seal(packed, Terms(None, {"AbCdEfGh12345678"})).flags == ()
+    assert seal(packed, Terms(None, {"another"})).flags == (
+        "builds with the pack 'Club pack' (from another studio link), which the event does "
+        "not allow",)
+
+
+@dataclass(frozen=True)
+class Packed:
+    roster: Roster
+    system: RuleSystem
+    catalog: Catalog
