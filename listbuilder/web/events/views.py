@@ -41,6 +41,7 @@ from listbuilder.store.events import (
     StoredEvent,
     StoredGame,
     StoredList,
+    standings_of,
 )
 from listbuilder.web import services
 from listbuilder.web.events import sheet
@@ -120,17 +121,17 @@ def page(token: str) -> Any:
     event = events().by_organiser_token(token)
     if event is not None:
         return _organiser_page(event, token)
-    return _public_page(_public(token), token)
+    return _public_page(public_event(token), token)
 
 
-def _public(token: str) -> StoredEvent:
+def public_event(token: str) -> StoredEvent:
     event = events().by_public_token(token) or events().by_organiser_token(token)
     if event is None:
         abort(404, "No event has this link. Check that the whole link was copied.")
     return event
 
 
-def _organiser(token: str) -> StoredEvent:
+def organiser_event(token: str) -> StoredEvent:
     event = events().by_organiser_token(token)
     if event is None:
         if events().by_public_token(token) is not None:
@@ -141,12 +142,18 @@ def _organiser(token: str) -> StoredEvent:
 
 
 def _laid_out(event: StoredEvent) -> dict[str, Any]:
-    lists = events().lists(event.id)
+    """What every page of the event shows: its lists (without their files), its rounds, the
+    standings; the round shown is the one the query names (`round`), else the latest."""
+    lists = events().lists(event.id, texts=False)
+    games = events().games(event.id)
     seats = sheet.seats(lists)
-    paired = sheet.rounds(events().games(event.id), seats)
-    lines = sheet.lines(events().standings(event.id), seats)
+    paired = sheet.rounds(games, seats)
+    lines = sheet.lines(standings_of(event, lists, games), seats)
+    asked = request.args.get("round", "")
+    shown = int(asked) if asked.isdigit() and 1 <= int(asked) <= len(paired) else len(paired)
     return {"event": event, "system": get_system(event.system), "lists": lists,
-            "rounds": paired, "lines": lines, "final": sheet.final(event, paired),
+            "rounds": paired, "shown": paired[shown - 1] if paired else None,
+            "lines": lines, "final": sheet.final(event, paired),
             "public": url_for("events.page", token=event.share_token, _external=True)}
 
 
@@ -171,7 +178,7 @@ def _public_page(event: StoredEvent, token: str, form: HandInForm | None = None,
 
 @bp.get("/e/<token>/standings.json")
 def standings_json(token: str) -> Response:
-    event = _public(token)
+    event = public_event(token)
     context = _laid_out(event)
     response = jsonify(sheet.standings_json(event, context["rounds"], context["lines"]))
     response.headers["Cache-Control"] = "no-store"
@@ -182,7 +189,7 @@ def standings_json(token: str) -> Response:
 
 @bp.post("/e/<token>/hand-in")
 def hand_in(token: str) -> BaseResponse:
-    event = _public(token)
+    event = public_event(token)
     form = HandInForm()
     if not form.validate():
         words = "; ".join(" ".join(errors) for errors in form.errors.values())
@@ -290,7 +297,7 @@ def play(key: str, game_id: int) -> BaseResponse:
 
 @bp.post("/e/<token>/pair")
 def pair(token: str) -> BaseResponse:
-    event = _organiser(token)
+    event = organiser_event(token)
     form = PairForm()
     if not form.validate():
         return _organiser_page(event, token, "The round was not paired: reload the page and "
@@ -315,7 +322,7 @@ _STALE = ("Nothing was changed: the event moved on since this page was drawn (a 
 @bp.post("/e/<token>/tables/<int:game_id>")
 def result(token: str, game_id: int) -> BaseResponse:
     """A result entered or corrected by hand, written in the event's log of changes."""
-    event = _organiser(token)
+    event = organiser_event(token)
     game = events().game(event.id, game_id)
     if game is None:
         return _organiser_page(event, token, "No result was entered: this event has no such "
@@ -342,7 +349,7 @@ def result(token: str, game_id: int) -> BaseResponse:
                         scores, words)
     except StaleEvent as stale:
         return _organiser_page(stale.current, token, _STALE, 409)
-    return redirect(url_for("events.page", token=token) + "#rounds", 303)
+    return redirect(url_for("events.page", token=token, round=game.round) + "#rounds", 303)
 
 
 # -- verify --------------------------------------------------------------------------------------
