@@ -36,6 +36,7 @@ from listbuilder.printing.layout import (
     render_sheet_document,
 )
 from listbuilder.printing.options import PrintError, PrintOptions
+from listbuilder.printing.seal import Seal
 from listbuilder.printing.templating import system_template, without_price
 
 # Base text size per card size (pt); the layout lowers it for long cards, never below FLOOR:
@@ -289,13 +290,16 @@ def print_play_cards(system: RuleSystem, deck: CardSet, options: PrintOptions,
 
 def print_roster(catalog: Catalog, system: RuleSystem, roster: Roster,
                  options: PrintOptions | None = None,
-                 progress: Progress | None = None) -> Printed:
-    """The roster's unit cards, its roster sheet, or both (`options.what`), as one PDF."""
+                 progress: Progress | None = None, seal: Seal | None = None) -> Printed:
+    """The roster's unit cards, its roster sheet, or both (`options.what`), as one PDF. A
+    list sealed for an event (`seal`) always has its sheet, which carries the seal."""
     options = options or PrintOptions()
+    if seal is not None and options.what == "cards" and not options.images:
+        options = replace(options, what="all")
     parts: list[Printed] = []
     cards_part: Printed | None = None
     if options.what in ("sheet", "all") and not options.images:  # images: the cards alone
-        parts.append(print_sheet(catalog, system, roster, options))
+        parts.append(print_sheet(catalog, system, roster, options, seal))
     if options.what in ("cards", "all"):
         cards = system.cards().unit_cards(catalog, roster, merge=options.merge)
         if cards:
@@ -369,15 +373,30 @@ def print_chits(catalog: Catalog, system: RuleSystem, faction: str,
 # -- whole pages ------------------------------------------------------------------------------
 
 def print_sheet(catalog: Catalog, system: RuleSystem, roster: Roster,
-                options: PrintOptions) -> Printed:
+                options: PrintOptions, seal: Seal | None = None) -> Printed:
     sheet = system.cards().roster_sheet(catalog, roster)
-    context = _context(system, options, roster.name, sheet=sheet, paper=options.paper)
+    context = _context(system, options, roster.name, sheet=sheet, paper=options.paper,
+                       seal=seal)
     width = column_width(options.paper)
     starts = {"core": column_start(sheet.core, width),
               "glossary": column_start(sheet.glossary, width)}
     pdf, pages, refused = render_sheet_document(system_template(system.id, "sheet.html"),
                                                 context, starts)
     return Printed(pdf, pages=pages, refused=tuple(refused))
+
+
+def print_sheets(system: RuleSystem, sealed: Sequence[tuple[Catalog, Roster, Seal | None]],
+                 options: PrintOptions | None = None) -> Printed:
+    """Many rosters' sheets in one PDF, each starting a page: an event's lists, for its
+    organiser (each with its seal)."""
+    options = options or PrintOptions()
+    if not sealed:
+        raise PrintError("there are no lists to print")
+    parts = [print_sheet(catalog, system, roster, options, seal)
+             for catalog, roster, seal in sealed]
+    return Printed(concatenate([p.pdf for p in parts], "Lists"),
+                   pages=sum(p.pages for p in parts),
+                   refused=tuple(u for p in parts for u in p.refused))
 
 
 def print_rules(catalog: Catalog, system: RuleSystem,

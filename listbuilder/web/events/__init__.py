@@ -2,6 +2,6 @@
 runs it; the public link takes lists in and shows the pairings and standings; each player's
 own link plays their table on the tracker; a list's verify code opens its sealed copy."""
 
-from listbuilder.web.events import views
+from listbuilder.web.events import printed, views
 
-BLUEPRINTS = (views.bp,)
+BLUEPRINTS = (views.bp, printed.bp)

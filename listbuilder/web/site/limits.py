@@ -114,7 +114,8 @@ KINDS = (
          ("print.roster_by_edit", "print.roster_by_share", "print.rules", "print.deck",
           "print.chits", "print.roster_preview_by_edit", "print.roster_preview_by_share",
           "print.system_preview", "studio_print.cards_by_edit", "studio_print.preview_by_edit",
-          "studio_print.cards_by_share", "studio_print.preview_by_share"), waits_in_line=True),
+          "studio_print.cards_by_share", "studio_print.preview_by_share",
+          "event_prints.sealed", "event_prints.lists_zip"), waits_in_line=True),
     # A match's events and undos (a match is started under "create": its row carries two
     # rosters, at most a new roster's size). An event is one row of at most MAX_EVENT_BYTES.
     Kind("play", "LIMIT_PLAY", "LISTBUILDER_LIMIT_PLAY", "Too many taps",
