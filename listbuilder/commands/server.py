@@ -118,7 +118,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hin
 # Links are keys: whoever reads a token in a log holds the roster, list or pack it opens, and
 # logs are kept and read by more people than an owner would hand a link to. Two rules, so
 # that a link kind added later is hidden without anyone remembering this place:
-# - the segment after a one-letter one: /r/, /s/, /l/, /studio/p/, /studio/s/ (every link
+# - the segment after a one-letter one: /r/, /s/, /l/, /e/, /p/, /v/, /studio/p/ (every link
 #   kind there is), whatever its length;
 # - any run of 20 or more letters, digits, - and _, in the path or the query: every token
 #   the app makes is 22 or 43 of them (a quick resolve's `te_for=`, a `link=` in a query).

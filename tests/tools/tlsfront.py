@@ -25,7 +25,7 @@ from servetools import (  # noqa: E402
 
 # A link in a logged path: a roster's, a share's, a list's, a match's or a pack's token. Each
 # must show as "..." in nginx's access log (site.conf.j2 hides it).
-TOKEN_IN_PATH = re.compile(r"/(?:r|s|l|m|studio/p|studio/s)/(?!\.\.\.)[A-Za-z0-9_-]{20,}")
+TOKEN_IN_PATH = re.compile(r"/(?:r|s|l|m|e|p|studio/p|studio/s)/(?!\.\.\.)[A-Za-z0-9_.-]{20,}")
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
@@ -37,13 +37,15 @@ def certificate(folder: Path) -> tuple[Path, Path]:
 
 
 @contextmanager
-def tls_front(tmp: Path) -> Iterator[tuple[str, Path]]:
+def tls_front(tmp: Path, database_url: str = "") -> Iterator[tuple[str, Path]]:
     """The base address of nginx (TLS) in front of gunicorn, and nginx's access log; both
     stopped after, and neither the log nor the server's output may give a link away or show
-    a traceback."""
+    a traceback. On `database_url` (PostgreSQL), else on the instance's SQLite file."""
     if find_nginx() is None:
         raise AssertionError("nginx is not installed: make test installs it")
     env = environment(tmp)
+    if database_url:
+        env["DATABASE_URL"] = database_url
     upgrade = subprocess.run([*CLI, "db", "upgrade"], env=env, capture_output=True, text=True)
     assert upgrade.returncode == 0, upgrade.stderr
     app_port, tls_port = free_port(), free_port()
