@@ -9,11 +9,13 @@ front) and on PostgreSQL (a front of its own on a fresh database)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pdfplumber
 import pytest
 from browsertools import SMALL, opened, sized_page
 from test_table_browser import sent
@@ -185,4 +187,16 @@ def test_an_organiser_and_eight_players_play_three_rounds_on_phones(
                  viewer.locator("#standings tbody tr").all()]
         assert shown == [line["player"] for line in standing["standings"]]
         assert viewer.evaluate("document.documentElement.scrollWidth") <= SMALL["width"]
+        # printed, the public page is the pairing sheet and the standings: no form, no links
+        organiser.goto(public)
+        sheet = pdfplumber.open(io.BytesIO(organiser.pdf(format="A4")))
+        with sheet:
+            text = "\n".join(page.extract_text() for page in sheet.pages)
+            words = [w for page in sheet.pages for w in page.extract_words()]
+            width, height = sheet.pages[0].width, sheet.pages[0].height
+        assert f"Round {ROUNDS}" in text and "Standings (final)" in text
+        assert "Hand in your list" not in text and "Standings as JSON" not in text
+        assert all(name in text for name in PLAYERS)
+        assert all(w["x0"] > 0 and w["x1"] < width and w["top"] > 0 and w["bottom"] < height
+                   for w in words)
         assert errors == []

@@ -118,6 +118,22 @@ def use_every_link_kind(port: int) -> dict[str, str]:
     assert v.go("GET", f"{side2}/summary") == 200
     assert v.go("GET", watch) == 200
 
+    # an event: the organiser's link, the public one, a player's own, a list's verify code
+    assert v.go("GET", "/events/new") == 200
+    assert v.post("/events/new", name="Logged night", system="actionhammer", kind="league",
+                  deadline="2030-01-01T12:00") == 200
+    organiser = v.path
+    assert organiser.startswith("/e/")
+    public = v.found(r'id="public-link" type="text" readonly value="[^"]*(/e/[A-Za-z0-9_-]+)"')
+    assert v.go("GET", public) == 200
+    assert v.post(f"{public}/hand-in", player="Ann", link=v.origin + edit) == 200
+    player = v.path
+    assert player.startswith("/p/")
+    code = v.found(r'href="/v/([A-Za-z0-9_-]+)"')
+    assert v.go("GET", f"/v/{code}") == 200
+    assert v.go("GET", f"{public}/standings.json") == 200
+    assert v.go("GET", organiser.replace("/e/", "/e%2F")) == 200
+
     assert v.go("GET", "/") == 200
     assert v.post("/mine/link") == 200
     listed = v.found(r'id="list-link" class="copyable" type="text" readonly value="[^"]*'
@@ -130,7 +146,8 @@ def use_every_link_kind(port: int) -> dict[str, str]:
     assert other.go("GET", "/") == 200
     return {"edit": edit[3:], "share": share[3:], "pack edit": pack[10:],
             "pack share": pack_share[10:], "list": listed[3:], "match side 1": side1[3:],
-            "match side 2": side2[3:], "match watch": watch[3:]}
+            "match side 2": side2[3:], "match watch": watch[3:], "event organiser": organiser[3:],
+            "event public": public[3:], "event player": player[3:], "list code": code}
 
 
 def serve_and_visit(tmp_path: Path, *flags: str) -> tuple[str, dict[str, str]]:
