@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pdfplumber
+import pypdfium2
 import pytest
+import zxingcpp
 from browsertools import SMALL, opened, sized_page
 from test_table_browser import sent
 from tlsfront import tls_front
@@ -114,6 +116,17 @@ def _side(board: Page) -> int:
     return int(found[1])
 
 
+def printed(page: Page, url: str) -> bytes:
+    """A print's PDF, asked again while it waits in line (202) as the waiting page does."""
+    for _ in range(120):
+        answer = page.request.get(url)
+        if answer.status != 202:
+            assert answer.status == 200, answer.text()[:300]
+            return bytes(answer.body())
+        page.wait_for_timeout(500)
+    raise AssertionError(f"{url} was still in line after a minute")
+
+
 def by_hand(games: list[tuple[str, str, str]]) -> dict[str, tuple[int, int, int, int]]:
     """Each player's (match points, wins, losses, opponents' match points) from (first,
     second, winner) of every game played."""
@@ -187,6 +200,17 @@ def test_an_organiser_and_eight_players_play_three_rounds_on_phones(
                  viewer.locator("#standings tbody tr").all()]
         assert shown == [line["player"] for line in standing["standings"]]
         assert viewer.evaluate("document.documentElement.scrollWidth") <= SMALL["width"]
+        # a player's sealed list, printed through the front: its QR code is the list's page,
+        # at the front's own https address
+        phones["Ann"].goto(own["Ann"])
+        code = re.findall(r'href="/v/([A-Za-z0-9_-]+)"', phones["Ann"].content())[0]
+        pdf = printed(organiser, f"{front}/v/{code}/print?what=sheet")
+        picture = pypdfium2.PdfDocument(pdf)[0].render(scale=150 / 72).to_pil()
+        read = [found.text for found in zxingcpp.read_barcodes(picture)]
+        assert read == [f"{front}/v/{code}"]
+        viewer.goto(read[0])
+        assert "Ann's list for Winter Cup" in viewer.locator("h1").inner_text()
+        assert re.fullmatch(r"[0-9a-f]{64}", viewer.locator("#sha256").inner_text())
         # printed, the public page is the pairing sheet and the standings: no form, no links
         organiser.goto(public)
         sheet = pdfplumber.open(io.BytesIO(organiser.pdf(format="A4")))

@@ -5,6 +5,7 @@ file, an index of their hashes and one PDF of every roster sheet."""
 from __future__ import annotations
 
 import hashlib
+import html
 import io
 import re
 import zipfile
@@ -70,9 +71,14 @@ def test_a_sealed_print_carries_its_code_and_a_qr_code_of_its_page(client) -> No
         boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in head]
         assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                     if overlaps(a, b)]
-    # the address read is the list's page, showing its hash
-    verify = client.get(f"/v/{code}").get_data(as_text=True)
-    assert "Print this list" in verify
+    # the address read is the list's page, showing its player, hash and verdict
+    verify = client.get(found[0].text.removeprefix("http://localhost")).get_data(as_text=True)
+    sealed = re.findall(r"<details><summary>The sealed file</summary><pre>(.*?)</pre>", verify,
+                        re.S)[0]
+    digest = hashlib.sha256(html.unescape(sealed).encode()).hexdigest()
+    shown = html.unescape(verify)
+    assert "Ann's list for Winter Cup" in shown and "Legal" in shown
+    assert f'id="sha256" class="hash">{digest}<' in verify
 
 
 def test_a_sealed_print_of_cards_keeps_its_sheet_and_seal(client) -> None:  # type: ignore[no-untyped-def]
