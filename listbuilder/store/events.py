@@ -16,7 +16,7 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -29,6 +29,9 @@ from listbuilder.store.matches import new_match_row
 from listbuilder.store.tables import EventChangeRow, EventGameRow, EventListRow, EventRow
 
 CODE_BYTES = 6  # a verify code: 8 characters of a link, 48 bits, short enough to type
+# Lists one event takes: more than any club's tournament, and a bound on what a stranger with
+# the public link can add (each list is a roster's file) and on the organiser's zip
+MAX_LISTS = 512
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,11 @@ class EventStore:
                 EventListRow.event_id == event.id, EventListRow.roster_id == roster_id)
                 .with_for_update()).first()
             if row is None:
+                count = session.scalar(select(func.count()).select_from(EventListRow).where(
+                    EventListRow.event_id == event.id))
+                if (count or 0) >= MAX_LISTS:
+                    raise ListsLocked(f"{event.name} has its {MAX_LISTS} lists, the most an "
+                                      "event takes; ask the organiser")
                 row = EventListRow(event_id=event.id, roster_id=roster_id,
                                    code=secrets.token_urlsafe(CODE_BYTES), **values)
                 session.add(row)

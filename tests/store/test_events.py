@@ -149,3 +149,13 @@ def test_standings_follow_the_results_and_changes_by_hand_are_logged(
         "Table 2 entered by hand: a draw, 4 to 4"]
     with pytest.raises(LookupError, match="no such table"):
         events.report(events.event(event.id), 10**6, 1, (0, 0))
+
+
+def test_an_event_takes_at_most_its_bound_of_lists_and_still_takes_them_again(
+        events: EventStore, sealed: Sealed, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("listbuilder.store.events.MAX_LISTS", 3)
+    event = with_players(events, sealed, 3)
+    with pytest.raises(ListsLocked, match="has its 3 lists, the most an event takes"):
+        events.submit(event, 99, "Late", sealed)
+    assert events.submit(event, 1, "Player 1 again", sealed).player == "Player 1 again"
+    assert len(events.lists(event.id)) == 3

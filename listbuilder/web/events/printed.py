@@ -28,7 +28,7 @@ from listbuilder.web.prints.answers import (
     queued,
     sent_values,
 )
-from listbuilder.web.prints.cache import print_key
+from listbuilder.web.prints.cache import check_print_size, print_key
 
 bp = Blueprint("event_prints", __name__)
 
@@ -56,10 +56,17 @@ def sealed(code: str) -> Response:
                     [listed.text, *seal.as_dict().values()])
     job = PrintJob("roster", event.system, dataclasses.asdict(options), text=listed.text,
                    seal=seal.as_dict())
+
+    def check() -> None:  # the cards a browser's print lays out are bounded, as for any roster
+        if options.what in ("cards", "all"):
+            read = services.library().read_roster(listed.text, f"{listed.code}.yaml")
+            check_print_size(len(read.system.cards().unit_cards(read.catalog, read.roster,
+                                                                 merge=options.merge)))
+
     try:
         pdf = queued(key, job, Asked(f"{listed.player}'s list", url_for("events.verify",
                                                                         code=code),
-                                     "back to the list"))
+                                     "back to the list"), check)
     except PrintError as exc:
         abort(422, "This print can't be made: " + "; ".join(in_words(exc.problems)))
     if isinstance(pdf, Response):
