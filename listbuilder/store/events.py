@@ -328,6 +328,25 @@ class EventStore:
                             .values(version=EventRow.version + 1, updated=row.reported))
             return True
 
+    def amend(self, event: StoredEvent, name: str, deadline: datetime) -> StoredEvent:
+        """Rename the event or move its deadline (lists open again when it moves later), if
+        it is still at `event.version`; what changed is written in its log of changes."""
+        with self.sessions.writing() as session:
+            self._move_on(session, event)
+            row = session.scalars(select(EventRow).where(EventRow.id == event.id)).one()
+            said = []
+            if name != row.name:
+                said.append(f"renamed from {row.name!r} to {name!r}")
+            if deadline != utc(row.deadline):
+                said.append(f"lists now close at {deadline:%Y-%m-%d %H:%M} UTC (were to "
+                            f"close at {utc(row.deadline):%Y-%m-%d %H:%M})")
+            row.name, row.deadline = name, deadline
+            if said:
+                session.add(EventChangeRow(event_id=event.id, at=now(),
+                                           words="The event " + "; ".join(said) + "."))
+            session.flush()
+            return StoredEvent.of(row)
+
     def changes(self, event_id: int) -> list[tuple[datetime, str]]:
         """What was changed by hand, oldest first."""
         with self.sessions.reading() as session:

@@ -528,10 +528,12 @@ def import_delete_and_forget_packs(me: Page, base: str) -> None:
 
 # -- an event I run ----------------------------------------------------------------------------
 
-@reaches("events.new", "events.hand_in", "events.pair", "events.play", "events.result")
+@reaches("events.new", "events.settings", "events.hand_in", "events.pair", "events.play",
+         "events.result")
 def run_an_event(me: Page, base: str, roster: str) -> None:
-    """Make an event, hand two of my rosters in by their edit links (mine and one opened from
-    a file), pair round 1, play the table from a player's page and enter its result by hand."""
+    """Make an event and rename it, hand two of my rosters in by their edit links (mine and one
+    opened from a file), pair round 1, play the table from a player's page and enter its result
+    by hand."""
     rosters = [roster, open_file(me, base, EXAMPLES / "op40k" / "legal.yaml")]
     me.goto(base + "/events/new")
     me.get_by_label("Event name").fill("Walk night")
@@ -543,6 +545,11 @@ def run_an_event(me: Page, base: str, roster: str) -> None:
     organiser = address(me)
     assert "/e/" in organiser and me.locator("#event-made").count() == 1
     public = me.locator("#public-link").input_value()
+    me.locator("#settings > summary").click()
+    me.locator("#settings").get_by_label("Event name").fill("Walk night, renamed")
+    with me.expect_navigation():
+        me.get_by_role("button", name="Save these").click()
+    assert me.locator("main h1").inner_text() == "Walk night, renamed"
     players = []
     for number, roster in enumerate(rosters, start=1):
         me.goto(public)

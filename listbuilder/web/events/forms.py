@@ -63,6 +63,21 @@ class NewEventForm(FlaskForm):
         return chosen.replace(tzinfo=UTC)
 
 
+class SettingsForm(FlaskForm):
+    """What an organiser may change once lists are in: the name and the deadline."""
+
+    base = _hidden_int(1)
+    name = StringField("Event name", validators=[InputRequired(NAME_WORDS),
+                                                 Length(max=MAX_NAME, message=NAME_WORDS)])
+    deadline = DateTimeLocalField("Lists close at (UTC)",
+                                  validators=[InputRequired("Give the date and time lists "
+                                                            "close, such as 2026-12-12 09:00.")])
+
+    def closes(self) -> datetime:
+        chosen: datetime = self.deadline.data
+        return chosen.replace(tzinfo=UTC)
+
+
 class HandInForm(FlaskForm):
     link = StringField("Your roster's edit link",
                        validators=[InputRequired("Paste your roster's edit link (it has /r/ in "

@@ -52,6 +52,7 @@ from listbuilder.web.events.forms import (
     PairForm,
     PlayForm,
     ResultForm,
+    SettingsForm,
 )
 from listbuilder.web.events.links import code_of_key, edit_token, player_key, table_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
@@ -161,7 +162,9 @@ def _organiser_page(event: StoredEvent, token: str, problem: str = "",
                     status: int = 200) -> Response:
     context = _laid_out(event)
     pair = PairForm(formdata=None, base=event.version)
-    body = render_template("events/organiser.html", token=token, pair=pair,
+    settings = SettingsForm(formdata=None, base=event.version, name=event.name,
+                            deadline=event.deadline.replace(tzinfo=None))
+    body = render_template("events/organiser.html", token=token, pair=pair, settings=settings,
                            changes=events().changes(event.id), problem=problem,
                            made=request.args.get("made") == "1",
                            result_form=ResultForm(formdata=None), **context)
@@ -350,6 +353,22 @@ def result(token: str, game_id: int) -> BaseResponse:
     except StaleEvent as stale:
         return _organiser_page(stale.current, token, _STALE, 409)
     return redirect(url_for("events.page", token=token, round=game.round) + "#rounds", 303)
+
+
+@bp.post("/e/<token>/settings")
+def settings(token: str) -> BaseResponse:
+    """The event renamed, or its deadline moved (lists open again when it moves later)."""
+    event = organiser_event(token)
+    form = SettingsForm()
+    if not form.validate():
+        words = "; ".join(" ".join(errors) for errors in form.errors.values())
+        return _organiser_page(event, token, f"Nothing was changed: {words}", 422)
+    try:
+        events().amend(replace(event, version=int(form.base.data or 0)),
+                       str(form.name.data).strip(), form.closes())
+    except StaleEvent as stale:
+        return _organiser_page(stale.current, token, _STALE, 409)
+    return redirect(url_for("events.page", token=token) + "#changes", 303)
 
 
 # -- verify --------------------------------------------------------------------------------------

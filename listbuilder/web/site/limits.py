@@ -100,7 +100,7 @@ KINDS = (
           "home.rename", "home.delete", "home.restore", "home.keep", "home.forget",
           "roster_packs.add", "roster_packs.remove", "roster_packs.update",
           "studio.save", "studio_form.post", "studio.delete", "roster_lists.join",
-          "events.pair", "events.result"),
+          "events.pair", "events.result", "events.settings"),
          ("POST",), most=CHANGE),
     # A pack check reads and builds the whole pack (about 0.2 s of a worker's CPU for one of
     # 128 KB): the live check as the player types, and the pack's pages, which show it.

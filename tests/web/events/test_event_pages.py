@@ -323,3 +323,38 @@ def test_making_an_event_says_what_is_wrong_and_keeps_the_form(client: FlaskClie
         "deadline": "2026-12-12T09:00", "packs": "http://localhost/studio/p/abcdefghijk"})
     assert response.status_code == 422 and "edit link" in problem_of(
         response.get_data(as_text=True))
+
+
+def settings(client: FlaskClient, organiser: str, deadline: str, name: str = "Club night",
+             base: int | None = None):  # type: ignore[no-untyped-def]
+    page = page_of(client, f"/e/{organiser}")
+    shown = int(re.findall(r'name="base" value="(\d+)"', page)[0])
+    return client.post(f"/e/{organiser}/settings", data={
+        "csrf_token": csrf_of(page), "base": base or shown, "name": name,
+        "deadline": deadline})
+
+
+def test_the_organiser_moves_the_deadline_and_renames_the_event_in_the_log(
+        client: FlaskClient) -> None:
+    organiser, public = make_event(client)
+    stale = int(re.findall(r'name="base" value="(\d+)"', page_of(client, f"/e/{organiser}"))[0])
+    past = (datetime.now(UTC) - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M")
+    assert settings(client, organiser, past).status_code == 303  # closed now
+    refused = hand_in(client, public, stored_roster(client, LEGAL), "Ann")
+    assert refused.status_code == 422 and "closed at" in problem_of(
+        refused.get_data(as_text=True))
+    later = (datetime.now(UTC) + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    assert settings(client, organiser, later, "Winter night").status_code == 303
+    player_key(hand_in(client, public, stored_roster(client, LEGAL), "Ann"))  # open again
+    log = words(page_of(client, f"/e/{organiser}"))
+    assert "The event lists now close at" in log
+    assert "renamed from 'Club night' to 'Winter night'" in log
+    assert "<h1>Winter night</h1>" in page_of(client, f"/e/{public}")
+    # a page drawn before these changes changes nothing
+    again = settings(client, organiser, later, "Other name", base=stale)
+    assert again.status_code == 409 and "moved on" in problem_of(again.get_data(as_text=True))
+    # the public link can't
+    page = page_of(client, f"/e/{public}")
+    assert client.post(f"/e/{public}/settings", data={
+        "csrf_token": csrf_of(page), "base": 1, "name": "X", "deadline": later}
+    ).status_code == 403
