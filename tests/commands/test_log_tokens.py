@@ -163,7 +163,14 @@ def serve_and_visit(tmp_path: Path, *flags: str) -> tuple[str, dict[str, str]]:
         tokens = use_every_link_kind(port)
     finally:
         proc.send_signal(signal.SIGTERM)
-        log = proc.communicate(timeout=60)[0].decode()
+        try:
+            # the stop's own deadlines add to 45 s (gunicorn's graceful 20, nginx's 10, the
+            # print worker's 15): a loaded machine may use them
+            log = proc.communicate(timeout=120)[0].decode()
+        except subprocess.TimeoutExpired:
+            proc.kill()  # reaped here, not left to warn in whichever test runs next
+            proc.communicate()
+            raise
     return log, tokens
 
 
