@@ -29,6 +29,11 @@ MAX_PLAYERS = 512  # lists an event takes; a present list of more is not one eve
 NAME_WORDS = f"Enter a name of 1 to {MAX_NAME} characters."
 
 
+def refused_words(form: FlaskForm) -> str:
+    """What a form refused, its fields' words in one sentence, for the page's notice."""
+    return "; ".join(" ".join(errors) for errors in form.errors.values())
+
+
 class NewEventForm(FlaskForm):
     name = StringField("Event name", validators=[InputRequired(NAME_WORDS),
                                                  Length(max=MAX_NAME, message=NAME_WORDS)])

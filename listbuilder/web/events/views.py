@@ -53,6 +53,7 @@ from listbuilder.web.events.forms import (
     PlayForm,
     ResultForm,
     SettingsForm,
+    refused_words,
 )
 from listbuilder.web.events.links import code_of_key, edit_token, player_key, table_token
 from listbuilder.web.rosters import StoredRosterError, open_stored
@@ -195,7 +196,7 @@ def hand_in(token: str) -> BaseResponse:
     event = public_event(token)
     form = HandInForm()
     if not form.validate():
-        words = "; ".join(" ".join(errors) for errors in form.errors.values())
+        words = refused_words(form)
         return _public_page(event, token, form, f"Nothing was handed in: {words}", 422)
     try:
         handed = _seal_and_submit(event, str(form.link.data), str(form.player.data).strip())
@@ -336,7 +337,7 @@ def result(token: str, game_id: int) -> BaseResponse:
                                              "and has no result to enter.", 409)
     form = ResultForm()
     if not form.validate():
-        words = "; ".join(" ".join(errors) for errors in form.errors.values())
+        words = refused_words(form)
         return _organiser_page(event, token, f"No result was entered: {words}", 422)
     winner = {"1": 1, "2": 2}.get(str(form.winner.data))
     scores = (form.score1.data or 0, form.score2.data or 0)
@@ -361,7 +362,7 @@ def settings(token: str) -> BaseResponse:
     event = organiser_event(token)
     form = SettingsForm()
     if not form.validate():
-        words = "; ".join(" ".join(errors) for errors in form.errors.values())
+        words = refused_words(form)
         return _organiser_page(event, token, f"Nothing was changed: {words}", 422)
     try:
         events().amend(replace(event, version=int(form.base.data or 0)),
